@@ -1,0 +1,10 @@
+#pragma once
+#include <pybind11/pybind11.h>
+
+// Each part of the core registers its Python classes and functions here.
+namespace earl::bindings {
+void bind_errors(pybind11::module_& m);
+void bind_event_trace(pybind11::module_& m);
+void bind_p2_statistic(pybind11::module_& m);
+void bind_generator(pybind11::module_& m);
+}  // namespace earl::bindings

@@ -1,0 +1,46 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/definitions.h"
+#include "model/event.h"
+
+namespace earl {
+
+// Where a decoder stands in its input; opaque to everyone but the decoder that made it
+// (ALOG: one byte offset or sorted index; OTF2: one reader position per location).
+struct DecoderPosition {
+  std::vector<std::uint64_t> words;
+};
+
+// Thrown by read() when the decoder found it has to reorganise its input (an unsorted
+// ALOG file): the caller restarts its scan from start_position().
+struct DecoderRestart {};
+
+// The sequential trace of the thesis: read the next record in global time order, save and
+// restore the read position, and the header information. A format is one such class.
+class TraceDecoder {
+ public:
+  virtual ~TraceDecoder() = default;
+
+  virtual std::string format() const = 0;
+  virtual std::string file() const = 0;
+
+  // Decodes the next event in global order into `event` (all but pos, enterptr, sendptr).
+  // Returns false at the end. Bad records throw EarlError naming file, record and problem.
+  virtual bool read(Event& event) = 0;
+
+  virtual DecoderPosition position() const = 0;
+  virtual void seek(const DecoderPosition& position) = 0;
+  virtual DecoderPosition start_position() const = 0;
+
+  // Fraction of the input consumed so far, 0..1, for progress displays.
+  virtual double progress() const = 0;
+
+  // Definitions may grow while reading (locations seen first in events); they are final
+  // after one full pass.
+  virtual const Definitions& definitions() const = 0;
+};
+
+}  // namespace earl
