@@ -1,5 +1,338 @@
-// Placeholder until this part lands.
+// The Python mapping of EventTrace: events become dicts, lists become lists, the false
+// value is 0. Long decoding releases the GIL and reports progress through a Python
+// callable that also lets Ctrl-C stop the work.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <mutex>
+
 #include "bindings/bindings.h"
+#include "formats/open_decoder.h"
+#include "model/error.h"
+#include "trace/event_trace.h"
+
+namespace py = pybind11;
+
 namespace earl::bindings {
-void bind_event_trace(pybind11::module_&) {}
+
+namespace {
+
+// One row of EventTrace.to_numpy(); python/earl/trace.py declares the same layout.
+struct ExportRecord {
+  std::uint64_t pos;
+  std::int32_t loc;
+  std::int32_t type;
+  double time;
+  std::uint64_t enterptr;
+  std::int32_t region;
+  std::int32_t peer;
+  std::int64_t tag;
+  std::int64_t com;
+  std::int64_t len;
+  std::uint64_t sendptr;
+};
+static_assert(sizeof(ExportRecord) == 72, "export layout must match python/earl/trace.py");
+
+PyObject* key(const char* name) {
+  PyObject* text = PyUnicode_InternFromString(name);
+  if (!text) throw py::error_already_set();
+  return text;  // kept for the life of the process
+}
+
+struct Keys {
+  PyObject *pos = key("pos"), *loc = key("loc"), *time = key("time"), *type = key("type"),
+           *enterptr = key("enterptr"), *region = key("region"), *dest = key("dest"),
+           *src = key("src"), *tag = key("tag"), *com = key("com"), *len = key("len"),
+           *sendptr = key("sendptr"), *data1 = key("data1"), *data2 = key("data2");
+};
+
+const Keys& keys() {
+  static const Keys instance;
+  return instance;
+}
+
+void put(PyObject* dict, PyObject* name, PyObject* value) {
+  if (!value) throw py::error_already_set();
+  int failed = PyDict_SetItem(dict, name, value);
+  Py_DECREF(value);
+  if (failed) throw py::error_already_set();
+}
+
+class PyEventTrace {
+ public:
+  PyEventTrace(const std::string& file, const py::object& format, std::int64_t bdist,
+               std::int64_t hsize, py::object progress)
+      : progress_(std::move(progress)) {
+    EventTrace::Options options;
+    if (!format.is_none()) options.format = py::cast<std::string>(format);
+    options.bdist = bdist;
+    options.hsize = hsize;
+    ProgressCallback callback = make_callback();
+    {
+      py::gil_scoped_release unlocked;
+      trace_ = std::make_unique<EventTrace>(file, options, callback);
+    }
+    for (const auto& name : trace_->definitions().types.names()) type_names_.push_back(py::str(name));
+    for (const auto& name : trace_->definitions().regions.names()) region_names_.push_back(py::str(name));
+    for (const auto& name : trace_->definitions().strings.names()) string_values_.push_back(py::str(name));
+  }
+
+  EventTrace& trace() {
+    if (!trace_) throw EarlError("the trace is closed");
+    return *trace_;
+  }
+
+  void close() {
+    auto lock = acquire();
+    trace_.reset();
+  }
+  bool closed() const { return !trace_; }
+
+  void set_progress(py::object progress) { progress_ = std::move(progress); }
+  py::object progress() const { return progress_; }
+
+  py::object event(const py::object& pos) {
+    auto lock = acquire();
+    const Event& found = locate(position(pos));
+    return py::reinterpret_steal<py::object>(to_dict(found));
+  }
+
+  py::list attributes(const py::object& pos) {
+    auto lock = acquire();
+    const Event& found = locate(position(pos));
+    py::list names;
+    for (const char* name : EventTrace::attribute_names(found.kind)) names.append(py::str(name));
+    return names;
+  }
+
+  py::list values(const py::object& pos) {
+    auto lock = acquire();
+    const Event& found = locate(position(pos));
+    py::object dict = py::reinterpret_steal<py::object>(to_dict(found));
+    return py::list(py::reinterpret_borrow<py::dict>(dict).attr("values")());
+  }
+
+  std::vector<Position> stack(Location loc, const py::object& pos) {
+    auto lock = acquire();
+    std::int64_t at = position(pos);
+    EventTrace& t = trace();
+    if (t.is_cheap(at)) return t.stack(loc, at);
+    ProgressCallback callback = make_callback();
+    py::gil_scoped_release unlocked;
+    return t.stack(loc, at, callback);
+  }
+
+  std::vector<Position> queue(Location src, Location dest, const py::object& pos) {
+    auto lock = acquire();
+    std::int64_t at = position(pos);
+    EventTrace& t = trace();
+    if (t.is_cheap(at)) return t.queue(src, dest, at);
+    ProgressCallback callback = make_callback();
+    py::gil_scoped_release unlocked;
+    return t.queue(src, dest, at, callback);
+  }
+
+  Position next() { return trace().next(); }
+  Position prev() { return trace().prev(); }
+  Position jump(std::int64_t pos) { return trace().jump(pos); }
+  void reset() { trace().reset(); }
+  Position iterator() { return trace().iterator(); }
+
+  py::object locsym(Location loc) {
+    auto name = trace().locsym(loc);
+    if (name) return py::str(*name);
+    return py::int_(loc);
+  }
+
+  py::dict problems() {
+    const Problems& found = trace().problems();
+    py::dict result;
+    auto add = [&result](const char* name, const ProblemKind& kind) {
+      py::dict entry;
+      entry["count"] = kind.count;
+      entry["first"] = kind.first;
+      result[name] = entry;
+    };
+    add("unmatched_recv", found.unmatched_recv);
+    add("exit_on_empty_stack", found.exit_on_empty_stack);
+    add("mismatched_exit", found.mismatched_exit);
+    return result;
+  }
+
+  // Fills `out` (a NumPy array with the ExportRecord layout) with events first..
+  void fill_records(py::array out, Position first) {
+    auto lock = acquire();
+    EventTrace& t = trace();
+    if (out.ndim() != 1 || out.itemsize() != static_cast<py::ssize_t>(sizeof(ExportRecord)) ||
+        !(out.flags() & py::array::c_style))
+      throw EarlError("to_numpy: internal layout mismatch");
+    auto* rows = static_cast<ExportRecord*>(out.mutable_data());
+    std::size_t count = static_cast<std::size_t>(out.shape(0));
+    ProgressCallback callback = make_callback();
+    py::gil_scoped_release unlocked;
+    for (std::size_t i = 0; i < count; ++i) {
+      const Event& e = t.event(static_cast<std::int64_t>(first + i), callback);
+      ExportRecord& row = rows[i];
+      row.pos = e.pos;
+      row.loc = e.loc;
+      row.type = static_cast<std::int32_t>(e.type);
+      row.time = e.time;
+      row.enterptr = e.enterptr;
+      bool region_event = e.kind == EventKind::Enter || e.kind == EventKind::Exit;
+      bool message = e.kind == EventKind::Send || e.kind == EventKind::Recv;
+      row.region = region_event ? static_cast<std::int32_t>(e.region) : -1;
+      row.peer = message ? e.peer : -1;
+      row.tag = message ? e.tag : 0;
+      row.com = message ? e.com : -1;
+      row.len = message ? e.len : 0;
+      row.sendptr = e.kind == EventKind::Recv ? e.sendptr : 0;
+    }
+  }
+
+ private:
+  // Serialises use of the core between Python threads without deadlocking on the GIL:
+  // a thread that must wait for the lock waits with the GIL released.
+  std::unique_lock<std::mutex> acquire() {
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      py::gil_scoped_release unlocked;
+      lock.lock();
+    }
+    return lock;
+  }
+
+  static std::int64_t position(const py::object& pos) {
+    if (pos.is_none()) return -1;  // the iterator
+    std::int64_t value = py::cast<std::int64_t>(pos);
+    if (value < 0)
+      throw EarlError("no event at position " + std::to_string(value) +
+                      " (positions are numbered from 1)");
+    return value;
+  }
+
+  const Event& locate(std::int64_t pos) {
+    EventTrace& t = trace();
+    if (pos < 0 && t.iterator() == 0)
+      throw EarlError("no event at the iterator: it stands at 0 (call next() or jump() first)");
+    if (t.is_cheap(pos)) return t.event(pos);
+    ProgressCallback callback = make_callback();
+    py::gil_scoped_release unlocked;
+    return t.event(pos, callback);
+  }
+
+  ProgressCallback make_callback() {
+    return [this](double fraction) {
+      py::gil_scoped_acquire locked;
+      if (PyErr_CheckSignals() != 0) {
+        PyErr_Clear();
+        return false;
+      }
+      if (!progress_.is_none()) {
+        try {
+          progress_(fraction);
+        } catch (py::error_already_set&) {
+          return false;
+        }
+      }
+      return true;
+    };
+  }
+
+  PyObject* value(const Value& v) const {
+    switch (v.kind) {
+      case Value::Kind::None: Py_RETURN_NONE;
+      case Value::Kind::Int: return PyLong_FromLongLong(v.integer);
+      case Value::Kind::Float: return PyFloat_FromDouble(v.real);
+      case Value::Kind::String: return py::object(string_values_.at(v.string)).release().ptr();
+    }
+    Py_RETURN_NONE;
+  }
+
+  PyObject* to_dict(const Event& e) const {
+    const Keys& k = keys();
+    PyObject* dict = PyDict_New();
+    if (!dict) throw py::error_already_set();
+    try {
+      put(dict, k.pos, PyLong_FromUnsignedLongLong(e.pos));
+      put(dict, k.loc, PyLong_FromLong(e.loc));
+      put(dict, k.time, PyFloat_FromDouble(e.time));
+      put(dict, k.type, py::object(type_names_[e.type]).release().ptr());
+      put(dict, k.enterptr, PyLong_FromUnsignedLongLong(e.enterptr));
+      switch (e.kind) {
+        case EventKind::Enter:
+        case EventKind::Exit:
+          put(dict, k.region, py::object(region_names_[e.region]).release().ptr());
+          break;
+        case EventKind::Send:
+          put(dict, k.dest, PyLong_FromLong(e.peer));
+          put(dict, k.tag, PyLong_FromLongLong(e.tag));
+          put(dict, k.com, PyLong_FromLongLong(e.com));
+          put(dict, k.len, PyLong_FromLongLong(e.len));
+          break;
+        case EventKind::Recv:
+          put(dict, k.src, PyLong_FromLong(e.peer));
+          put(dict, k.tag, PyLong_FromLongLong(e.tag));
+          put(dict, k.com, PyLong_FromLongLong(e.com));
+          put(dict, k.len, PyLong_FromLongLong(e.len));
+          put(dict, k.sendptr, PyLong_FromUnsignedLongLong(e.sendptr));
+          break;
+        case EventKind::Other:
+          put(dict, k.data1, value(e.data1));
+          put(dict, k.data2, value(e.data2));
+          break;
+      }
+    } catch (...) {
+      Py_DECREF(dict);
+      throw;
+    }
+    return dict;
+  }
+
+  std::unique_ptr<EventTrace> trace_;
+  py::object progress_;
+  std::mutex mutex_;
+  std::vector<py::str> type_names_;
+  std::vector<py::str> region_names_;
+  std::vector<py::str> string_values_;
+};
+
+}  // namespace
+
+void bind_event_trace(py::module_& m) {
+  m.def("known_formats", &known_formats, "The trace formats this build reads.");
+  py::class_<PyEventTrace>(m, "EventTrace")
+      .def(py::init<const std::string&, const py::object&, std::int64_t, std::int64_t, py::object>(),
+           py::arg("file"), py::arg("format") = py::none(), py::arg("bdist") = 10000,
+           py::arg("hsize") = 1000, py::arg("progress") = py::none())
+      .def("event", &PyEventTrace::event, py::arg("pos") = py::none())
+      .def("attributes", &PyEventTrace::attributes, py::arg("pos") = py::none())
+      .def("values", &PyEventTrace::values, py::arg("pos") = py::none())
+      .def("stack", &PyEventTrace::stack, py::arg("loc"), py::arg("pos") = py::none())
+      .def("queue", &PyEventTrace::queue, py::arg("src"), py::arg("dest"), py::arg("pos") = py::none())
+      .def("next", &PyEventTrace::next)
+      .def("prev", &PyEventTrace::prev)
+      .def("jump", &PyEventTrace::jump, py::arg("pos"))
+      .def("reset", &PyEventTrace::reset)
+      .def_property_readonly("iterator", &PyEventTrace::iterator)
+      .def("file", [](PyEventTrace& self) { return self.trace().file(); })
+      .def("format", [](PyEventTrace& self) { return self.trace().format(); })
+      .def("nrlocs", [](PyEventTrace& self) { return self.trace().nrlocs(); })
+      .def("locsym", &PyEventTrace::locsym, py::arg("loc"))
+      .def("groups", [](PyEventTrace& self) { return self.trace().groups(); })
+      .def("group", [](PyEventTrace& self, const std::string& region) { return self.trace().group(region); },
+           py::arg("region"))
+      .def("regions",
+           [](PyEventTrace& self, std::optional<std::string> group) { return self.trace().regions(group); },
+           py::arg("group") = py::none())
+      .def("types", [](PyEventTrace& self) { return self.trace().types(); })
+      .def("eventTypes", [](PyEventTrace& self) { return self.trace().types(); })
+      .def("problems", &PyEventTrace::problems)
+      .def("__len__", [](PyEventTrace& self) { return self.trace().size(); })
+      .def("close", &PyEventTrace::close)
+      .def_property_readonly("closed", &PyEventTrace::closed)
+      .def_property("progress", &PyEventTrace::progress, &PyEventTrace::set_progress)
+      .def("_fill_records", &PyEventTrace::fill_records, py::arg("out"), py::arg("first"));
+}
+
 }  // namespace earl::bindings

@@ -1,0 +1,91 @@
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "formats/trace_decoder.h"
+#include "model/event.h"
+#include "state/trace_state.h"
+
+namespace earl {
+
+// Called now and then during long work with the fraction done (0..1); returning false
+// stops the work with Interrupted, between two events, leaving everything usable.
+using ProgressCallback = std::function<bool(double fraction)>;
+
+struct ProblemKind {
+  std::uint64_t count = 0;
+  std::vector<Position> first;  // the first few positions, ascending
+};
+
+struct Problems {
+  ProblemKind unmatched_recv;       // no matching send in the queue: sendptr 0
+  ProblemKind exit_on_empty_stack;  // enterptr 0
+  ProblemKind mismatched_exit;      // region differs from the innermost open region
+};
+
+// Random access with bounded memory over a sequential decoder (DESIGN.md section 2).
+// Opening scans once, setting a bookmark (decoder position + state) every `bdist` events.
+// The last `hsize` decoded events stay in a history window; the state after the newest
+// of them keeps the records of open enters and queued sends; and each event in the window
+// keeps the record it took out of the state (an exit's enter, a recv's send). Following
+// enterptr or sendptr from a recent event therefore costs no re-read; anything else is
+// decoded forward from the youngest bookmark at or before it.
+class RandomAccessTrace {
+ public:
+  RandomAccessTrace(std::unique_ptr<TraceDecoder> decoder, std::uint64_t bdist,
+                    std::uint64_t hsize, const ProgressCallback& progress = {});
+
+  Position size() const { return size_; }
+  const Definitions& definitions() const { return decoder_->definitions(); }
+  const TraceDecoder& decoder() const { return *decoder_; }
+  const Problems& problems() const { return problems_; }
+  std::size_t bookmark_count() const { return bookmarks_.size(); }
+
+  // The event at pos (1..size()); EarlError for any other position.
+  const Event& event(Position pos, const ProgressCallback& progress = {});
+  // State after event pos (0..size(); 0 is the empty initial state).
+  std::vector<Position> stack(Location loc, Position pos, const ProgressCallback& progress = {});
+  // Unreceived sends after event pos; src/dest -1 = any.
+  std::vector<Position> queue(Location src, Location dest, Position pos,
+                              const ProgressCallback& progress = {});
+
+  // True when event(pos) needs no or almost no decoding (callers may then skip releasing
+  // locks or showing progress).
+  bool is_cheap(Position pos) const;
+
+ private:
+  struct Bookmark {
+    Position next;  // the first event decoded after restoring
+    DecoderPosition where;
+    StateSnapshot state;
+  };
+  struct Slot {
+    Event event;
+    Event retired;
+    bool has_retired = false;
+  };
+
+  void scan(const ProgressCallback& progress);
+  bool decode_next(Anomaly& anomaly);
+  void seek_to(Position pos, const ProgressCallback& progress);
+  void restore(const Bookmark& bookmark);
+  void check_position(Position pos, bool allow_zero) const;
+  void check_location(Location loc, bool allow_any, const char* argument) const;
+  Slot& slot(Position pos);
+  bool in_window(Position pos) const { return pos != 0 && pos >= first_ && pos <= last_; }
+
+  std::unique_ptr<TraceDecoder> decoder_;
+  std::uint64_t bdist_;
+  std::uint64_t hsize_;
+  std::vector<Slot> window_;  // ring buffer indexed by (pos - 1) % hsize_
+  std::vector<Bookmark> bookmarks_;
+  TraceState state_;          // the state after event last_
+  Position first_ = 1;        // the window holds events first_..last_
+  Position last_ = 0;
+  Position size_ = 0;
+  Problems problems_;
+};
+
+}  // namespace earl

@@ -1,0 +1,87 @@
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "formats/line_reader.h"
+#include "formats/trace_decoder.h"
+
+namespace earl {
+
+// ALOG text traces (MPE/Nupshot), mapped as in the thesis' appendix A and
+// docs/api-contract.md. Files whose times never decrease are read in file order;
+// otherwise the decoder builds a time-sorted index of event lines (24 bytes per event)
+// and reads through it.
+class AlogDecoder : public TraceDecoder {
+ public:
+  explicit AlogDecoder(const std::string& path);
+
+  std::string format() const override { return "alog"; }
+  std::string file() const override { return path_; }
+  bool read(Event& event) override;
+  DecoderPosition position() const override;
+  void seek(const DecoderPosition& position) override;
+  DecoderPosition start_position() const override;
+  double progress() const override;
+  const Definitions& definitions() const override { return definitions_; }
+
+  // True when `text` looks like the start of an ALOG file.
+  static bool looks_like(std::string_view text);
+
+ private:
+  struct Record {  // the six numeric fields and the comment of one line
+    std::int64_t type, process, task, data, cycle, timestamp;
+    std::string_view comment;
+  };
+  struct TypeEntry {  // what an event record type number means
+    EventKind kind = EventKind::Other;
+    SymbolId type = 0;
+    SymbolId region = 0;
+  };
+  struct SortedLine {
+    double time;
+    std::uint64_t offset;
+    std::uint64_t line;
+  };
+
+  void read_header();
+  void define(const Record& record);
+  void finish_definitions();
+  // Reads the next event line (skipping others) in file order; false at the end.
+  bool read_file_order(Record& record);
+  bool decode(const Record& record, Event& event);
+  void build_sorted_index();
+  Record parse(std::string_view text) const;
+  [[noreturn]] void fail(const std::string& problem) const;
+  [[noreturn]] void fail_at(std::uint64_t line, const std::string& problem) const;
+  const TypeEntry* lookup(std::int64_t number) const;
+  Location location(std::int64_t value, const char* field) ;
+  double time_of(const Record& record) const;
+
+  std::string path_;
+  LineReader reader_;
+  Definitions definitions_;
+
+  std::int64_t declared_locations_ = -1;  // -3 record, when present
+  std::int64_t rollover_ = -1;            // -11 record, when present
+  std::unordered_map<std::int64_t, std::pair<SymbolId, bool>> region_numbers_;  // -13
+  std::unordered_map<std::int64_t, std::string> type_numbers_;                 // -9
+  std::vector<TypeEntry> small_types_;  // type numbers below kSmallTypes
+  std::vector<bool> small_defined_;
+  std::unordered_map<std::int64_t, TypeEntry> other_types_;
+
+  std::uint64_t first_event_offset_ = 0;
+  std::uint64_t first_event_line_ = 1;
+  std::uint64_t line_ = 0;  // number of the line last read
+  double last_time_ = 0.0;
+  bool have_last_time_ = false;
+
+  bool sorted_mode_ = false;
+  std::vector<SortedLine> sorted_;
+  std::uint64_t sorted_next_ = 0;
+};
+
+}  // namespace earl

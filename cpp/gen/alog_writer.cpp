@@ -1,0 +1,145 @@
+#include "gen/alog_writer.h"
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "model/error.h"
+
+namespace earl::gen {
+
+namespace {
+constexpr std::size_t kFlushAt = 1 << 20;
+}
+
+AlogWriter::AlogWriter(std::string path, const WriterOptions& options)
+    : path_(std::move(path)), options_(options) {
+  if (options_.rollover < 0) throw EarlError("roll-over point must be positive");
+  file_ = std::fopen(path_.c_str(), "wb");
+  if (!file_) throw EarlError("cannot write '" + path_ + "': " + std::strerror(errno));
+  buffer_.reserve(kFlushAt + 4096);
+}
+
+AlogWriter::~AlogWriter() {
+  if (file_) std::fclose(file_);
+}
+
+void AlogWriter::fail(const std::string& what) {
+  throw EarlError("cannot write '" + path_ + "': " + what);
+}
+
+void AlogWriter::put_int(std::int64_t v) {
+  char digits[24];
+  int n = 0;
+  std::uint64_t u = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+  do {
+    digits[n++] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (v < 0) put('-');
+  while (n) put(digits[--n]);
+}
+
+void AlogWriter::put_time(std::int64_t us) {
+  if (options_.rollover > 0) {
+    put_int(us / options_.rollover);
+    put(' ');
+    put_int(us % options_.rollover);
+  } else {
+    put("0 ");
+    put_int(us);
+  }
+}
+
+void AlogWriter::flush(bool force) {
+  if (!file_) fail("file already closed");
+  if (!force && buffer_.size() < kFlushAt) return;
+  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
+    fail(std::strerror(errno));
+  buffer_.clear();
+}
+
+void AlogWriter::begin(const TraceHeader& header) {
+  // -3: process count in data.
+  put("-3 0 0 ");
+  put_int(header.locations);
+  put(" 0 0\n");
+  // -11: roll-over point in timestamp.
+  if (options_.rollover > 0) {
+    put("-11 0 0 0 0 ");
+    put_int(options_.rollover);
+    put('\n');
+  }
+  // -13: task = enter type, data = exit type, comment = "color:pattern Name".
+  for (std::size_t i = 0; i < header.regions.size(); ++i) {
+    const RegionDef& region = header.regions[i];
+    put("-13 0 ");
+    put_int(enter_type(static_cast<int>(i)));
+    put(' ');
+    put_int(exit_type(static_cast<int>(i)));
+    put(" 0 0 ");
+    put(region.style.empty() ? std::string("black:solid") : region.style);
+    put(' ');
+    put(region.name);
+    put('\n');
+  }
+  // -15: location names.
+  for (std::size_t l = 0; l < header.location_names.size(); ++l) {
+    put("-15 ");
+    put_int(static_cast<std::int64_t>(l));
+    put(" 0 0 0 0 ");
+    put(header.location_names[l]);
+    put('\n');
+  }
+  flush(false);
+}
+
+void AlogWriter::write(const GenEvent* events, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const GenEvent& e = events[i];
+    switch (e.kind) {
+      case GenKind::Enter:
+      case GenKind::Exit:
+        put_int(e.kind == GenKind::Enter ? enter_type(e.region) : exit_type(e.region));
+        put(' ');
+        put_int(e.loc);
+        put(" 0 0 ");
+        put_time(e.time);
+        break;
+      case GenKind::Send:
+      case GenKind::Recv:
+        put(e.kind == GenKind::Send ? "-101 " : "-102 ");
+        put_int(e.loc);
+        put(" 0 ");
+        put_int(e.peer);
+        put(' ');
+        put_time(e.time);
+        put(' ');
+        put_int(e.tag);
+        put(' ');
+        put_int(e.len);
+        break;
+    }
+    put('\n');
+    if (buffer_.size() >= kFlushAt) flush(true);
+  }
+}
+
+void AlogWriter::finish() {
+  flush(true);
+  std::FILE* file = file_;
+  file_ = nullptr;
+  if (std::fclose(file) != 0) fail(std::strerror(errno));
+}
+
+std::vector<std::string> writer_formats() { return {"alog"}; }
+
+std::unique_ptr<TraceWriter> make_trace_writer(const std::string& format, const std::string& path,
+                                               const WriterOptions& options) {
+  if (format == "alog") return std::make_unique<AlogWriter>(path, options);
+  std::string known;
+  for (const auto& f : writer_formats()) known += (known.empty() ? "" : ", ") + f;
+  throw EarlError("cannot generate format '" + format + "' (supported: " + known + ")");
+}
+
+}  // namespace earl::gen

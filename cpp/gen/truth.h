@@ -1,0 +1,111 @@
+#pragma once
+// The ground truth of a generated trace, computed from the very event stream the trace
+// writer receives, the way a reader of the written file computes it: times in seconds as
+// (double)microseconds * 1e-6, sums accumulated in file order (seed 004's example scripts).
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gen/trace_writer.h"
+
+namespace earl::gen {
+
+// Microseconds -> seconds exactly as a reader computes it (ticks * 1e-6). The volatile
+// store keeps the product from being fused into a following subtraction (FMA contraction).
+inline double seconds(std::int64_t us) {
+  volatile double s = static_cast<double>(us) * 1e-6;
+  return s;
+}
+
+struct LateSender {
+  int src, dest, tag;
+  double send_enter, recv_enter, wait;
+};
+
+struct OutOfOrder {
+  int src, dest;
+  int first_sent, first_received;  // tags
+  double time;                      // of the receive that overtook
+};
+
+struct CollectiveWait {
+  std::int64_t index;  // 0-based instance number
+  int region;
+  double enter_max;
+  std::vector<double> waits;  // per location: max enter - own enter
+};
+
+struct RegionTime {
+  double incl = 0.0, excl = 0.0;
+  std::uint64_t count = 0;
+};
+
+class TruthCollector : public TraceWriter {
+ public:
+  // send_region/recv_region: the MPI_Send/MPI_Recv region ids; collectives: region ids of
+  // collective operations (their instances must cover all locations); list_limit: at most
+  // this many entries in each list (counts and totals are always complete).
+  TruthCollector(int send_region, int recv_region, std::vector<int> collectives,
+                 std::int64_t list_limit);
+
+  void begin(const TraceHeader& header) override;
+  void write(const GenEvent* events, std::size_t count) override;
+  void finish() override;
+
+  std::uint64_t events() const { return events_; }
+  std::uint64_t messages() const { return messages_; }
+
+  // Writes the truth as JSON: `meta` (key, raw JSON value) pairs first, then the collected
+  // fields. EarlError when the file cannot be written.
+  void write_json(const std::string& path,
+                  const std::vector<std::pair<std::string, std::string>>& meta) const;
+
+ private:
+  struct Frame {
+    int region;
+    std::int64_t enter;
+  };
+  struct InFlight {
+    int src, tag;
+    int send_region;        // innermost region around the send, -1 none
+    std::int64_t send_enter;  // its enter time (us)
+  };
+
+  void fail(const std::string& what) const;
+
+  TraceHeader header_;
+  int send_region_, recv_region_;
+  std::vector<char> is_collective_;
+  std::vector<int> collectives_;
+  std::int64_t list_limit_;
+
+  int n_ = 0, nregions_ = 0;
+  std::vector<std::vector<Frame>> stacks_;
+  std::vector<RegionTime> region_time_;  // [loc * nregions + region]
+  std::vector<std::vector<InFlight>> in_flight_;  // per destination, in send order
+  std::vector<std::int64_t> bytes_received_, bytes_sent_;
+  std::vector<std::int64_t> last_time_;
+
+  std::uint64_t events_ = 0, messages_ = 0, receives_ = 0;
+  std::int64_t first_time_ = -1, final_time_ = -1;
+
+  std::vector<LateSender> late_;
+  std::uint64_t late_count_ = 0;
+  double late_total_ = 0.0;
+
+  std::vector<OutOfOrder> ooo_;
+  std::uint64_t ooo_count_ = 0, ooo_reports_ = 0;
+
+  std::vector<std::int64_t> coll_enter_;
+  int coll_pending_ = 0, coll_region_ = -1;
+  std::int64_t coll_instances_ = 0;
+  std::vector<CollectiveWait> imbalance_;
+  double imbalance_total_ = 0.0;
+};
+
+// JSON rendering helpers shared with the generator.
+std::string json_string(const std::string& s);
+std::string json_double(double v);
+
+}  // namespace earl::gen

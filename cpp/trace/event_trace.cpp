@@ -1,0 +1,124 @@
+#include "trace/event_trace.h"
+
+#include "formats/open_decoder.h"
+#include "model/error.h"
+
+namespace earl {
+
+namespace {
+
+std::uint64_t checked_bdist(std::int64_t bdist) {
+  if (bdist < 0) throw EarlError("bdist must be a nonnegative integer, got " + std::to_string(bdist));
+  return static_cast<std::uint64_t>(bdist);
+}
+
+std::uint64_t checked_hsize(std::int64_t hsize) {
+  if (hsize < 1) throw EarlError("hsize must be a positive integer, got " + std::to_string(hsize));
+  return static_cast<std::uint64_t>(hsize);
+}
+
+}  // namespace
+
+EventTrace::EventTrace(const std::string& file, const Options& options,
+                       const ProgressCallback& progress)
+    : file_(file),
+      access_(open_decoder(file, options.format), checked_bdist(options.bdist),
+              checked_hsize(options.hsize), progress) {}
+
+const std::vector<const char*>& EventTrace::attribute_names(EventKind kind) {
+  static const std::vector<const char*> region_names = {"pos", "loc", "time", "type",
+                                                        "enterptr", "region"};
+  static const std::vector<const char*> send_names = {"pos", "loc", "time", "type", "enterptr",
+                                                      "dest", "tag", "com", "len"};
+  static const std::vector<const char*> recv_names = {"pos", "loc", "time", "type", "enterptr",
+                                                      "src", "tag", "com", "len", "sendptr"};
+  static const std::vector<const char*> other_names = {"pos", "loc", "time", "type",
+                                                       "enterptr", "data1", "data2"};
+  switch (kind) {
+    case EventKind::Enter:
+    case EventKind::Exit: return region_names;
+    case EventKind::Send: return send_names;
+    case EventKind::Recv: return recv_names;
+    case EventKind::Other: break;
+  }
+  return other_names;
+}
+
+Position EventTrace::next() {
+  if (iterator_ + 1 > size()) return 0;
+  return ++iterator_;
+}
+
+Position EventTrace::prev() {
+  if (iterator_ <= 1) return 0;
+  return --iterator_;
+}
+
+Position EventTrace::jump(std::int64_t pos) {
+  if (pos <= 0 || static_cast<Position>(pos) > size()) return 0;
+  iterator_ = static_cast<Position>(pos);
+  return iterator_;
+}
+
+Position EventTrace::resolve(std::int64_t pos) const {
+  return pos < 0 ? iterator_ : static_cast<Position>(pos);
+}
+
+const Event& EventTrace::event(std::int64_t pos, const ProgressCallback& progress) {
+  return access_.event(resolve(pos), progress);
+}
+
+std::vector<Position> EventTrace::stack(Location loc, std::int64_t pos,
+                                        const ProgressCallback& progress) {
+  return access_.stack(loc, resolve(pos), progress);
+}
+
+std::vector<Position> EventTrace::queue(Location src, Location dest, std::int64_t pos,
+                                        const ProgressCallback& progress) {
+  return access_.queue(src, dest, resolve(pos), progress);
+}
+
+bool EventTrace::is_cheap(std::int64_t pos) const { return access_.is_cheap(resolve(pos)); }
+
+std::optional<std::string> EventTrace::locsym(Location loc) const {
+  const Definitions& defs = definitions();
+  if (loc < 0 || loc >= defs.location_count)
+    throw EarlError("location " + std::to_string(loc) + " is not a location (the trace has " +
+                    "locations 0.." + std::to_string(defs.location_count - 1) + ")");
+  if (static_cast<std::size_t>(loc) < defs.location_names.size() &&
+      !defs.location_names[loc].empty())
+    return defs.location_names[loc];
+  return std::nullopt;
+}
+
+std::vector<std::string> EventTrace::groups() const {
+  const auto& names = definitions().groups.names();
+  if (names.empty()) return {"All"};
+  return names;
+}
+
+std::string EventTrace::group(const std::string& region) const {
+  const Definitions& defs = definitions();
+  SymbolId id;
+  if (!defs.regions.find(region, id)) throw EarlError("unknown region '" + region + "'");
+  if (id < defs.region_group.size()) return defs.groups.name(defs.region_group[id]);
+  return "All";
+}
+
+std::vector<std::string> EventTrace::regions(const std::optional<std::string>& group) const {
+  const Definitions& defs = definitions();
+  if (!group) return defs.regions.names();
+  SymbolId group_id;
+  bool known = defs.groups.find(*group, group_id);
+  if (!known && *group != "All") throw EarlError("unknown group '" + *group + "'");
+  if (*group == "All" && (!known || defs.groups.size() == 1)) return defs.regions.names();
+  std::vector<std::string> names;
+  for (SymbolId id = 0; id < defs.regions.size(); ++id)
+    if (id < defs.region_group.size() && defs.region_group[id] == group_id)
+      names.push_back(defs.regions.name(id));
+  return names;
+}
+
+std::vector<std::string> EventTrace::types() const { return definitions().types.names(); }
+
+}  // namespace earl

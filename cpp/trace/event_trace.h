@@ -1,0 +1,63 @@
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "access/random_access_trace.h"
+
+namespace earl {
+
+// The EARL 2.0 EventTrace: the trace model behind an iterator, with EARL's semantics
+// (DESIGN.md section 3). Language mappings wrap this class and add only their idioms.
+class EventTrace {
+ public:
+  struct Options {
+    std::string format;  // empty = detect
+    std::int64_t bdist = 10000;
+    std::int64_t hsize = 1000;
+  };
+
+  EventTrace(const std::string& file, const Options& options,
+             const ProgressCallback& progress = {});
+
+  // Iterator: starts at 0; moves return the new position or 0 and stay put on failure.
+  Position iterator() const { return iterator_; }
+  Position next();
+  Position prev();
+  Position jump(std::int64_t pos);
+  void reset() { iterator_ = 0; }
+
+  // pos < 0 means "the iterator".
+  const Event& event(std::int64_t pos, const ProgressCallback& progress = {});
+  std::vector<Position> stack(Location loc, std::int64_t pos, const ProgressCallback& progress = {});
+  std::vector<Position> queue(Location src, Location dest, std::int64_t pos,
+                              const ProgressCallback& progress = {});
+  bool is_cheap(std::int64_t pos) const;
+
+  Position size() const { return access_.size(); }
+  const std::string& file() const { return file_; }
+  std::string format() const { return access_.decoder().format(); }
+  Location nrlocs() const { return definitions().location_count; }
+  // The location's name, or nullopt where the trace gives none.
+  std::optional<std::string> locsym(Location loc) const;
+  std::vector<std::string> groups() const;
+  std::string group(const std::string& region) const;
+  std::vector<std::string> regions(const std::optional<std::string>& group = std::nullopt) const;
+  std::vector<std::string> types() const;
+  const Problems& problems() const { return access_.problems(); }
+  const Definitions& definitions() const { return access_.definitions(); }
+
+  // Attribute names of an event in model order (DESIGN.md section 1).
+  static const std::vector<const char*>& attribute_names(EventKind kind);
+
+ private:
+  Position resolve(std::int64_t pos) const;
+
+  std::string file_;
+  RandomAccessTrace access_;
+  Position iterator_ = 0;
+};
+
+}  // namespace earl

@@ -1,0 +1,85 @@
+"""EventTrace: the EARL 2.0 trace object with Python's idioms added."""
+import os
+
+import numpy as np
+
+from earl import _core
+from earl.progress import ProgressBar
+
+# Must match ExportRecord in bindings/event_trace_binding.cpp.
+EVENT_DTYPE = np.dtype({
+    "names": ["pos", "loc", "type", "time", "enterptr", "region", "peer", "tag", "com",
+              "len", "sendptr"],
+    "formats": ["<u8", "<i4", "<i4", "<f8", "<u8", "<i4", "<i4", "<i8", "<i8", "<i8", "<u8"],
+    "offsets": [0, 8, 12, 16, 24, 32, 36, 40, 48, 56, 64],
+    "itemsize": 72,
+})
+
+
+class EventTrace(_core.EventTrace):
+    """An event trace with random access (DESIGN.md sections 1-3).
+
+    EventTrace(file, format=None, bdist=10000, hsize=1000, progress=None)
+
+    `progress` is a callable taking the fraction done of long work (opening, far jumps);
+    by default a progress bar appears on a terminal when such work takes a while.
+    """
+
+    def __init__(self, file, format=None, bdist=10000, hsize=1000, progress=None):
+        file = os.fspath(file)
+        if progress is None:
+            with ProgressBar(f"opening {os.path.basename(file)}") as bar:
+                super().__init__(file, format, bdist, hsize, bar)
+            self.progress = _LazyBar("decoding")
+        else:
+            super().__init__(file, format, bdist, hsize, progress)
+
+    def __iter__(self):
+        """All events in order, as dicts; the iterator of the trace does not move."""
+        for pos in range(1, len(self) + 1):
+            yield self.event(pos)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        if self.closed:
+            return "<earl.EventTrace (closed)>"
+        return (f"<earl.EventTrace {self.file()!r} format={self.format()} "
+                f"events={len(self)} locations={self.nrlocs()}>")
+
+    def to_numpy(self, first=1, last=None):
+        """Events first..last (inclusive) as a NumPy structured array.
+
+        Fields: pos, loc, type (index into types()), time, enterptr, region (index into
+        regions(), -1 for none), peer (dest of a send, src of a recv, else -1), tag, com,
+        len, sendptr.
+        """
+        size = len(self)
+        last = size if last is None else last
+        if not (1 <= first <= size) or not (first - 1 <= last <= size):
+            raise _core.EarlError(
+                f"to_numpy: positions {first}..{last} are outside 1..{size}")
+        out = np.empty(last - first + 1, dtype=EVENT_DTYPE)
+        if len(out):
+            self._fill_records(out, first)
+        return out
+
+
+class _LazyBar:
+    """Progress for far jumps: a fresh bar each time long decoding starts."""
+
+    def __init__(self, description):
+        self.description = description
+        self._bar = None
+
+    def __call__(self, fraction):
+        if self._bar is None:
+            self._bar = ProgressBar(self.description)
+        self._bar(fraction)
+        if fraction >= 1.0:
+            self._bar.close()
+            self._bar = None
