@@ -131,10 +131,12 @@ bool RandomAccessTrace::is_cheap(Position pos) const {
 const Event& RandomAccessTrace::event(Position pos, const ProgressCallback& progress) {
   check_position(pos, false);
   if (in_window(pos)) return slot(pos).event;
-  if (const Event* open = state_.find(pos)) return *open;
-  for (Position p = last_; p >= first_ && p != 0; --p) {
-    const Slot& recent = slot(p);
-    if (recent.has_retired && recent.retired.pos == pos) return recent.retired;
+  if (pos < first_) {  // older than the window: it may still be held by the state
+    if (const Event* open = state_.find(pos)) return *open;
+    for (Position p = last_; p >= first_ && p != 0; --p) {
+      const Slot& recent = slot(p);
+      if (recent.has_retired && recent.retired.pos == pos) return recent.retired;
+    }
   }
   seek_to(pos, progress);
   return slot(pos).event;

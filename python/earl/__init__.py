@@ -1,4 +1,10 @@
-"""EARL: a programmable environment for analysing event traces of parallel programs."""
+"""EARL: a programmable environment for analysing event traces of parallel programs.
+
+    from earl import EventTrace
+    e = EventTrace("run.alog")
+    while e.next():
+        ev = e.event()
+"""
 from earl import _core
 from earl._core import EarlError
 from earl.trace import EventTrace
@@ -9,3 +15,4 @@ for _name in ("P2Statistic",):
         globals()[_name] = getattr(_core, _name)
 
 __version__ = "0.1.0"
+__all__ = ["EventTrace", "P2Statistic", "EarlError"]

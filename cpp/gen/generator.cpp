@@ -1,0 +1,352 @@
+#include "gen/generator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "gen/rng.h"
+#include "gen/truth.h"
+#include "model/error.h"
+
+namespace earl::gen {
+
+namespace {
+
+constexpr int kTagRight = 100, kTagLeft = 101, kTagPairFirst = 200, kTagPairSecond = 201;
+constexpr std::int64_t kStartUs = 1000;
+constexpr int kMaxLocations = 1 << 20;
+
+[[noreturn]] void bad(const std::string& what) { throw EarlError("earl gen: " + what); }
+
+struct Message {
+  int src, dest, tag;
+  std::int64_t len;
+  std::int64_t send_time;
+};
+
+struct LocationPlan {
+  int kernels;
+  std::int64_t late_delay;
+  bool out_of_order;
+  std::int64_t imbalance;
+};
+
+class Program {
+ public:
+  Program(const GenOptions& options, const std::vector<TraceWriter*>& sinks)
+      : o_(options), sinks_(sinks), rng_(options.seed), n_(options.locations) {
+    neighbors_ = o_.pattern == "neighbors";
+    // One multiplication each, computed once (deterministic on IEEE doubles).
+    kernel_jitter_ = static_cast<std::int64_t>(std::floor(static_cast<double>(o_.kernel_us) * o_.jitter));
+    update_jitter_ = static_cast<std::int64_t>(std::floor(static_cast<double>(o_.update_us) * o_.jitter));
+    clock_.assign(n_, kStartUs);
+    seq_.assign(n_, 0);
+    plan_.resize(n_);
+    outgoing_.resize(n_);
+    incoming_.resize(n_);
+    coll_enter_.assign(n_, 0);
+    last_.assign(n_, -1);
+    pair_index_.resize(2 * static_cast<std::size_t>(n_));
+    right_index_.resize(n_);
+    left_index_.resize(n_);
+  }
+
+  GenSummary run() {
+    const TraceHeader header = program_header(n_);
+    for (TraceWriter* sink : sinks_) sink->begin(header);
+
+    // main enters go out with the first round (their times interleave with it).
+    for (int l = 0; l < n_; ++l) emit(l, GenKind::Enter, kMain, clock_[l] + rng_.uniform(0, 3));
+
+    const std::uint64_t target = static_cast<std::uint64_t>(o_.events);
+    std::uint64_t next_poll = 1 << 16;
+    while (summary_.events + round_.size() + static_cast<std::uint64_t>(n_) < target) {
+      round(summary_.rounds);
+      ++summary_.rounds;
+      flush();
+      if (o_.poll && summary_.events >= next_poll) {
+        o_.poll();
+        next_poll = summary_.events + (1 << 16);
+      }
+    }
+    for (int l = 0; l < n_; ++l) emit(l, GenKind::Exit, kMain, clock_[l] + rng_.uniform(1, 5));
+    flush();
+    for (TraceWriter* sink : sinks_) sink->finish();
+    return summary_;
+  }
+
+ private:
+  // Appends an event of location l at time t (strictly after l's previous event).
+  GenEvent& emit(int l, GenKind kind, int region, std::int64_t t) {
+    if (t <= last_[l]) t = last_[l] + 1;
+    last_[l] = t;
+    clock_[l] = t;
+    GenEvent e;
+    e.time = t;
+    e.loc = l;
+    e.kind = kind;
+    e.region = region;
+    e.seq = seq_[l]++;
+    round_.push_back(e);
+    return round_.back();
+  }
+
+  std::int64_t jittered(std::int64_t base, std::int64_t jitter) {
+    return std::max<std::int64_t>(1, base + rng_.uniform(-jitter, jitter));
+  }
+
+  std::int64_t copy_cost(std::int64_t len) const { return len / o_.bandwidth; }
+
+  void round(std::uint64_t r) {
+    // Decisions for this round, drawn in location order. Every location runs the same
+    // number of kernels (balanced work up to jitter).
+    const int kernels = static_cast<int>(rng_.uniform(1, o_.max_kernels));
+    for (int l = 0; l < n_; ++l) {
+      LocationPlan& p = plan_[l];
+      p.kernels = kernels;
+      p.late_delay = rng_.bernoulli(o_.late_sender_rate) ? 1 + rng_.exponential(o_.late_sender_us) : 0;
+      p.out_of_order = rng_.bernoulli(o_.out_of_order_rate);
+      p.imbalance = rng_.bernoulli(o_.imbalance_rate) ? 1 + rng_.exponential(o_.imbalance_us) : 0;
+      summary_.injected_late_senders += p.late_delay > 0;
+      summary_.injected_out_of_order += p.out_of_order;
+      summary_.injected_imbalance += p.imbalance > 0;
+    }
+
+    // The messages of this round: send order per source, receive order per destination.
+    messages_.clear();
+    for (int l = 0; l < n_; ++l) {
+      outgoing_[l].clear();
+      incoming_[l].clear();
+    }
+    auto add = [&](int src, int dest, int tag) {
+      const std::int64_t len = rng_.uniform(o_.msg_bytes / 2, o_.msg_bytes + o_.msg_bytes / 2);
+      messages_.push_back({src, dest, tag, len, 0});
+      outgoing_[src].push_back(messages_.size() - 1);
+      return messages_.size() - 1;
+    };
+    std::vector<std::size_t>& pair_index = pair_index_;
+    std::vector<std::size_t>& right_index = right_index_;
+    std::vector<std::size_t>& left_index = left_index_;
+    std::fill(pair_index.begin(), pair_index.end(), SIZE_MAX);
+    std::fill(left_index.begin(), left_index.end(), SIZE_MAX);
+    for (int l = 0; l < n_; ++l) {
+      const int right = (l + 1) % n_, left = (l + n_ - 1) % n_;
+      right_index[l] = add(l, right, kTagRight);
+      if (plan_[l].out_of_order) {
+        pair_index[2 * l] = add(l, right, kTagPairFirst);
+        pair_index[2 * l + 1] = add(l, right, kTagPairSecond);
+      }
+      if (neighbors_) left_index[l] = add(l, left, kTagLeft);
+    }
+    for (int d = 0; d < n_; ++d) {
+      const int left = (d + n_ - 1) % n_, right = (d + 1) % n_;
+      incoming_[d].push_back(right_index[left]);
+      if (plan_[left].out_of_order) {
+        incoming_[d].push_back(pair_index[2 * left + 1]);  // the second one first
+        incoming_[d].push_back(pair_index[2 * left]);
+      }
+      if (neighbors_) incoming_[d].push_back(left_index[right]);
+    }
+
+    // Phase 1: computation and sends (they depend on nothing but the location itself).
+    for (int l = 0; l < n_; ++l) {
+      const LocationPlan& p = plan_[l];
+      emit(l, GenKind::Enter, kStep, clock_[l] + rng_.uniform(1, 3));
+      emit(l, GenKind::Enter, kCompute, clock_[l] + rng_.uniform(1, 2));
+      for (int k = 0; k < p.kernels; ++k) {
+        emit(l, GenKind::Enter, kKernel, clock_[l] + rng_.uniform(1, 2));
+        std::int64_t d = jittered(o_.kernel_us, kernel_jitter_);
+        if (k == p.kernels - 1) d += p.late_delay;
+        emit(l, GenKind::Exit, kKernel, clock_[l] + d);
+      }
+      emit(l, GenKind::Exit, kCompute, clock_[l] + rng_.uniform(1, 2));
+      emit(l, GenKind::Enter, kExchange, clock_[l] + rng_.uniform(1, 2));
+      for (std::size_t index : outgoing_[l]) {
+        Message& m = messages_[index];
+        emit(l, GenKind::Enter, kMpiSend, clock_[l] + rng_.uniform(1, 2));
+        GenEvent& e = emit(l, GenKind::Send, -1, clock_[l] + rng_.uniform(1, 2));
+        e.peer = m.dest;
+        e.tag = m.tag;
+        e.len = m.len;
+        m.send_time = e.time;
+        emit(l, GenKind::Exit, kMpiSend, clock_[l] + rng_.uniform(1, 3) + copy_cost(m.len));
+      }
+    }
+
+    // Phase 2: receives (after the matching sends), update, and entering the collective.
+    const int collective =
+        o_.barrier_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.barrier_every) == 0
+            ? kMpiBarrier
+            : kMpiAllreduce;
+    for (int l = 0; l < n_; ++l) {
+      for (std::size_t index : incoming_[l]) {
+        const Message& m = messages_[index];
+        emit(l, GenKind::Enter, kMpiRecv, clock_[l] + rng_.uniform(1, 2));
+        const std::int64_t arrival = m.send_time + o_.latency_us + copy_cost(m.len);
+        GenEvent& e = emit(l, GenKind::Recv, -1, std::max(clock_[l] + rng_.uniform(1, 2), arrival));
+        e.peer = m.src;
+        e.tag = m.tag;
+        e.len = m.len;
+        emit(l, GenKind::Exit, kMpiRecv, clock_[l] + rng_.uniform(1, 3));
+      }
+      emit(l, GenKind::Exit, kExchange, clock_[l] + rng_.uniform(1, 2));
+      emit(l, GenKind::Enter, kUpdate, clock_[l] + rng_.uniform(1, 2));
+      emit(l, GenKind::Exit, kUpdate, clock_[l] + jittered(o_.update_us, update_jitter_) + plan_[l].imbalance);
+      emit(l, GenKind::Exit, kStep, clock_[l] + rng_.uniform(1, 2));
+      coll_enter_[l] = emit(l, GenKind::Enter, collective, clock_[l] + rng_.uniform(1, 3)).time;
+    }
+
+    // Phase 3: everybody leaves the collective together, after the last one entered.
+    const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
+    const std::int64_t cost = collective == kMpiBarrier ? rng_.uniform(2, 6) : rng_.uniform(5, 20);
+    for (int l = 0; l < n_; ++l) emit(l, GenKind::Exit, collective, latest + cost);
+    summary_.messages += messages_.size();
+  }
+
+  void flush() {
+    std::sort(round_.begin(), round_.end(), gen_event_before);
+    for (TraceWriter* sink : sinks_) sink->write(round_.data(), round_.size());
+    summary_.events += round_.size();
+    round_.clear();
+    std::fill(seq_.begin(), seq_.end(), 0);
+  }
+
+  const GenOptions& o_;
+  const std::vector<TraceWriter*>& sinks_;
+  Rng rng_;
+  int n_;
+  bool neighbors_ = false;
+  std::int64_t kernel_jitter_ = 0, update_jitter_ = 0;
+  std::vector<std::int64_t> clock_;
+  std::vector<std::int64_t> last_;
+  std::vector<std::uint32_t> seq_;
+  std::vector<LocationPlan> plan_;
+  std::vector<Message> messages_;
+  std::vector<std::vector<std::size_t>> outgoing_, incoming_;
+  std::vector<std::size_t> pair_index_, right_index_, left_index_;
+  std::vector<std::int64_t> coll_enter_;
+  std::vector<GenEvent> round_;
+  GenSummary summary_;
+};
+
+std::string fmt_double(double v) { return json_double(v); }
+
+}  // namespace
+
+void GenOptions::validate() const {
+  auto need = [](bool ok, const std::string& what) {
+    if (!ok) bad(what);
+  };
+  need(locations >= 2, "locations must be at least 2 (got " + std::to_string(locations) + ")");
+  need(locations <= kMaxLocations, "locations must be at most " + std::to_string(kMaxLocations));
+  need(events >= 0, "events must not be negative (got " + std::to_string(events) + ")");
+  bool known = false;
+  std::string formats;
+  for (const auto& f : writer_formats()) {
+    known = known || f == format;
+    formats += (formats.empty() ? "" : ", ") + f;
+  }
+  need(known, "unknown or unsupported format '" + format + "' (supported: " + formats + ")");
+  need(rollover >= 0, "rollover must be a positive number of microseconds (got " +
+                          std::to_string(rollover) + ")");
+  need(pattern == "ring" || pattern == "neighbors",
+       "pattern must be 'ring' or 'neighbors' (got '" + pattern + "')");
+  need(max_kernels >= 1 && max_kernels <= 1000, "max_kernels must be in 1..1000");
+  const std::int64_t kMaxUs = std::int64_t{1} << 40;
+  need(kernel_us >= 1 && kernel_us <= kMaxUs, "kernel_us must be in 1..2^40");
+  need(update_us >= 1 && update_us <= kMaxUs, "update_us must be in 1..2^40");
+  need(jitter >= 0.0 && jitter <= 1.0, "jitter must be in 0..1 (got " + fmt_double(jitter) + ")");
+  need(msg_bytes >= 0 && msg_bytes <= kMaxUs, "msg_bytes must be in 0..2^40");
+  need(latency_us >= 1 && latency_us <= kMaxUs, "latency_us must be in 1..2^40");
+  need(bandwidth >= 1, "bandwidth must be at least 1 byte per microsecond");
+  need(barrier_every >= 0, "barrier_every must not be negative");
+  for (auto [name, rate] : {std::pair<const char*, double>{"late_sender_rate", late_sender_rate},
+                            {"out_of_order_rate", out_of_order_rate},
+                            {"imbalance_rate", imbalance_rate}})
+    need(rate >= 0.0 && rate <= 1.0, std::string(name) + " must be in 0..1 (got " + fmt_double(rate) + ")");
+  need(late_sender_us >= 0 && late_sender_us <= kMaxUs, "late_sender_us must be in 0..2^40");
+  need(imbalance_us >= 0 && imbalance_us <= kMaxUs, "imbalance_us must be in 0..2^40");
+  need(truth_limit >= 0, "truth_limit must not be negative");
+}
+
+TraceHeader program_header(int locations) {
+  TraceHeader h;
+  h.locations = locations;
+  h.regions = {
+      {"main", "gray:solid"},       {"step", "blue:solid"},
+      {"compute", "green:boxes"},   {"kernel", "yellow:solid"},
+      {"exchange", "cyan:solid"},   {"update", "orange:boxes"},
+      {"MPI_Send", "red:solid"},    {"MPI_Recv", "magenta:solid"},
+      {"MPI_Allreduce", "brown:solid"}, {"MPI_Barrier", "black:solid"},
+  };
+  for (int l = 0; l < locations; ++l) h.location_names.push_back("rank " + std::to_string(l));
+  return h;
+}
+
+GenSummary run_program(const GenOptions& options, const std::vector<TraceWriter*>& sinks) {
+  options.validate();
+  return Program(options, sinks).run();
+}
+
+GenSummary generate(const GenOptions& options, const std::string& trace_path,
+                    const std::string& truth_path) {
+  options.validate();
+  if (trace_path.empty()) bad("no output path");
+  if (truth_path.empty()) bad("no ground-truth path");
+  if (truth_path == trace_path) bad("the ground-truth path must differ from the trace path");
+  bool created = false;
+  try {
+    WriterOptions wo;
+    wo.rollover = options.rollover;
+    std::unique_ptr<TraceWriter> writer = make_trace_writer(options.format, trace_path, wo);
+    created = true;
+    TruthCollector truth(kMpiSend, kMpiRecv, {kMpiAllreduce, kMpiBarrier}, options.truth_limit);
+    const GenSummary summary = run_program(options, {writer.get(), &truth});
+
+    std::vector<std::pair<std::string, std::string>> meta;
+    auto i = [](std::int64_t v) { return std::to_string(v); };
+    meta.emplace_back("generator", json_string("earl gen"));
+    meta.emplace_back("version", "1");
+    meta.emplace_back("format", json_string(options.format));
+    meta.emplace_back("seed", std::to_string(options.seed));
+    meta.emplace_back("locations", i(options.locations));
+    meta.emplace_back("target_events", i(options.events));
+    meta.emplace_back("rollover", options.rollover > 0 ? i(options.rollover) : "null");
+    meta.emplace_back("rounds", std::to_string(summary.rounds));
+    meta.emplace_back("time_unit", json_string("s"));
+    std::string opts = "{";
+    opts += "\"pattern\": " + json_string(options.pattern);
+    opts += ", \"max_kernels\": " + i(options.max_kernels);
+    opts += ", \"kernel_us\": " + i(options.kernel_us);
+    opts += ", \"jitter\": " + json_double(options.jitter);
+    opts += ", \"update_us\": " + i(options.update_us);
+    opts += ", \"msg_bytes\": " + i(options.msg_bytes);
+    opts += ", \"latency_us\": " + i(options.latency_us);
+    opts += ", \"bandwidth\": " + i(options.bandwidth);
+    opts += ", \"barrier_every\": " + i(options.barrier_every);
+    opts += ", \"late_sender_rate\": " + json_double(options.late_sender_rate);
+    opts += ", \"late_sender_us\": " + i(options.late_sender_us);
+    opts += ", \"out_of_order_rate\": " + json_double(options.out_of_order_rate);
+    opts += ", \"imbalance_rate\": " + json_double(options.imbalance_rate);
+    opts += ", \"imbalance_us\": " + i(options.imbalance_us);
+    opts += ", \"truth_limit\": " + i(options.truth_limit);
+    opts += "}";
+    meta.emplace_back("options", opts);
+    meta.emplace_back("injected", "{\"late_senders\": " + std::to_string(summary.injected_late_senders) +
+                                      ", \"out_of_order_pairs\": " +
+                                      std::to_string(summary.injected_out_of_order) +
+                                      ", \"imbalanced\": " + std::to_string(summary.injected_imbalance) +
+                                      "}");
+    truth.write_json(truth_path, meta);
+    return summary;
+  } catch (...) {
+    if (created) {
+      std::remove(trace_path.c_str());
+      std::remove(truth_path.c_str());
+    }
+    throw;
+  }
+}
+
+}  // namespace earl::gen

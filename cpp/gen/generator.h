@@ -1,0 +1,97 @@
+#pragma once
+// `earl gen`: reproducible synthetic MPI-like traces with known, injected inefficiencies.
+//
+// The simulated program runs on N locations. `main` spans the whole run on every location;
+// each round is
+//
+//   step
+//     compute
+//       kernel (1 .. max_kernels instances)
+//     exchange
+//       MPI_Send ...   (one send event inside each instance)
+//       MPI_Recv ...   (one recv event inside each instance)
+//     update
+//   MPI_Allreduce or MPI_Barrier   (all locations exit together after the last one entered)
+//
+// Point-to-point pattern "ring": every location sends one message (tag 100) to its right
+// neighbour and receives one from its left; "neighbors": additionally one message (tag 101)
+// to the left neighbour, received from the right. Every location sends before it receives,
+// so the receive times follow from the sends of the same round.
+//
+// Injected inefficiencies (each per location and round, seeded):
+// - late sender: the last kernel before the sends takes `late_sender_us` (exponential mean)
+//   longer, so MPI_Send is entered after the receiver entered MPI_Recv;
+// - out of order: the location sends two more messages to its right neighbour, tags 200 then
+//   201, which receives 201 first;
+// - imbalance: `update` takes `imbalance_us` (exponential mean) longer, so the others wait
+//   in the collective that ends the round.
+//
+// Rounds never overlap in time (each ends with the collective), so only one round's events
+// are held and sorted by (time, location, sequence) before they go to the sinks.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gen/trace_writer.h"
+
+namespace earl::gen {
+
+struct GenOptions {
+  int locations = 4;
+  std::int64_t events = 10000;  // approximate target: whole rounds until reached
+  std::uint64_t seed = 1;
+  std::string format = "alog";
+  std::int64_t rollover = 0;    // microseconds; 0 = no roll-over (cycle always 0)
+  std::string pattern = "ring";  // "ring" or "neighbors"
+
+  int max_kernels = 3;           // kernel instances per compute: uniform 1..max_kernels per round
+  std::int64_t kernel_us = 100;  // kernel duration, +- jitter
+  double jitter = 0.05;          // relative, for kernel and update durations
+  std::int64_t update_us = 50;
+  std::int64_t msg_bytes = 4096;  // message length uniform in [msg_bytes/2, 3*msg_bytes/2]
+  std::int64_t latency_us = 5;    // >= 1: a receive is always later than its send
+  std::int64_t bandwidth = 1000;  // bytes per microsecond (copy and transfer cost)
+  int barrier_every = 4;          // every k-th collective is MPI_Barrier (0: never)
+
+  double late_sender_rate = 0.1;
+  std::int64_t late_sender_us = 400;
+  double out_of_order_rate = 0.05;
+  double imbalance_rate = 0.1;
+  std::int64_t imbalance_us = 800;
+
+  std::int64_t truth_limit = 10000;  // at most this many entries per ground-truth list
+
+  // Called every few thousand events; may throw (e.g. Interrupted) to stop.
+  std::function<void()> poll;
+
+  // EarlError naming the first bad option.
+  void validate() const;
+};
+
+struct GenSummary {
+  std::uint64_t events = 0;
+  std::uint64_t rounds = 0;
+  std::uint64_t messages = 0;
+  std::uint64_t injected_late_senders = 0;
+  std::uint64_t injected_out_of_order = 0;
+  std::uint64_t injected_imbalance = 0;
+};
+
+// Region ids of the program model, in definition order.
+enum GenRegion : int {
+  kMain, kStep, kCompute, kKernel, kExchange, kUpdate, kMpiSend, kMpiRecv, kMpiAllreduce,
+  kMpiBarrier, kRegionCount
+};
+
+TraceHeader program_header(int locations);
+
+// Runs the program model and feeds every sink (begin, write per round, finish).
+GenSummary run_program(const GenOptions& options, const std::vector<TraceWriter*>& sinks);
+
+// Writes the trace in options.format to trace_path and the ground truth as JSON to
+// truth_path. On failure both files are removed and EarlError is thrown.
+GenSummary generate(const GenOptions& options, const std::string& trace_path,
+                    const std::string& truth_path);
+
+}  // namespace earl::gen

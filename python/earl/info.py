@@ -1,0 +1,35 @@
+"""`earl info`: what a trace holds, at a glance."""
+
+
+def _span(trace):
+    if len(trace) == 0:
+        return None
+    return trace.event(1)["time"], trace.event(len(trace))["time"]
+
+
+def describe(trace):
+    lines = [f"file:      {trace.file()}", f"format:    {trace.format()}",
+             f"events:    {len(trace)}"]
+    span = _span(trace)
+    if span:
+        lines.append(f"time:      {span[0]:.6f} s .. {span[1]:.6f} s "
+                     f"({span[1] - span[0]:.6f} s)")
+    lines.append(f"locations: {trace.nrlocs()}")
+    for loc in range(trace.nrlocs()):
+        name = trace.locsym(loc)
+        lines.append(f"  {loc:>4}  {name if name != loc else ''}".rstrip())
+    lines.append(f"types:     {', '.join(trace.types())}")
+    for group in trace.groups():
+        regions = trace.regions(group)
+        lines.append(f"regions:   {len(regions)} in group {group}: {', '.join(regions)}")
+    problems = trace.problems()
+    total = sum(kind["count"] for kind in problems.values())
+    if total == 0:
+        lines.append("problems:  none")
+    else:
+        lines.append("problems:")
+        for name, kind in problems.items():
+            if kind["count"]:
+                first = ", ".join(str(p) for p in kind["first"])
+                lines.append(f"  {name.replace('_', ' ')}: {kind['count']} (first at {first})")
+    return "\n".join(lines)

@@ -1,0 +1,199 @@
+// RandomAccessTrace against brute force: an in-memory decoder feeds random events; every
+// event, stack and queue at random positions (random access order) must equal a full
+// replay of the formal model from the start, for every bdist/hsize corner.
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "access/random_access_trace.h"
+#include "model/error.h"
+
+using namespace earl;
+
+namespace {
+
+int passed = 0, failed = 0;
+
+void check(bool condition, const std::string& what) {
+  if (condition) {
+    ++passed;
+  } else {
+    ++failed;
+    std::printf("FAILED: %s\n", what.c_str());
+  }
+}
+
+// Events from memory; optionally demands one restart (like an unsorted ALOG file).
+class VectorDecoder : public TraceDecoder {
+ public:
+  VectorDecoder(std::vector<Event> events, int locations, bool restart_once)
+      : events_(std::move(events)), restart_pending_(restart_once) {
+    for (int loc = 0; loc < locations; ++loc) definitions_.ensure_location(loc);
+    definitions_.define_region("a", "All");
+    definitions_.define_region("b", "All");
+  }
+  std::string format() const override { return "memory"; }
+  std::string file() const override { return "memory"; }
+  bool read(Event& event) override {
+    if (next_ >= events_.size()) return false;
+    if (restart_pending_ && next_ == events_.size() / 2) {
+      restart_pending_ = false;
+      throw DecoderRestart{};
+    }
+    event = events_[next_++];
+    return true;
+  }
+  DecoderPosition position() const override { return DecoderPosition{{next_}}; }
+  void seek(const DecoderPosition& position) override { next_ = position.words.at(0); }
+  DecoderPosition start_position() const override { return DecoderPosition{{0}}; }
+  double progress() const override { return events_.empty() ? 1.0 : double(next_) / events_.size(); }
+  const Definitions& definitions() const override { return definitions_; }
+
+ private:
+  std::vector<Event> events_;
+  bool restart_pending_;
+  std::uint64_t next_ = 0;
+  Definitions definitions_;
+};
+
+std::vector<Event> random_events(std::mt19937_64& rng, int locations, int count) {
+  std::vector<Event> events;
+  std::uniform_int_distribution<int> kind(0, 4), loc(0, locations - 1), tag(0, 2), region(0, 1);
+  for (int i = 0; i < count; ++i) {
+    Event e;
+    e.loc = loc(rng);
+    e.time = i * 0.5;
+    switch (kind(rng)) {
+      case 0: e.kind = EventKind::Enter; e.type = kEnterType; e.region = region(rng); break;
+      case 1: e.kind = EventKind::Exit; e.type = kExitType; e.region = region(rng); break;
+      case 2: e.kind = EventKind::Send; e.type = kSendType; e.peer = loc(rng); e.tag = tag(rng); break;
+      case 3: e.kind = EventKind::Recv; e.type = kRecvType; e.peer = loc(rng); e.tag = tag(rng); break;
+      default: e.kind = EventKind::Other; e.type = 4; e.data1 = Value::of_int(i); break;
+    }
+    events.push_back(e);
+  }
+  return events;
+}
+
+// The formal model, replayed from the start: pointers of every event and the state
+// (stacks per location, queue) after every event.
+struct Replay {
+  std::vector<Event> events;  // with pos, enterptr, sendptr
+  std::vector<std::vector<std::vector<Position>>> stacks;  // [pos][loc]
+  std::vector<std::vector<Position>> queues;               // [pos]
+};
+
+Replay replay(const std::vector<Event>& input, int locations) {
+  Replay r;
+  std::vector<std::vector<Position>> stack(locations);
+  std::vector<Position> queue;
+  r.stacks.push_back(stack);
+  r.queues.push_back(queue);
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    Event e = input[i];
+    e.pos = i + 1;
+    auto& s = stack[e.loc];
+    e.enterptr = s.empty() ? 0 : s.back();
+    if (e.kind == EventKind::Enter) s.push_back(e.pos);
+    if (e.kind == EventKind::Exit && !s.empty()) s.pop_back();
+    if (e.kind == EventKind::Send) queue.push_back(e.pos);
+    if (e.kind == EventKind::Recv) {
+      e.sendptr = 0;
+      for (auto it = queue.begin(); it != queue.end(); ++it) {
+        const Event& send = r.events[*it - 1];
+        if (send.loc == e.peer && send.peer == e.loc && send.tag == e.tag && send.com == e.com) {
+          e.sendptr = *it;
+          queue.erase(it);
+          break;
+        }
+      }
+    }
+    r.events.push_back(e);
+    r.stacks.push_back(stack);
+    r.queues.push_back(queue);
+  }
+  return r;
+}
+
+bool same_event(const Event& a, const Event& b) {
+  return a.pos == b.pos && a.loc == b.loc && a.time == b.time && a.kind == b.kind &&
+         a.type == b.type && a.enterptr == b.enterptr && a.sendptr == b.sendptr &&
+         a.peer == b.peer && a.tag == b.tag && a.region == b.region;
+}
+
+void run_case(std::uint64_t seed, int count, std::uint64_t bdist, std::uint64_t hsize, bool restart) {
+  const int locations = 3;
+  std::mt19937_64 rng(seed);
+  std::vector<Event> input = random_events(rng, locations, count);
+  Replay expected = replay(input, locations);
+  RandomAccessTrace trace(std::make_unique<VectorDecoder>(input, locations, restart), bdist, hsize);
+  std::string label = "seed " + std::to_string(seed) + " bdist " + std::to_string(bdist) +
+                      " hsize " + std::to_string(hsize) + ": ";
+  check(trace.size() == static_cast<Position>(count), label + "size");
+  std::uniform_int_distribution<int> pick(0, count);
+  int mismatches = 0;
+  for (int probe = 0; probe < 400; ++probe) {
+    Position pos = static_cast<Position>(pick(rng));
+    if (pos >= 1) {
+      const Event& got = trace.event(pos);
+      if (!same_event(got, expected.events[pos - 1])) ++mismatches;
+      // Follow the pointers, as scripts do.
+      if (got.enterptr && !same_event(trace.event(got.enterptr), expected.events[got.enterptr - 1])) ++mismatches;
+      if (got.kind == EventKind::Recv && got.sendptr &&
+          !same_event(trace.event(got.sendptr), expected.events[got.sendptr - 1])) ++mismatches;
+    }
+    for (int loc = 0; loc < locations; ++loc)
+      if (trace.stack(loc, pos) != expected.stacks[pos][loc]) ++mismatches;
+    if (trace.queue(-1, -1, pos) != expected.queues[pos]) ++mismatches;
+  }
+  check(mismatches == 0, label + std::to_string(mismatches) + " mismatches");
+}
+
+void test_errors() {
+  std::vector<Event> none;
+  RandomAccessTrace trace(std::make_unique<VectorDecoder>(none, 2, false), 10, 10);
+  check(trace.size() == 0, "empty trace has no events");
+  bool thrown = false;
+  try { trace.event(1); } catch (const EarlError&) { thrown = true; }
+  check(thrown, "event(1) of an empty trace throws");
+  thrown = false;
+  try { trace.stack(2, 0); } catch (const EarlError&) { thrown = true; }
+  check(thrown, "stack of location 2 of 2 throws");
+  check(trace.queue(-1, -1, 0).empty(), "queue at 0 is empty");
+  thrown = false;
+  try { RandomAccessTrace bad(std::make_unique<VectorDecoder>(none, 1, false), 1, 0); } catch (const EarlError&) { thrown = true; }
+  check(thrown, "hsize 0 throws");
+}
+
+void test_interrupt_leaves_trace_usable() {
+  std::mt19937_64 rng(7);
+  std::vector<Event> input = random_events(rng, 3, 300000);
+  Replay expected = replay(input, 3);
+  RandomAccessTrace trace(std::make_unique<VectorDecoder>(input, 3, false), 0, 100);
+  bool interrupted = false;
+  try {
+    trace.event(250000, [](double) { return false; });
+  } catch (const Interrupted&) {
+    interrupted = true;
+  }
+  check(interrupted, "a progress callback returning false interrupts a long seek");
+  check(same_event(trace.event(250000), expected.events[249999]), "usable after the interrupt");
+  check(same_event(trace.event(3), expected.events[2]), "and backwards");
+}
+
+}  // namespace
+
+int main() {
+  for (std::uint64_t seed = 1; seed <= 6; ++seed)
+    for (std::uint64_t bdist : {0, 1, 2, 7, 100000})
+      for (std::uint64_t hsize : {1, 2, 5, 100000})
+        run_case(seed, 300, bdist, hsize, seed % 2 == 0);
+  run_case(99, 20000, 1000, 100, true);
+  test_errors();
+  test_interrupt_leaves_trace_usable();
+  std::printf("random_access_test: %d passed, %d failed\n", passed, failed);
+  return failed == 0 ? 0 : 1;
+}
