@@ -16,13 +16,14 @@ using earl::P2Statistic;
 
 namespace {
 
-int g_passed = 0;
-int g_failed = 0;
+int g_passed = 0;        // tests
+int g_failed = 0;        // tests
+int g_failed_checks = 0; // checks within the current test
 std::string g_current;
 
 void check(bool ok, const std::string& what, int line) {
   if (ok) return;
-  ++g_failed;
+  ++g_failed_checks;
   std::printf("FAIL [%s] line %d: %s\n", g_current.c_str(), line, what.c_str());
 }
 
@@ -48,14 +49,18 @@ void check_throws(const std::function<void()>& f, const std::string& needle, int
 
 void run(const char* name, void (*test)()) {
   g_current = name;
-  const int failed_before = g_failed;
+  g_failed_checks = 0;
   try {
     test();
   } catch (const std::exception& e) {
-    ++g_failed;
+    ++g_failed_checks;
     std::printf("FAIL [%s]: unexpected exception: %s\n", name, e.what());
   }
-  if (g_failed == failed_before) ++g_passed;
+  if (g_failed_checks == 0) {
+    ++g_passed;
+  } else {
+    ++g_failed;
+  }
 }
 
 P2Statistic make(const std::vector<double>& values) {
