@@ -1,0 +1,57 @@
+"""One benchmark measurement in a fresh process (so peak RSS is its own); prints JSON.
+
+usage: measure_alog.py TRACE
+"""
+import json
+import random
+import resource
+import statistics
+import sys
+import time
+
+import earl
+
+
+def plain_python_split(path):
+    """Outside reference: plain Python reading the text and splitting every line."""
+    start = time.perf_counter()
+    records = 0
+    with open(path) as f:
+        for line in f:
+            if line.split():
+                records += 1
+    return records, time.perf_counter() - start
+
+
+def main(path):
+    result = {}
+    start = time.perf_counter()
+    trace = earl.EventTrace(path, progress=lambda fraction: None)
+    result["scan_seconds"] = time.perf_counter() - start
+    result["events"] = len(trace)
+
+    start = time.perf_counter()
+    e = trace
+    while e.next():
+        e.event()
+    result["python_loop_seconds"] = time.perf_counter() - start
+
+    rng = random.Random(12345)
+    positions = [rng.randint(1, len(trace)) for _ in range(1000)]
+    latencies = []
+    for pos in positions:
+        t0 = time.perf_counter()
+        trace.event(pos)
+        latencies.append(time.perf_counter() - t0)
+    result["random_access_median_ms"] = statistics.median(latencies) * 1e3
+    result["random_access_p95_ms"] = sorted(latencies)[int(0.95 * len(latencies))] * 1e3
+    result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    records, seconds = plain_python_split(path)
+    result["split_records"] = records
+    result["split_seconds"] = seconds
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
