@@ -1,0 +1,159 @@
+"""`earl demo`: generate a trace with known inefficiencies, run the example scripts on it and
+check what they find against the generator's ground truth.
+
+    earl demo [--output DIR] [--events N]
+
+Writes DIR/demo.alog (and its ground truth DIR/demo.alog.truth.json) and the bar chart
+DIR/data_received.png. The example scripts are the ones in the repository's scripts/
+directory; each also runs on its own: `earl run scripts/wasted_time.py DIR/demo.alog`.
+"""
+import contextlib
+import io
+import math
+import os
+import runpy
+import time
+from pathlib import Path
+
+from earl import EarlError, EventTrace
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+
+# (file, heading, extra arguments, lines of its output to show at most)
+EXAMPLES = [
+    ("wasted_time.py", "Wasted time of MPI_Recv (late senders)", [], 20),
+    ("messages_out_of_order.py", "Messages received out of order", [], 8),
+    ("region_statistics.py", "Region statistics (inclusive/exclusive time)", [], 60),
+    ("data_received.py", "Data received per location", ["--output", "{output}/data_received.png"],
+     20),
+]
+
+
+def _close(a, b):
+    # The ground truth converts microseconds as us * 1e-6, the trace reader as us / 1e6: the
+    # two may differ in the last bit, so sums are compared with a tolerance.
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+def _verdict(ok):
+    return "OK" if ok else "MISMATCH"
+
+
+def _check_wasted_time(result, truth):
+    total, per_loc = result
+    count = sum(late for late, _ in per_loc.values())
+    return [(f"wasted time: {total:.6f} s (injected: {truth['late_sender_wait_total']:.6f} s)",
+             _close(total, truth["late_sender_wait_total"])),
+            (f"late receives: {count} (injected: {truth['late_sender_count']})",
+             count == truth["late_sender_count"])]
+
+
+def _check_out_of_order(result, truth):
+    overtaken = sum(len(finding[-1]) for finding in result)
+    return [(f"out-of-order receives: {len(result)} (injected: {truth['out_of_order_count']})",
+             len(result) == truth["out_of_order_count"]),
+            (f"overtaken messages: {overtaken} (injected: {truth['out_of_order_reports']})",
+             overtaken == truth["out_of_order_reports"])]
+
+
+def _check_region_statistics(result, truth):
+    expected = {(int(loc), region): (t["count"], t["incl"], t["excl"])
+                for loc, regions in truth["region_time"].items() for region, t in regions.items()}
+    bad = [key for key in expected.keys() | result.keys()
+           if key not in expected or key not in result
+           or result[key][0] != expected[key][0]
+           or not _close(result[key][1], expected[key][1])
+           or not _close(result[key][2], expected[key][2])]
+    worst = max((abs(result[k][i] - expected[k][i]) for k in expected.keys() & result.keys()
+                 for i in (1, 2)), default=0.0)
+    return [(f"(location, region) rows: {len(result)} (expected: {len(expected)}), "
+             f"{len(expected) - len(bad)} match count, incl and excl "
+             f"(largest difference {worst:.1e} s)", not bad)]
+
+
+def _check_data_received(result, truth):
+    expected = truth["bytes_received_per_location"]
+    return [(f"bytes received: {sum(result)} in total on {len(result)} locations "
+             f"(expected: {sum(expected)} on {len(expected)})", list(result) == expected)]
+
+
+CHECKS = {
+    "wasted_time.py": _check_wasted_time,
+    "messages_out_of_order.py": _check_out_of_order,
+    "region_statistics.py": _check_region_statistics,
+    "data_received.py": _check_data_received,
+}
+
+
+def _heading(title):
+    print()
+    print(title)
+    print("=" * len(title))
+
+
+def _show(text, limit):
+    lines = text.rstrip("\n").split("\n")
+    if len(lines) > limit:
+        hidden = len(lines) - limit
+        lines = lines[:limit - 1] + [f"... ({hidden} more lines)", lines[-1]]
+    for line in lines:
+        print("  " + line)
+
+
+def _run_script(path, argv):
+    """Runs the script's main(argv) in this process; returns (its output, its result)."""
+    module = runpy.run_path(str(path), run_name="earl_demo_" + path.stem)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            result = module["main"](argv)
+        except SystemExit as stop:
+            raise EarlError(f"{path.name} failed: {stop.code}") from None
+    return out.getvalue(), result
+
+
+def main(args):
+    from earl.generate import generate
+    from earl.info import describe
+
+    if not SCRIPTS.is_dir():
+        raise EarlError(f"earl demo: example scripts not found in {SCRIPTS} "
+                        "(the demo runs from a checkout of the EARL repository)")
+    output = Path(args.output)
+    output.mkdir(parents=True, exist_ok=True)
+    trace = output / "demo.alog"
+
+    _heading(f"Generating a trace of about {args.events} events")
+    start = time.perf_counter()
+    truth = generate(trace, locations=4, events=args.events, seed=1)
+    print(f"wrote {trace} and its ground truth {trace}.truth.json "
+          f"in {time.perf_counter() - start:.2f} s")
+    print(f"injected: {truth['late_sender_count']} late senders, "
+          f"{truth['out_of_order_count']} out-of-order messages, "
+          f"{truth['imbalance_wait_total']:.6f} s waited in imbalanced collectives\n")
+    with EventTrace(trace) as t:
+        print(describe(t))
+
+    failures = 0
+    for name, title, extra, limit in EXAMPLES:
+        script = SCRIPTS / name
+        argv = [str(trace)] + [a.format(output=output) for a in extra]
+        _heading(title)
+        shown = os.path.relpath(script)
+        print(f"$ earl run {script if shown.startswith('..') else shown} {' '.join(argv)}")
+        start = time.perf_counter()
+        text, result = _run_script(script, argv)
+        seconds = time.perf_counter() - start
+        _show(text, limit)
+        print(f"ran in {seconds:.2f} s; against the ground truth:")
+        for line, ok in CHECKS[name](result, truth):
+            print(f"  {line} {_verdict(ok)}")
+            failures += not ok
+
+    _heading("Summary")
+    if failures:
+        print(f"{failures} check(s) did not match the ground truth.")
+        return 1
+    print(f"All {len(EXAMPLES)} example scripts agree with the ground truth. "
+          f"Files are in {output}/.")
+    return 0
