@@ -15,7 +15,7 @@ namespace {
 
 constexpr int kTagRight = 100, kTagLeft = 101, kTagPairFirst = 200, kTagPairSecond = 201;
 constexpr std::int64_t kStartUs = 1000;
-constexpr int kMaxLocations = 1 << 20;
+constexpr int kMaxLocations = 1 << 16;  // one round of 2^16 locations is ~100 MB of events
 
 [[noreturn]] void bad(const std::string& what) { throw EarlError("earl gen: " + what); }
 

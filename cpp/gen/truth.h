@@ -1,7 +1,7 @@
 #pragma once
 // The ground truth of a generated trace, computed from the very event stream the trace
 // writer receives, the way a reader of the written file computes it: times in seconds as
-// (double)microseconds * 1e-6, sums accumulated in file order (seed 004's example scripts).
+// (double)microseconds / 1e6, sums accumulated in file order (seed 004's example scripts).
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -11,12 +11,10 @@
 
 namespace earl::gen {
 
-// Microseconds -> seconds exactly as a reader computes it (ticks * 1e-6). The volatile
-// store keeps the product from being fused into a following subtraction (FMA contraction).
-inline double seconds(std::int64_t us) {
-  volatile double s = static_cast<double>(us) * 1e-6;
-  return s;
-}
+// Microseconds -> seconds exactly as EARL's ALOG reader computes it (docs/api-contract.md,
+// AlogDecoder::time_of): the integer count divided by 1e6 in double precision, the correctly
+// rounded value (one IEEE division; nothing can fuse it with a following operation).
+inline double seconds(std::int64_t us) { return static_cast<double>(us) / 1e6; }
 
 struct LateSender {
   int src, dest, tag;

@@ -1,0 +1,237 @@
+// C++ tests of the trace generator (cpp/gen/): the random numbers, the program model's
+// invariants on an in-memory sink, the ALOG writer and option validation.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "gen/alog_writer.h"
+#include "gen/generator.h"
+#include "gen/rng.h"
+#include "gen/truth.h"
+#include "model/error.h"
+
+using namespace earl::gen;
+
+namespace {
+
+int passed = 0, failed = 0;
+
+void check(bool ok, const std::string& what) {
+  if (ok) {
+    ++passed;
+  } else {
+    ++failed;
+    std::printf("FAILED: %s\n", what.c_str());
+  }
+}
+
+bool throws_earl_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const earl::EarlError&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+  return false;
+}
+
+// Keeps every event (small runs only).
+class MemorySink : public TraceWriter {
+ public:
+  void begin(const TraceHeader& h) override { header = h; ++begins; }
+  void write(const GenEvent* e, std::size_t n) override {
+    events.insert(events.end(), e, e + n);
+    ++batches;
+  }
+  void finish() override { ++finishes; }
+  TraceHeader header;
+  std::vector<GenEvent> events;
+  int begins = 0, batches = 0, finishes = 0;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void test_rng() {
+  Rng a(1), b(1), c(2);
+  // Pinned: the generator's output must not depend on platform or compiler.
+  check(a.next() == 12966619160104079557ull, "xoshiro256** first value for seed 1");
+  b.next();
+  check(a.next() == b.next(), "same seed, same sequence");
+  check(Rng(1).next() != c.next(), "different seed, different sequence");
+  Rng e(42);
+  const long long expected[] = {2479, 970, 386, 78, 8};
+  bool same = true;
+  for (long long x : expected) same = same && e.exponential(1000) == x;
+  check(same, "exponential(1000) values for seed 42 are pinned");
+
+  Rng r(7);
+  bool in_range = true;
+  long long sum = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) {
+    const auto v = r.uniform(-3, 5);
+    in_range = in_range && v >= -3 && v <= 5;
+  }
+  check(in_range, "uniform stays in [lo, hi]");
+  for (int i = 0; i < n; ++i) sum += r.exponential(1000);
+  const double mean = static_cast<double>(sum) / n;
+  check(mean > 980 && mean < 1020, "exponential mean is about 1000 (got " + std::to_string(mean) + ")");
+  int hits = 0;
+  for (int i = 0; i < n; ++i) hits += r.bernoulli(0.25);
+  check(hits > n / 4 - 2000 && hits < n / 4 + 2000, "bernoulli(0.25) frequency");
+  check(!r.bernoulli(0.0) && r.bernoulli(1.0), "bernoulli edge cases");
+  check(r.uniform(5, 5) == 5 && r.exponential(0) == 0, "degenerate ranges");
+}
+
+void test_program_invariants(const GenOptions& o, const std::string& name) {
+  MemorySink sink;
+  TruthCollector truth(kMpiSend, kMpiRecv, {kMpiAllreduce, kMpiBarrier}, 100);
+  GenSummary s;
+  bool ok = true;
+  try {
+    s = run_program(o, {&sink, &truth});
+  } catch (const std::exception& e) {
+    std::printf("%s: %s\n", name.c_str(), e.what());
+    ok = false;
+  }
+  check(ok, name + ": runs (the truth collector checks nesting, order and matching)");
+  if (!ok) return;
+  check(sink.begins == 1 && sink.finishes == 1, name + ": begin/finish once");
+  check(sink.events.size() == s.events && truth.events() == s.events, name + ": event counts agree");
+  check(s.events >= static_cast<std::uint64_t>(o.events), name + ": target reached");
+  check(static_cast<int>(sink.header.regions.size()) == kRegionCount, name + ": region table");
+
+  // Global order and per-location strictly increasing times.
+  bool ordered = true, strict = true, collective_together = true;
+  std::vector<std::int64_t> last(o.locations, -1);
+  std::map<std::int64_t, int> collective_exits;  // time -> how many locations exit then
+  for (std::size_t i = 0; i < sink.events.size(); ++i) {
+    const GenEvent& e = sink.events[i];
+    if (i && e.time < sink.events[i - 1].time) ordered = false;
+    if (e.time <= last[e.loc]) strict = false;
+    last[e.loc] = e.time;
+    if (e.kind == GenKind::Exit && (e.region == kMpiAllreduce || e.region == kMpiBarrier))
+      ++collective_exits[e.time];
+  }
+  for (const auto& [t, k] : collective_exits) collective_together = collective_together && k == o.locations;
+  check(ordered, name + ": times never decrease in output order");
+  check(strict, name + ": times strictly increase per location");
+  check(collective_together, name + ": every collective is left by all locations at once");
+  check(collective_exits.size() == s.rounds, name + ": one collective per round");
+
+  // Every recv is later than the send it matches (FIFO per source, destination and tag).
+  std::map<std::tuple<int, int, int>, std::vector<std::int64_t>> sent;
+  bool causal = true;
+  for (const GenEvent& e : sink.events) {
+    if (e.kind == GenKind::Send) sent[{e.loc, e.peer, e.tag}].push_back(e.time);
+    if (e.kind == GenKind::Recv) {
+      auto& q = sent[{e.peer, e.loc, e.tag}];
+      if (q.empty() || !(q.front() < e.time)) causal = false;
+      if (!q.empty()) q.erase(q.begin());
+    }
+  }
+  check(causal, name + ": every receive follows its send");
+}
+
+void test_program() {
+  GenOptions o;
+  o.events = 5000;
+  test_program_invariants(o, "defaults");
+  o.locations = 2;
+  o.pattern = "neighbors";
+  o.out_of_order_rate = 0.5;
+  test_program_invariants(o, "2 neighbors");
+  o.locations = 9;
+  o.late_sender_rate = 1.0;
+  o.imbalance_rate = 1.0;
+  o.max_kernels = 1;
+  o.jitter = 0.0;
+  test_program_invariants(o, "9 neighbors, always late");
+  o.events = 0;
+  test_program_invariants(o, "no rounds");
+}
+
+void test_alog_and_truth_files() {
+  const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+  const std::string trace =
+      (std::filesystem::temp_directory_path() / ("earl_generator_test_" + std::to_string(stamp) + ".alog"))
+          .string();
+  const std::string truth = trace + ".truth.json";
+  GenOptions o;
+  o.events = 2000;
+  o.seed = 3;
+  o.rollover = 1000;
+  GenSummary s1 = generate(o, trace, truth);
+  const std::string first = read_file(trace), first_truth = read_file(truth);
+  generate(o, trace, truth);
+  check(read_file(trace) == first && read_file(truth) == first_truth, "same seed, same files");
+  check(first.rfind("-3 0 0 4 0 0\n-11 0 0 0 0 1000\n-13 0 1 2 0 0 gray:solid main\n", 0) == 0,
+        "ALOG header: -3, -11, -13 first");
+  check(first.find("\n-15 2 0 0 0 0 rank 2\n") != std::string::npos, "location names");
+  std::size_t lines = 0;
+  for (char c : first) lines += c == '\n';
+  check(lines == s1.events + 1 + 1 + kRegionCount + 4, "one line per event plus the header");
+  check(first_truth.find("\"events\": " + std::to_string(s1.events)) != std::string::npos,
+        "truth names the event count");
+  check(first_truth.find("\"rollover\": 1000") != std::string::npos, "truth names the roll-over");
+  o.seed = 4;
+  generate(o, trace, truth);
+  check(read_file(trace) != first, "different seed, different trace");
+  std::remove(trace.c_str());
+  std::remove(truth.c_str());
+}
+
+void test_errors() {
+  auto with = [](const std::function<void(GenOptions&)>& change) {
+    return throws_earl_error([&] {
+      GenOptions o;
+      change(o);
+      o.validate();
+    });
+  };
+  check(with([](GenOptions& o) { o.locations = 1; }), "locations < 2");
+  check(with([](GenOptions& o) { o.events = -1; }), "negative events");
+  check(with([](GenOptions& o) { o.format = "otf2"; }), "unsupported format");
+  check(with([](GenOptions& o) { o.pattern = "star"; }), "unknown pattern");
+  check(with([](GenOptions& o) { o.late_sender_rate = 1.5; }), "rate above 1");
+  check(with([](GenOptions& o) { o.latency_us = 0; }), "zero latency");
+  check(!with([](GenOptions&) {}), "defaults are valid");
+  check(throws_earl_error([] { make_trace_writer("otf2", "x", WriterOptions{}); }),
+        "writer factory rejects unknown formats");
+  check(throws_earl_error([] {
+          generate(GenOptions{}, "no/such/dir/generator_test.alog", "no/such/dir/t.json");
+        }),
+        "unwritable output");
+  check(throws_earl_error([] { generate(GenOptions{}, "same.alog", "same.alog"); }),
+        "trace and truth path must differ");
+}
+
+}  // namespace
+
+int main() {
+  try {
+    test_rng();
+    test_program();
+    test_alog_and_truth_files();
+    test_errors();
+  } catch (const std::exception& e) {
+    std::printf("FAILED: unexpected exception: %s\n", e.what());
+    ++failed;
+  }
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
