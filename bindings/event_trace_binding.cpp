@@ -145,6 +145,9 @@ class PyEventTrace {
     return py::int_(loc);
   }
 
+  std::string group(const std::string& region) { return trace().group(region); }
+  std::vector<std::string> regions(std::optional<std::string> group) { return trace().regions(group); }
+
   py::dict problems() {
     const Problems& found = trace().problems();
     py::dict result;
@@ -297,42 +300,69 @@ class PyEventTrace {
   std::vector<py::str> string_values_;
 };
 
+// Every method reaches the C++ object through opened(): an EventTrace whose __init__
+// failed (or was never called) is a Python object around unconstructed memory, and must
+// raise rather than crash.
+PyTypeObject* event_trace_type = nullptr;
+
+PyEventTrace& opened(py::handle self) {
+  if (!event_trace_type || !PyObject_TypeCheck(self.ptr(), event_trace_type))
+    throw py::type_error("expected an earl.EventTrace");
+  auto* instance = reinterpret_cast<py::detail::instance*>(self.ptr());
+  auto value_and_holder = instance->get_value_and_holder();
+  if (!value_and_holder.holder_constructed())
+    throw EarlError("this EventTrace was never opened (its constructor failed)");
+  return *value_and_holder.value_ptr<PyEventTrace>();
+}
+
+template <typename R, typename... Args>
+auto method(R (PyEventTrace::*f)(Args...)) {
+  return [f](py::handle self, Args... args) -> R { return (opened(self).*f)(args...); };
+}
+template <typename R, typename... Args>
+auto method(R (PyEventTrace::*f)(Args...) const) {
+  return [f](py::handle self, Args... args) -> R { return (opened(self).*f)(args...); };
+}
+template <typename F>
+auto on_trace(F f) {
+  return [f](py::handle self) { return f(opened(self).trace()); };
+}
+
 }  // namespace
 
 void bind_event_trace(py::module_& m) {
   m.def("known_formats", &known_formats, "The trace formats this build reads.");
-  py::class_<PyEventTrace>(m, "EventTrace")
+  py::class_<PyEventTrace> cls(m, "EventTrace");
+  event_trace_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  cls
       .def(py::init<const std::string&, const py::object&, std::int64_t, std::int64_t, py::object>(),
            py::arg("file"), py::arg("format") = py::none(), py::arg("bdist") = 10000,
            py::arg("hsize") = 1000, py::arg("progress") = py::none())
-      .def("event", &PyEventTrace::event, py::arg("pos") = py::none())
-      .def("attributes", &PyEventTrace::attributes, py::arg("pos") = py::none())
-      .def("values", &PyEventTrace::values, py::arg("pos") = py::none())
-      .def("stack", &PyEventTrace::stack, py::arg("loc"), py::arg("pos") = py::none())
-      .def("queue", &PyEventTrace::queue, py::arg("src"), py::arg("dest"), py::arg("pos") = py::none())
-      .def("next", &PyEventTrace::next)
-      .def("prev", &PyEventTrace::prev)
-      .def("jump", &PyEventTrace::jump, py::arg("pos"))
-      .def("reset", &PyEventTrace::reset)
-      .def_property_readonly("iterator", &PyEventTrace::iterator)
-      .def("file", [](PyEventTrace& self) { return self.trace().file(); })
-      .def("format", [](PyEventTrace& self) { return self.trace().format(); })
-      .def("nrlocs", [](PyEventTrace& self) { return self.trace().nrlocs(); })
-      .def("locsym", &PyEventTrace::locsym, py::arg("loc"))
-      .def("groups", [](PyEventTrace& self) { return self.trace().groups(); })
-      .def("group", [](PyEventTrace& self, const std::string& region) { return self.trace().group(region); },
-           py::arg("region"))
-      .def("regions",
-           [](PyEventTrace& self, std::optional<std::string> group) { return self.trace().regions(group); },
-           py::arg("group") = py::none())
-      .def("types", [](PyEventTrace& self) { return self.trace().types(); })
-      .def("eventTypes", [](PyEventTrace& self) { return self.trace().types(); })
-      .def("problems", &PyEventTrace::problems)
-      .def("__len__", [](PyEventTrace& self) { return self.trace().size(); })
-      .def("close", &PyEventTrace::close)
-      .def_property_readonly("closed", &PyEventTrace::closed)
-      .def_property("progress", &PyEventTrace::progress, &PyEventTrace::set_progress)
-      .def("_fill_records", &PyEventTrace::fill_records, py::arg("out"), py::arg("first"));
+      .def("event", method(&PyEventTrace::event), py::arg("pos") = py::none())
+      .def("attributes", method(&PyEventTrace::attributes), py::arg("pos") = py::none())
+      .def("values", method(&PyEventTrace::values), py::arg("pos") = py::none())
+      .def("stack", method(&PyEventTrace::stack), py::arg("loc"), py::arg("pos") = py::none())
+      .def("queue", method(&PyEventTrace::queue), py::arg("src"), py::arg("dest"), py::arg("pos") = py::none())
+      .def("next", method(&PyEventTrace::next))
+      .def("prev", method(&PyEventTrace::prev))
+      .def("jump", method(&PyEventTrace::jump), py::arg("pos"))
+      .def("reset", method(&PyEventTrace::reset))
+      .def_property_readonly("iterator", method(&PyEventTrace::iterator))
+      .def("file", on_trace([](EventTrace& t) { return t.file(); }))
+      .def("format", on_trace([](EventTrace& t) { return t.format(); }))
+      .def("nrlocs", on_trace([](EventTrace& t) { return t.nrlocs(); }))
+      .def("locsym", method(&PyEventTrace::locsym), py::arg("loc"))
+      .def("groups", on_trace([](EventTrace& t) { return t.groups(); }))
+      .def("group", method(&PyEventTrace::group), py::arg("region"))
+      .def("regions", method(&PyEventTrace::regions), py::arg("group") = py::none())
+      .def("types", on_trace([](EventTrace& t) { return t.types(); }))
+      .def("eventTypes", on_trace([](EventTrace& t) { return t.types(); }))
+      .def("problems", method(&PyEventTrace::problems))
+      .def("__len__", on_trace([](EventTrace& t) { return t.size(); }))
+      .def("close", method(&PyEventTrace::close))
+      .def_property_readonly("closed", method(&PyEventTrace::closed))
+      .def_property("progress", method(&PyEventTrace::progress), method(&PyEventTrace::set_progress))
+      .def("_fill_records", method(&PyEventTrace::fill_records), py::arg("out"), py::arg("first"));
 }
 
 }  // namespace earl::bindings

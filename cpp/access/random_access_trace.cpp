@@ -39,9 +39,11 @@ RandomAccessTrace::Slot& RandomAccessTrace::slot(Position pos) {
 
 bool RandomAccessTrace::decode_next(Anomaly& anomaly) {
   Position pos = last_ + 1;
+  // Decode aside first: at the end of the trace the slot still holds a window event.
+  decoded_ = Event();
+  if (!decoder_->read(decoded_)) return false;
   Slot& target = slot(pos);
-  target.event = Event();
-  if (!decoder_->read(target.event)) return false;
+  target.event = decoded_;
   target.event.pos = pos;
   anomaly = state_.apply(target.event, target.retired, target.has_retired);
   last_ = pos;

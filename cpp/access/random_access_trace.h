@@ -82,6 +82,7 @@ class RandomAccessTrace {
   std::vector<Slot> window_;  // ring buffer indexed by (pos - 1) % hsize_
   std::vector<Bookmark> bookmarks_;
   TraceState state_;          // the state after event last_
+  Event decoded_;             // the record being decoded
   Position first_ = 1;        // the window holds events first_..last_
   Position last_ = 0;
   Position size_ = 0;

@@ -150,6 +150,7 @@ void AlogDecoder::define(const Record& record) {
     case kTypeDefinition:
       if (record.data < 0) fail("type number must be nonnegative, got " + std::to_string(record.data));
       if (record.comment.empty()) fail("type definition without a name");
+      if (!type_numbers_.count(record.data)) type_order_.push_back(record.data);
       type_numbers_[record.data] = std::string(record.comment);
       break;
     case kRegionDefinition: {
@@ -187,11 +188,8 @@ void AlogDecoder::finish_definitions() {
       other_types_[number] = entry;
     }
   };
-  // Trace-defined types in order of their numbers; -13 wins over -9 for the same number.
-  std::vector<std::int64_t> numbers;
-  for (const auto& entry : type_numbers_) numbers.push_back(entry.first);
-  std::sort(numbers.begin(), numbers.end());
-  for (std::int64_t number : numbers) {
+  // Trace-defined types in definition order; -13 wins over -9 for the same number.
+  for (std::int64_t number : type_order_) {
     if (region_numbers_.count(number)) continue;
     TypeEntry entry;
     entry.kind = EventKind::Other;
@@ -236,9 +234,11 @@ double AlogDecoder::time_of(const Record& record) const {
   return static_cast<double>(ticks) / 1e6;
 }
 
-bool AlogDecoder::read_file_order(Record& record) {
+bool AlogDecoder::read_file_order(Record& record, std::uint64_t& offset) {
   std::string_view text;
-  while (reader_.next(text)) {
+  for (;;) {
+    offset = reader_.offset();
+    if (!reader_.next(text)) break;
     ++line_;
     if (is_blank(text)) continue;
     record = parse(text);
@@ -298,7 +298,8 @@ bool AlogDecoder::read(Event& event) {
     record = parse(text);
     return decode(record, event);
   }
-  if (!read_file_order(record)) return false;
+  std::uint64_t offset;
+  if (!read_file_order(record, offset)) return false;
   double time = time_of(record);
   if (have_last_time_ && time < last_time_) {
     build_sorted_index();
@@ -316,8 +317,8 @@ void AlogDecoder::build_sorted_index() {
   Record record;
   Event scratch;
   for (;;) {
-    std::uint64_t offset = reader_.offset();
-    if (!read_file_order(record)) break;
+    std::uint64_t offset;
+    if (!read_file_order(record, offset)) break;
     decode(record, scratch);  // validates the line while its number is known
     sorted_.push_back(SortedLine{time_of(record), offset, line_});
   }

@@ -51,7 +51,8 @@ class AlogDecoder : public TraceDecoder {
   void define(const Record& record);
   void finish_definitions();
   // Reads the next event line (skipping others) in file order; false at the end.
-  bool read_file_order(Record& record);
+  // `offset` is where the returned line starts.
+  bool read_file_order(Record& record, std::uint64_t& offset);
   bool decode(const Record& record, Event& event);
   void build_sorted_index();
   Record parse(std::string_view text) const;
@@ -69,6 +70,7 @@ class AlogDecoder : public TraceDecoder {
   std::int64_t rollover_ = -1;            // -11 record, when present
   std::unordered_map<std::int64_t, std::pair<SymbolId, bool>> region_numbers_;  // -13
   std::unordered_map<std::int64_t, std::string> type_numbers_;                 // -9
+  std::vector<std::int64_t> type_order_;  // -9 numbers in order of definition
   std::vector<TypeEntry> small_types_;  // type numbers below kSmallTypes
   std::vector<bool> small_defined_;
   std::unordered_map<std::int64_t, TypeEntry> other_types_;

@@ -42,8 +42,8 @@ std::vector<std::string> known_formats() { return {"alog"}; }
 std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format) {
   std::string chosen = format.empty() ? detect_format(file) : format;
   if (chosen == "alog") return std::make_unique<AlogDecoder>(file);
-  throw EarlError("unknown format '" + format + "' (known formats: " + join(known_formats()) +
-                  ")");
+  throw EarlError(file + ": unknown format '" + format + "' (known formats: " +
+                  join(known_formats()) + ")");
 }
 
 }  // namespace earl

@@ -17,12 +17,19 @@ std::uint64_t checked_hsize(std::int64_t hsize) {
   return static_cast<std::uint64_t>(hsize);
 }
 
+std::unique_ptr<TraceDecoder> open_checked(const std::string& file,
+                                           const EventTrace::Options& options) {
+  checked_bdist(options.bdist);  // arguments first, before any file is touched
+  checked_hsize(options.hsize);
+  return open_decoder(file, options.format);
+}
+
 }  // namespace
 
 EventTrace::EventTrace(const std::string& file, const Options& options,
                        const ProgressCallback& progress)
     : file_(file),
-      access_(open_decoder(file, options.format), checked_bdist(options.bdist),
+      access_(open_checked(file, options), checked_bdist(options.bdist),
               checked_hsize(options.hsize), progress) {}
 
 const std::vector<const char*>& EventTrace::attribute_names(EventKind kind) {

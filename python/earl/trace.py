@@ -8,10 +8,10 @@ from earl.progress import ProgressBar
 
 # Must match ExportRecord in bindings/event_trace_binding.cpp.
 EVENT_DTYPE = np.dtype({
-    "names": ["pos", "loc", "type", "time", "enterptr", "region", "peer", "tag", "com",
+    "names": ["pos", "loc", "time", "type", "enterptr", "region", "peer", "tag", "com",
               "len", "sendptr"],
-    "formats": ["<u8", "<i4", "<i4", "<f8", "<u8", "<i4", "<i4", "<i8", "<i8", "<i8", "<u8"],
-    "offsets": [0, 8, 12, 16, 24, 32, 36, 40, 48, 56, 64],
+    "formats": ["<u8", "<i4", "<f8", "<i4", "<u8", "<i4", "<i4", "<i8", "<i8", "<i8", "<u8"],
+    "offsets": [0, 8, 16, 12, 24, 32, 36, 40, 48, 56, 64],
     "itemsize": 72,
 })
 
@@ -54,7 +54,7 @@ class EventTrace(_core.EventTrace):
     def to_numpy(self, first=1, last=None):
         """Events first..last (inclusive) as a NumPy structured array.
 
-        Fields: pos, loc, type (index into types()), time, enterptr, region (index into
+        Fields: pos, loc, time, type (index into types()), enterptr, region (index into
         regions(), -1 for none), peer (dest of a send, src of a recv, else -1), tag, com,
         len, sendptr.
         """
