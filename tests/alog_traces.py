@@ -20,6 +20,18 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 
+def open_trace(cls, *args, **kw):
+    """cls(*args, **kw), re-raising an EarlError without the traceback into the constructor:
+    pytest prints the arguments of every frame, and repr() of the half-built trace object
+    in EventTrace.__init__ once crashed the interpreter (see test_eventtrace_api)."""
+    import earl
+    try:
+        return cls(*args, **kw)
+    except earl.EarlError as e:
+        err = earl.EarlError(str(e))
+    raise err
+
+
 def write_alog(directory, content, name="trace.alog") -> str:
     """Write `content` (a string or a list of lines) to directory/name; return the path."""
     if not isinstance(content, str):
@@ -86,7 +98,10 @@ class GeneratedTrace:
 
 
 def generate(src, max_events=40, max_locs=4, allow_unsorted=True, allow_rollover=True,
-             allow_override=True, min_events=0) -> GeneratedTrace:
+             allow_override=True, min_events=0, unknown_anywhere=True, unsorted=None,
+             rollover=None) -> GeneratedTrace:
+    """A random trace.  unsorted: None = at random, or "shuffled"/"swaps" to force that
+    disorder; rollover: None = at random, True = always a -11 record and cycles."""
     sep_choices = [" ", " ", " ", "  ", "\t"]
 
     def sep():
@@ -114,8 +129,8 @@ def generate(src, max_events=40, max_locs=4, allow_unsorted=True, allow_rollover
     if chance(src, 50):
         header.append(rec(-3, 0, 0, nlocs + src.randint(0, 2), 0, 0))
     # -11 roll-over
-    rollover = None
-    if allow_rollover and chance(src, 40):
+    force_rollover, rollover = rollover, None
+    if force_rollover or (allow_rollover and chance(src, 40)):
         rollover = src.choice([1000, 4096, 65536, 1 << 20])
         header.append(rec(-11, 0, 0, 0, 0, rollover))
     # -13 regions
@@ -204,8 +219,8 @@ def generate(src, max_events=40, max_locs=4, allow_unsorted=True, allow_rollover
             body.append(rec(region_types[r][0], loc, 0, 0, cycle, stamp))
 
     # disorder
-    if allow_unsorted and body and chance(src, 35):
-        if chance(src, 50):
+    if body and (unsorted or (allow_unsorted and chance(src, 35))):
+        if unsorted == "shuffled" or (unsorted is None and chance(src, 50)):
             src.shuffle(body)
             notes["unsorted"] = "shuffled"
         else:
@@ -220,7 +235,8 @@ def generate(src, max_events=40, max_locs=4, allow_unsorted=True, allow_rollover
     for _ in range(src.randint(0, 4)):
         t = src.choice(UNKNOWN_TYPES)
         comment = src.choice([None, "creator and date", "x"])
-        lines.insert(src.randint(0, len(lines)),
+        where = src.randint(0, len(lines) if unknown_anywhere else len(header))
+        lines.insert(where,
                      rec(t, src.randint(0, 3), 0, src.randint(0, 999), 0, src.randint(0, 99),
                          comment=comment))
     if chance(src, 20):

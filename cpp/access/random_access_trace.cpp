@@ -146,7 +146,7 @@ const Event& RandomAccessTrace::event(Position pos, const ProgressCallback& prog
 
 std::vector<Position> RandomAccessTrace::stack(Location loc, Position pos,
                                                const ProgressCallback& progress) {
-  check_location(loc, false, "location");
+  check_location(loc, false, "loc");
   check_position(pos, true);
   if (pos == 0) return {};
   seek_to(pos, progress);
@@ -164,8 +164,8 @@ std::vector<Position> RandomAccessTrace::stack(Location loc, Position pos,
 
 std::vector<Position> RandomAccessTrace::queue(Location src, Location dest, Position pos,
                                                const ProgressCallback& progress) {
-  check_location(src, true, "source");
-  check_location(dest, true, "destination");
+  check_location(src, true, "src");
+  check_location(dest, true, "dest");
   check_position(pos, true);
   if (pos == 0) return {};
   seek_to(pos, progress);
