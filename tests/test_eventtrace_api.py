@@ -299,6 +299,7 @@ def test_A17_types_and_eventTypes(t):
 
 
 def _fds_on(path):
+    """Open descriptors and memory mappings of the file in this process."""
     real = os.path.realpath(path)
     n = 0
     for fd in os.listdir("/proc/self/fd"):
@@ -307,6 +308,8 @@ def _fds_on(path):
                 n += 1
         except OSError:
             pass
+    with open("/proc/self/maps") as maps:
+        n += sum(1 for line in maps if line.rstrip().endswith(real))
     return n
 
 
