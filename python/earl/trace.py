@@ -60,7 +60,7 @@ class EventTrace(_core.EventTrace):
         """
         size = len(self)
         last = size if last is None else last
-        if not (1 <= first <= size) or not (first - 1 <= last <= size):
+        if not (1 <= first <= size + 1) or not (first - 1 <= last <= size):
             raise _core.EarlError(
                 f"to_numpy: positions {first}..{last} are outside 1..{size}")
         out = np.empty(last - first + 1, dtype=EVENT_DTYPE)
