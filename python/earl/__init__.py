@@ -5,14 +5,8 @@
     while e.next():
         ev = e.event()
 """
-from earl import _core
-from earl._core import EarlError
+from earl._core import EarlError, P2Statistic
 from earl.trace import EventTrace
-
-# TEMPORARY while parts land: export what the extension has.
-for _name in ("P2Statistic",):
-    if hasattr(_core, _name):
-        globals()[_name] = getattr(_core, _name)
 
 __version__ = "0.1.0"
 __all__ = ["EventTrace", "P2Statistic", "EarlError"]
