@@ -7,11 +7,24 @@ JOBS   ?= 2
 
 .PHONY: setup build demo test test-cpp test-python bench clean
 
-$(VENV)/.deps: pyproject.toml
+# System packages: libotf2 (OTF2 traces) where it is missing and apt can install it.
+$(VENV)/.system:
+	@mkdir -p $(VENV)
+	@if pkg-config --exists otf2 2>/dev/null || command -v otf2-config >/dev/null 2>&1 || [ -n "$$OTF2_ROOT" ]; then \
+	    echo "OTF2 found"; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    echo "installing OTF2 (libopen-trace-format2-dev) with apt-get"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopen-trace-format2-dev pkg-config >/dev/null; \
+	else \
+	    echo "OTF2 not found and apt-get unavailable: EARL builds without OTF2 (install libotf2 or set OTF2_ROOT)"; \
+	fi
+	@touch $@
+
+$(VENV)/.deps: pyproject.toml $(VENV)/.system
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet "scikit-build-core>=0.10" "pybind11>=2.12" "numpy>=1.22" "rich>=12" \
-	    "pytest>=7" "hypothesis>=6" "matplotlib>=3.5"
+	    "pytest>=7" "hypothesis>=6" "matplotlib>=3.5" "otf2>=3"
 	touch $@
 
 # Incremental: the CMake build directory persists in build/, so only changed sources compile.

@@ -10,6 +10,7 @@
 #include "bindings/bindings.h"
 #include "formats/open_decoder.h"
 #include "model/error.h"
+#include "trace/event_attributes.h"
 #include "trace/event_trace.h"
 
 namespace py = pybind11;
@@ -34,22 +35,15 @@ struct ExportRecord {
 };
 static_assert(sizeof(ExportRecord) == 72, "export layout must match python/earl/trace.py");
 
-PyObject* key(const char* name) {
-  PyObject* text = PyUnicode_InternFromString(name);
-  if (!text) throw py::error_already_set();
-  return text;  // kept for the life of the process
-}
-
-struct Keys {
-  PyObject *pos = key("pos"), *loc = key("loc"), *time = key("time"), *type = key("type"),
-           *enterptr = key("enterptr"), *region = key("region"), *dest = key("dest"),
-           *src = key("src"), *tag = key("tag"), *com = key("com"), *len = key("len"),
-           *sendptr = key("sendptr"), *data1 = key("data1"), *data2 = key("data2");
-};
-
-const Keys& keys() {
-  static const Keys instance;
-  return instance;
+// One interned Python string per attribute name, made once.
+PyObject* key(Attribute attribute) {
+  static PyObject* keys[static_cast<int>(Attribute::Count_)] = {};
+  PyObject*& cached = keys[static_cast<int>(attribute)];
+  if (!cached) {
+    cached = PyUnicode_InternFromString(attribute_name(attribute));
+    if (!cached) throw py::error_already_set();
+  }
+  return cached;
 }
 
 void put(PyObject* dict, PyObject* name, PyObject* value) {
@@ -182,7 +176,7 @@ class PyEventTrace {
       row.type = static_cast<std::int32_t>(e.type);
       row.time = e.time;
       row.enterptr = e.enterptr;
-      bool region_event = e.kind == EventKind::Enter || e.kind == EventKind::Exit;
+      bool region_event = e.kind == EventKind::Enter || is_exit(e.kind);
       bool message = e.kind == EventKind::Send || e.kind == EventKind::Recv;
       row.region = region_event ? static_cast<std::int32_t>(e.region) : -1;
       row.peer = message ? e.peer : -1;
@@ -252,39 +246,31 @@ class PyEventTrace {
     Py_RETURN_NONE;
   }
 
+  PyObject* slot_value(const Event& e, Slot slot) const {
+    switch (slot) {
+      case Slot::Pos: return PyLong_FromUnsignedLongLong(e.pos);
+      case Slot::Loc: return PyLong_FromLong(e.loc);
+      case Slot::Time: return PyFloat_FromDouble(e.time);
+      case Slot::Type: return py::object(type_names_[e.type]).release().ptr();
+      case Slot::Enterptr: return PyLong_FromUnsignedLongLong(e.enterptr);
+      case Slot::Region: return py::object(region_names_[e.region]).release().ptr();
+      case Slot::Peer: return PyLong_FromLong(e.peer);
+      case Slot::Tag: return PyLong_FromLongLong(e.tag);
+      case Slot::Com: return PyLong_FromLongLong(e.com);
+      case Slot::Len: return PyLong_FromLongLong(e.len);
+      case Slot::Pointer: return PyLong_FromUnsignedLongLong(e.sendptr);
+      case Slot::Data1: return value(e.data1);
+      case Slot::Data2: return value(e.data2);
+    }
+    Py_RETURN_NONE;
+  }
+
   PyObject* to_dict(const Event& e) const {
-    const Keys& k = keys();
     PyObject* dict = PyDict_New();
     if (!dict) throw py::error_already_set();
     try {
-      put(dict, k.pos, PyLong_FromUnsignedLongLong(e.pos));
-      put(dict, k.loc, PyLong_FromLong(e.loc));
-      put(dict, k.time, PyFloat_FromDouble(e.time));
-      put(dict, k.type, py::object(type_names_[e.type]).release().ptr());
-      put(dict, k.enterptr, PyLong_FromUnsignedLongLong(e.enterptr));
-      switch (e.kind) {
-        case EventKind::Enter:
-        case EventKind::Exit:
-          put(dict, k.region, py::object(region_names_[e.region]).release().ptr());
-          break;
-        case EventKind::Send:
-          put(dict, k.dest, PyLong_FromLong(e.peer));
-          put(dict, k.tag, PyLong_FromLongLong(e.tag));
-          put(dict, k.com, PyLong_FromLongLong(e.com));
-          put(dict, k.len, PyLong_FromLongLong(e.len));
-          break;
-        case EventKind::Recv:
-          put(dict, k.src, PyLong_FromLong(e.peer));
-          put(dict, k.tag, PyLong_FromLongLong(e.tag));
-          put(dict, k.com, PyLong_FromLongLong(e.com));
-          put(dict, k.len, PyLong_FromLongLong(e.len));
-          put(dict, k.sendptr, PyLong_FromUnsignedLongLong(e.sendptr));
-          break;
-        case EventKind::Other:
-          put(dict, k.data1, value(e.data1));
-          put(dict, k.data2, value(e.data2));
-          break;
-      }
+      for (const AttributeSpec& spec : attribute_specs(e.kind))
+        put(dict, key(spec.name), slot_value(e, spec.slot));
     } catch (...) {
       Py_DECREF(dict);
       throw;

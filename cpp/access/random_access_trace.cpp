@@ -157,7 +157,7 @@ std::vector<Position> RandomAccessTrace::stack(Location loc, Position pos,
     const Event& later = slot(p).event;
     if (later.loc != loc) continue;
     if (later.kind == EventKind::Enter) positions.pop_back();
-    else if (later.kind == EventKind::Exit && later.enterptr != 0) positions.push_back(later.enterptr);
+    else if (is_exit(later.kind) && later.enterptr != 0) positions.push_back(later.enterptr);
   }
   return positions;
 }

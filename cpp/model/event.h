@@ -8,7 +8,27 @@ namespace earl {
 using Position = std::uint64_t;  // 1..m in global time order; 0 = no event
 using Location = std::int32_t;   // 0..n-1
 
-enum class EventKind : std::uint8_t { Enter, Exit, Send, Recv, Other };
+// How the state treats an event and which attributes it has (the type name is separate:
+// put_1ts and get_1to share RmaTransferStart). See EventTrace::attribute_names.
+enum class EventKind : std::uint8_t {
+  Enter,
+  Exit,
+  Send,
+  Recv,
+  Other,             // format-defined types: data1, data2
+  CollectiveExit,    // the exit of an MPI collective: region, com, root, sent, recvd
+  RmaTransferStart,  // put_1ts, get_1to: win, rmaid, peer, len
+  RmaTransferEnd,    // put_1te, get_1te: win, rmaid, peer, len, startptr
+  RmaTargetStart,    // get_1ts: win, rmaid, peer, len, originptr
+  WindowLock,        // wlock, wunlock: win, peer
+  Fork,              // fork
+  Join,              // join: forkptr
+  ThreadLock,        // alock, rlock: lockid, lockptr
+};
+
+inline bool is_exit(EventKind kind) {
+  return kind == EventKind::Exit || kind == EventKind::CollectiveExit;
+}
 
 // Type ids 0..3 are the same in every trace; format-defined types follow.
 enum BuiltinType : SymbolId { kEnterType = 0, kExitType = 1, kSendType = 2, kRecvType = 3 };
@@ -29,17 +49,19 @@ struct Value {
 };
 
 // One event of the EARL model, a fixed-size record. Decoders fill everything but pos,
-// enterptr and sendptr, which the trace state derives.
+// enterptr and the pointer slot (sendptr and its kin), which the trace state derives.
+// Kinds share slots (see EventKind): the slot names below are those of send/recv.
 struct Event {
   Position pos = 0;
   double time = 0.0;
   Position enterptr = 0;
-  Position sendptr = 0;      // recv: the matching send
-  std::int64_t tag = 0;      // send/recv
-  std::int64_t com = -1;     // send/recv; -1 where the format has no communicators
-  std::int64_t len = 0;      // send/recv: bytes
+  Position sendptr = 0;      // recv: sendptr; startptr, originptr, forkptr, lockptr
+  std::int64_t tag = 0;      // send/recv: tag; collective exit: recvd; rma: rmaid; lock: lockid
+  std::int64_t com = -1;     // send/recv/collective exit: com (-1: none); rma: win
+  std::int64_t len = 0;      // send/recv/rma: bytes; collective exit: sent
   Location loc = 0;
-  Location peer = -1;        // send: dest, recv: src (global locations)
+  Location peer = -1;        // send: dest, recv: src, rma: peer, collective exit: root
+                             // (global locations; -1: none)
   SymbolId type = kEnterType;
   SymbolId region = 0;       // enter/exit
   EventKind kind = EventKind::Other;

@@ -28,6 +28,9 @@ std::size_t TraceState::SendKeyHash::operator()(const SendKey& key) const {
 void TraceState::clear() {
   for (auto& stack : state_.stacks) stack.clear();
   state_.queue.clear();
+  state_.open_transfers.clear();
+  state_.forks.clear();
+  state_.last_lock_event.clear();
   for (auto& entry : pending_) entry.second.clear();
 }
 
@@ -60,7 +63,8 @@ Anomaly TraceState::apply(Event& event, Event& retired, bool& has_retired) {
     case EventKind::Enter:
       stack.push_back(event);
       return Anomaly::None;
-    case EventKind::Exit: {
+    case EventKind::Exit:
+    case EventKind::CollectiveExit: {
       if (stack.empty()) return Anomaly::ExitOnEmptyStack;
       // An exit always closes the innermost instance, even when its region differs.
       Anomaly anomaly =
@@ -88,6 +92,50 @@ Anomaly TraceState::apply(Event& event, Event& retired, bool& has_retired) {
       state_.queue.erase(in_queue);
       return Anomaly::None;
     }
+    case EventKind::RmaTransferStart:
+      state_.open_transfers.push_back({{event.loc, event.com, event.tag}, event.pos});
+      return Anomaly::None;
+    case EventKind::RmaTransferEnd: {
+      // startptr: the start of the same operation (location, window, rmaid).
+      event.sendptr = 0;
+      auto& open = state_.open_transfers;
+      std::array<std::int64_t, 3> key{event.loc, event.com, event.tag};
+      for (auto it = open.begin(); it != open.end(); ++it) {
+        if (it->first == key) {
+          event.sendptr = it->second;
+          open.erase(it);
+          break;
+        }
+      }
+      return Anomaly::None;
+    }
+    case EventKind::Fork:
+      if (state_.forks.size() <= static_cast<std::size_t>(event.loc)) state_.forks.resize(event.loc + 1);
+      state_.forks[event.loc].push_back(event.pos);
+      return Anomaly::None;
+    case EventKind::Join: {
+      event.sendptr = 0;
+      if (static_cast<std::size_t>(event.loc) < state_.forks.size() && !state_.forks[event.loc].empty()) {
+        event.sendptr = state_.forks[event.loc].back();
+        state_.forks[event.loc].pop_back();
+      }
+      return Anomaly::None;
+    }
+    case EventKind::ThreadLock: {
+      // lockptr: the previous acquire or release of the same lock, on any location.
+      event.sendptr = 0;
+      for (auto& entry : state_.last_lock_event) {
+        if (entry.first == event.tag) {
+          event.sendptr = entry.second;
+          entry.second = event.pos;
+          return Anomaly::None;
+        }
+      }
+      state_.last_lock_event.push_back({event.tag, event.pos});
+      return Anomaly::None;
+    }
+    case EventKind::RmaTargetStart:  // originptr is set by the decoder where derivable
+    case EventKind::WindowLock:
     case EventKind::Other:
       return Anomaly::None;
   }

@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
@@ -11,10 +12,15 @@ namespace earl {
 // What can be wrong with an event of a real trace; counted, never fatal.
 enum class Anomaly : std::uint8_t { None, UnmatchedRecv, ExitOnEmptyStack, MismatchedExit };
 
-// The stacks and queue of a state, as stored in a bookmark.
+// A state as stored in a bookmark.
 struct StateSnapshot {
   std::vector<std::vector<Event>> stacks;  // per location, outermost first
   std::vector<Event> queue;                // unreceived sends, ascending positions
+  // EARL 2.1 pointers: open RMA transfers by (location, window, rmaid), open forks per
+  // location, and the last event of each thread lock.
+  std::vector<std::pair<std::array<std::int64_t, 3>, Position>> open_transfers;
+  std::vector<std::vector<Position>> forks;
+  std::vector<std::pair<std::int64_t, Position>> last_lock_event;
 };
 
 // The state S_i of the EARL model: per-location region stacks and the message queue.

@@ -1,6 +1,7 @@
 #include "trace/event_trace.h"
 
 #include "formats/open_decoder.h"
+#include "trace/event_attributes.h"
 #include "model/error.h"
 
 namespace earl {
@@ -32,23 +33,10 @@ EventTrace::EventTrace(const std::string& file, const Options& options,
       access_(open_checked(file, options), checked_bdist(options.bdist),
               checked_hsize(options.hsize), progress) {}
 
-const std::vector<const char*>& EventTrace::attribute_names(EventKind kind) {
-  static const std::vector<const char*> region_names = {"pos", "loc", "time", "type",
-                                                        "enterptr", "region"};
-  static const std::vector<const char*> send_names = {"pos", "loc", "time", "type", "enterptr",
-                                                      "dest", "tag", "com", "len"};
-  static const std::vector<const char*> recv_names = {"pos", "loc", "time", "type", "enterptr",
-                                                      "src", "tag", "com", "len", "sendptr"};
-  static const std::vector<const char*> other_names = {"pos", "loc", "time", "type",
-                                                       "enterptr", "data1", "data2"};
-  switch (kind) {
-    case EventKind::Enter:
-    case EventKind::Exit: return region_names;
-    case EventKind::Send: return send_names;
-    case EventKind::Recv: return recv_names;
-    case EventKind::Other: break;
-  }
-  return other_names;
+std::vector<const char*> EventTrace::attribute_names(EventKind kind) {
+  std::vector<const char*> names;
+  for (const AttributeSpec& spec : attribute_specs(kind)) names.push_back(attribute_name(spec.name));
+  return names;
 }
 
 Position EventTrace::next() {

@@ -50,7 +50,7 @@ class EventTrace {
   const Definitions& definitions() const { return access_.definitions(); }
 
   // Attribute names of an event in model order (DESIGN.md section 1).
-  static const std::vector<const char*>& attribute_names(EventKind kind);
+  static std::vector<const char*> attribute_names(EventKind kind);
 
  private:
   Position resolve(std::int64_t pos) const;
