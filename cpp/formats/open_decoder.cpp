@@ -7,6 +7,9 @@
 #include <fstream>
 
 #include "formats/alog_decoder.h"
+#ifdef EARL_HAVE_OTF2
+#include "formats/otf2_decoder.h"
+#endif
 #include "model/error.h"
 
 namespace earl {
@@ -19,12 +22,33 @@ std::string join(const std::vector<std::string>& names) {
   return text;
 }
 
+const char* const kNoOtf2 =
+    ": is an OTF2 archive, but this build of EARL has no OTF2 support: install libotf2 "
+    "(Debian/Ubuntu: libopen-trace-format2-dev; `make setup` does it) or set OTF2_ROOT, "
+    "then rebuild";
+
+// An OTF2 anchor file or a directory holding one (without libotf2: the magic bytes).
+bool is_otf2(const std::string& file, bool directory) {
+#ifdef EARL_HAVE_OTF2
+  return !Otf2Decoder::find_anchor(file).empty();
+#else
+  if (directory) return false;
+  std::ifstream in(file, std::ios::binary);
+  char head[16] = {};
+  in.read(head, sizeof(head));
+  return std::string(head, static_cast<std::size_t>(in.gcount())).find("OTF2") != std::string::npos;
+#endif
+}
+
 std::string detect_format(const std::string& file) {
   struct stat info;
   if (::stat(file.c_str(), &info) != 0)
     throw EarlError(file + ": cannot open: " + std::strerror(errno));
-  if (S_ISDIR(info.st_mode))
-    throw EarlError(file + ": is a directory holding no trace this build can read");
+  bool directory = S_ISDIR(info.st_mode);
+  if (is_otf2(file, directory)) return "otf2";
+  if (directory)
+    throw EarlError(file + ": is a directory holding no trace this build can read (known formats: " +
+                    join(known_formats()) + ")");
   std::ifstream in(file, std::ios::binary);
   std::string head(4096, '\0');
   in.read(&head[0], static_cast<std::streamsize>(head.size()));
@@ -37,11 +61,22 @@ std::string detect_format(const std::string& file) {
 
 }  // namespace
 
-std::vector<std::string> known_formats() { return {"alog"}; }
+std::vector<std::string> known_formats() {
+#ifdef EARL_HAVE_OTF2
+  return {"alog", "otf2"};
+#else
+  return {"alog"};
+#endif
+}
 
 std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format) {
   std::string chosen = format.empty() ? detect_format(file) : format;
   if (chosen == "alog") return std::make_unique<AlogDecoder>(file);
+#ifdef EARL_HAVE_OTF2
+  if (chosen == "otf2") return std::make_unique<Otf2Decoder>(file);
+#else
+  if (chosen == "otf2") throw EarlError(file + kNoOtf2);
+#endif
   throw EarlError(file + ": unknown format '" + format + "' (known formats: " +
                   join(known_formats()) + ")");
 }

@@ -1,0 +1,308 @@
+#include "formats/otf2_decoder.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <fstream>
+
+#include "formats/otf2_records.h"
+#include "model/error.h"
+
+namespace earl {
+
+namespace {
+
+// libotf2 reports errors through one process-wide callback; we keep the last message for
+// our own error, instead of letting the library print it.
+thread_local std::string last_otf2_message;
+
+OTF2_ErrorCode remember_otf2_error(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code,
+                                   const char* format, va_list arguments) {
+  char text[512];
+  std::vsnprintf(text, sizeof(text), format ? format : "", arguments);
+  last_otf2_message = text;
+  return code;
+}
+
+void install_error_handler() {
+  static bool installed = [] {
+    OTF2_Error_RegisterCallback(remember_otf2_error, nullptr);
+    return true;
+  }();
+  (void)installed;
+}
+
+std::string otf2_problem(OTF2_ErrorCode code) {
+  std::string text = OTF2_Error_GetDescription(code);
+  if (!last_otf2_message.empty()) text += " (" + last_otf2_message + ")";
+  last_otf2_message.clear();
+  return text;
+}
+
+bool is_directory(const std::string& path) {
+  struct stat info;
+  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+bool has_otf2_magic(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  char head[16] = {};
+  in.read(head, sizeof(head));
+  return std::string(head, static_cast<std::size_t>(in.gcount())).find("OTF2") != std::string::npos;
+}
+
+bool stream_later(const std::pair<OTF2_TimeStamp, Location>& a,
+                  const std::pair<OTF2_TimeStamp, Location>& b) {
+  return a > b;  // a min-heap on (timestamp, location)
+}
+
+constexpr std::size_t kWordsPerStream = 8;  // record, taken, collective (5), open rma ops
+
+}  // namespace
+
+std::string Otf2Decoder::find_anchor(const std::string& path) {
+  if (!is_directory(path)) return has_otf2_magic(path) ? path : "";
+  std::vector<std::string> anchors;
+  if (DIR* dir = ::opendir(path.c_str())) {
+    while (dirent* entry = ::readdir(dir)) {
+      std::string name = entry->d_name;
+      if (name.size() > 5 && name.compare(name.size() - 5, 5, ".otf2") == 0 &&
+          !is_directory(path + "/" + name))
+        anchors.push_back(name);
+    }
+    ::closedir(dir);
+  }
+  std::sort(anchors.begin(), anchors.end());
+  if (anchors.size() > 1) {
+    std::string list;
+    for (const auto& name : anchors) list += (list.empty() ? "" : ", ") + name;
+    throw EarlError(path + ": holds several OTF2 anchor files (" + list + "); name one");
+  }
+  if (anchors.empty()) return "";
+  std::string anchor = path + (path.back() == '/' ? "" : "/") + anchors[0];
+  return has_otf2_magic(anchor) ? anchor : "";
+}
+
+void Otf2Decoder::fail(const std::string& what) const { throw EarlError(path_ + ": " + what); }
+
+Otf2Decoder::Otf2Decoder(const std::string& path) : path_(path) {
+  install_error_handler();
+  last_otf2_message.clear();
+  anchor_ = find_anchor(path);
+  if (anchor_.empty()) fail("no OTF2 anchor file found");
+  reader_ = OTF2_Reader_Open(anchor_.c_str());
+  if (!reader_) fail("libotf2 cannot open the archive: " + otf2_problem(OTF2_ERROR_FILE_CAN_NOT_OPEN));
+  try {
+    OTF2_Reader_SetSerialCollectiveCallbacks(reader_);
+    read_otf2_definitions(reader_, path_, defs_);
+
+    std::size_t count = defs_.location_ids.size();
+    streams_.resize(count);
+    for (std::size_t i = 0; i < count; ++i) OTF2_Reader_SelectLocation(reader_, defs_.location_ids[i]);
+    bool have_definitions = OTF2_Reader_OpenDefFiles(reader_) == OTF2_SUCCESS;
+    OTF2_ErrorCode status = OTF2_Reader_OpenEvtFiles(reader_);
+    if (status != OTF2_SUCCESS) fail("cannot open the event files: " + otf2_problem(status));
+    callbacks_ = OTF2_EvtReaderCallbacks_New();
+    set_otf2_record_callbacks(callbacks_);
+    for (std::size_t i = 0; i < count; ++i) {
+      OTF2_LocationRef id = defs_.location_ids[i];
+      // Local definitions hold the mapping tables that turn local into global ids.
+      if (have_definitions) {
+        if (OTF2_DefReader* local = OTF2_Reader_GetDefReader(reader_, id)) {
+          uint64_t read = 0;
+          status = OTF2_Reader_ReadAllLocalDefinitions(reader_, local, &read);
+          OTF2_Reader_CloseDefReader(reader_, local);
+          if (status != OTF2_SUCCESS)
+            fail("local definitions of location " + std::to_string(i) + " are damaged: " + otf2_problem(status));
+        }
+      }
+      Stream& stream = streams_[i];
+      stream.loc = static_cast<Location>(i);
+      stream.total_records = defs_.location_records[i];
+      stream.reader = OTF2_Reader_GetEvtReader(reader_, id);
+      if (!stream.reader) fail("no event reader for location " + std::to_string(i) + ": " + otf2_problem(OTF2_ERROR_INVALID));
+      OTF2_EvtReader_SetCallbacks(stream.reader, callbacks_, this);
+      stream.pending.reserve(4);
+    }
+    if (have_definitions) OTF2_Reader_CloseDefFiles(reader_);
+    for (Stream& stream : streams_) push(stream);
+    start_ = position();
+  } catch (...) {
+    if (callbacks_) OTF2_EvtReaderCallbacks_Delete(callbacks_);
+    OTF2_Reader_Close(reader_);
+    throw;
+  }
+}
+
+Otf2Decoder::~Otf2Decoder() {
+  if (callbacks_) OTF2_EvtReaderCallbacks_Delete(callbacks_);
+  if (reader_) OTF2_Reader_Close(reader_);
+}
+
+SymbolId Otf2Decoder::type_id(int record) {
+  if (type_ids_.empty()) type_ids_.assign(kOtf2RecordCount, ~SymbolId(0));
+  SymbolId& id = type_ids_[record];
+  if (id == ~SymbolId(0)) id = defs_.earl.types.intern(otf2_record_type_name(record));
+  return id;
+}
+
+SymbolId Otf2Decoder::region(OTF2_RegionRef ref) {
+  auto found = defs_.region_of.find(ref);
+  if (found != defs_.region_of.end()) return found->second;
+  // A region the definitions lack: named after its id rather than dropped.
+  SymbolId id = defs_.earl.define_region("region " + std::to_string(ref), "UNKNOWN");
+  defs_.region_of[ref] = id;
+  return id;
+}
+
+Event& Otf2Decoder::emit(OTF2_TimeStamp time, EventKind kind, SymbolId type) {
+  Stream& stream = *current_;
+  stream.timestamp = time;
+  stream.pending.emplace_back();
+  Event& e = stream.pending.back();
+  e.loc = stream.loc;
+  e.time = static_cast<double>(static_cast<std::int64_t>(time - defs_.global_offset)) /
+           static_cast<double>(defs_.timer_resolution);
+  e.kind = kind;
+  e.type = type;
+  return e;
+}
+
+void Otf2Decoder::note_carry_change() {
+  Stream& stream = *current_;
+  if (!stream.carry_changed) {
+    stream.carry_before = stream.carry;
+    stream.carry_changed = true;
+  }
+}
+
+// Reads records of one location until one of them yields events (the lookahead).
+bool Otf2Decoder::fill(Stream& stream) {
+  stream.pending.clear();
+  stream.taken = 0;
+  current_ = &stream;
+  while (stream.pending.empty()) {
+    stream.carry_changed = false;
+    std::uint64_t record = stream.next_record;
+    uint64_t read = 0;
+    OTF2_ErrorCode status = OTF2_EvtReader_ReadEvents(stream.reader, 1, &read);
+    if (status != OTF2_SUCCESS)
+      fail("location " + std::to_string(stream.loc) + " (" + defs_.earl.location_names[stream.loc] +
+           "): event record " + std::to_string(record) + " cannot be read: " + otf2_problem(status));
+    if (read == 0) {
+      stream.exhausted = true;
+      return false;
+    }
+    ++stream.next_record;
+    ++total_records_;
+    stream.pending_record = record;
+  }
+  return true;
+}
+
+void Otf2Decoder::push(Stream& stream) {
+  if (!fill(stream)) return;
+  heap_.emplace_back(stream.timestamp, stream.loc);
+  std::push_heap(heap_.begin(), heap_.end(), stream_later);
+}
+
+bool Otf2Decoder::read(Event& event) {
+  if (heap_.empty()) return false;
+  Stream& stream = streams_[heap_.front().second];
+  event = stream.pending[stream.taken++];
+  if (stream.taken == stream.pending.size()) {
+    std::pop_heap(heap_.begin(), heap_.end(), stream_later);
+    heap_.pop_back();
+    push(stream);
+  }
+  return true;
+}
+
+DecoderPosition Otf2Decoder::position() const {
+  DecoderPosition position;
+  for (const Stream& stream : streams_) {
+    const Carry& carry = stream.carry_changed ? stream.carry_before : stream.carry;
+    bool live = !stream.exhausted && stream.taken < stream.pending.size();
+    position.words.push_back(live ? stream.pending_record : 0);
+    position.words.push_back(stream.taken);
+    position.words.push_back(carry.collective.valid);
+    position.words.push_back(static_cast<std::uint64_t>(carry.collective.com));
+    position.words.push_back(static_cast<std::uint64_t>(carry.collective.root));
+    position.words.push_back(static_cast<std::uint64_t>(carry.collective.sent));
+    position.words.push_back(static_cast<std::uint64_t>(carry.collective.recvd));
+    position.words.push_back(carry.rma.size());
+    for (const OpenRmaOp& op : carry.rma) {
+      position.words.push_back(static_cast<std::uint64_t>(op.window));
+      position.words.push_back(static_cast<std::uint64_t>(op.id));
+      position.words.push_back(static_cast<std::uint64_t>(op.peer));
+      position.words.push_back(static_cast<std::uint64_t>(op.bytes));
+      position.words.push_back(op.is_get);
+    }
+  }
+  return position;
+}
+
+void Otf2Decoder::seek(const DecoderPosition& position) {
+  const auto& w = position.words;
+  std::size_t at = 0;
+  auto word = [&]() -> std::uint64_t {
+    if (at >= w.size()) fail("invalid decoder position");
+    return w[at++];
+  };
+  heap_.clear();
+  total_records_ = 0;
+  for (Stream& stream : streams_) {
+    if (w.size() - at < kWordsPerStream) fail("invalid decoder position");
+    std::uint64_t record = word();
+    std::size_t taken = static_cast<std::size_t>(word());
+    Carry carry;
+    carry.collective.valid = word() != 0;
+    carry.collective.com = static_cast<std::int64_t>(word());
+    carry.collective.root = static_cast<std::int64_t>(word());
+    carry.collective.sent = static_cast<std::int64_t>(word());
+    carry.collective.recvd = static_cast<std::int64_t>(word());
+    std::uint64_t open = word();
+    for (std::uint64_t i = 0; i < open; ++i) {
+      OpenRmaOp op;
+      op.window = static_cast<std::int64_t>(word());
+      op.id = static_cast<std::int64_t>(word());
+      op.peer = static_cast<std::int64_t>(word());
+      op.bytes = static_cast<std::int64_t>(word());
+      op.is_get = word() != 0;
+      carry.rma.push_back(op);
+    }
+    stream.pending.clear();
+    stream.taken = 0;
+    stream.carry = carry;
+    stream.carry_changed = false;
+    if (record == 0) {
+      stream.exhausted = true;
+      continue;
+    }
+    OTF2_ErrorCode status = OTF2_EvtReader_Seek(stream.reader, record);
+    if (status != OTF2_SUCCESS)
+      fail("location " + std::to_string(stream.loc) + ": cannot seek to event record " +
+           std::to_string(record) + ": " + otf2_problem(status));
+    stream.exhausted = false;
+    stream.next_record = record;
+    total_records_ += record - 1;
+    if (!fill(stream) || stream.pending_record != record || taken >= stream.pending.size())
+      fail("location " + std::to_string(stream.loc) + ": event record " + std::to_string(record) +
+           " is not where a saved position says (was the archive changed?)");
+    stream.taken = taken;
+    heap_.emplace_back(stream.timestamp, stream.loc);
+  }
+  std::make_heap(heap_.begin(), heap_.end(), stream_later);
+}
+
+double Otf2Decoder::progress() const {
+  std::uint64_t total = 0;
+  for (const Stream& stream : streams_) total += stream.total_records;
+  if (total == 0) return 0.0;
+  return std::min(1.0, static_cast<double>(total_records_) / static_cast<double>(total));
+}
+
+}  // namespace earl

@@ -1,0 +1,98 @@
+#pragma once
+#include <otf2/otf2.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "formats/otf2_definitions.h"
+#include "formats/trace_decoder.h"
+
+namespace earl {
+
+// OTF2 archives (Score-P, Scalasca, Vampir, TAU) through the official libotf2. Every
+// location's event stream is read by its own OTF2_EvtReader; the streams are merged by
+// timestamp (ties by location number). A position holds, per location, the record to
+// re-read and what earlier records left pending, so any position is restored with one
+// OTF2_EvtReader_Seek per location. The mapping is in docs/api-contract.md.
+class Otf2Decoder : public TraceDecoder {
+ public:
+  explicit Otf2Decoder(const std::string& path);
+  ~Otf2Decoder() override;
+  Otf2Decoder(const Otf2Decoder&) = delete;
+  Otf2Decoder& operator=(const Otf2Decoder&) = delete;
+
+  std::string format() const override { return "otf2"; }
+  std::string file() const override { return path_; }
+  bool read(Event& event) override;
+  DecoderPosition position() const override;
+  void seek(const DecoderPosition& position) override;
+  DecoderPosition start_position() const override { return start_; }
+  double progress() const override;
+  const Definitions& definitions() const override { return defs_.earl; }
+
+  // The anchor file of `path` (the file itself, or the one *.otf2 in a directory);
+  // empty when `path` is no OTF2 archive.
+  static std::string find_anchor(const std::string& path);
+
+  // What a record left behind that later records need (part of a position).
+  struct PendingCollective {
+    bool valid = false;
+    std::int64_t com = -1, root = -1, sent = 0, recvd = 0;
+  };
+  struct OpenRmaOp {
+    std::int64_t window, id, peer, bytes;
+    bool is_get;
+  };
+  struct Carry {
+    PendingCollective collective;
+    std::vector<OpenRmaOp> rma;
+  };
+
+  // One location's stream and its lookahead record.
+  struct Stream {
+    OTF2_EvtReader* reader = nullptr;
+    Location loc = 0;
+    std::uint64_t next_record = 1;   // the record the next read returns (1-based)
+    std::uint64_t total_records = 0;
+    bool exhausted = false;
+    std::vector<Event> pending;      // events of the lookahead record
+    std::size_t taken = 0;
+    std::uint64_t pending_record = 0;
+    OTF2_TimeStamp timestamp = 0;
+    Carry carry;                     // after the records read so far
+    Carry carry_before;              // before the lookahead record, when it changed carry
+    bool carry_changed = false;
+  };
+
+  // Used by the record callbacks.
+  Event& emit(OTF2_TimeStamp time, EventKind kind, SymbolId type);
+  SymbolId type_id(int record);
+  Stream& current() { return *current_; }
+  void note_carry_change();
+  const Otf2Definitions& otf2() const { return defs_; }
+  SymbolId region(OTF2_RegionRef ref);
+  SymbolId string_value(const std::string& text) { return defs_.earl.strings.intern(text); }
+
+ private:
+  bool fill(Stream& stream);
+  void push(Stream& stream);
+  [[noreturn]] void fail(const std::string& what) const;
+
+  std::string path_;
+  std::string anchor_;
+  OTF2_Reader* reader_ = nullptr;
+  OTF2_EvtReaderCallbacks* callbacks_ = nullptr;
+  Otf2Definitions defs_;
+  std::vector<Stream> streams_;
+  std::vector<std::pair<OTF2_TimeStamp, Location>> heap_;  // min-heap of lookaheads
+  Stream* current_ = nullptr;
+  std::vector<SymbolId> type_ids_;
+  std::vector<SymbolId> region_ids_;
+  std::uint64_t total_records_ = 0;
+  DecoderPosition start_;
+};
+
+}  // namespace earl

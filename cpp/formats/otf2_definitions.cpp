@@ -1,0 +1,254 @@
+#include "formats/otf2_definitions.h"
+
+#include "model/error.h"
+
+namespace earl {
+
+namespace {
+
+struct RawGroup {
+  OTF2_GroupType type;
+  OTF2_Paradigm paradigm;
+  std::vector<std::uint64_t> members;
+};
+
+struct RawRegion {
+  std::uint64_t id;
+  OTF2_StringRef name;
+  OTF2_Paradigm paradigm;
+};
+
+// What the callbacks collect; resolved into Otf2Definitions once all are read, because
+// OTF2 does not promise that a definition precedes the ones referring to it.
+struct Collector {
+  Otf2Definitions* out;
+  std::unordered_map<std::uint64_t, OTF2_StringRef> location_group_names;
+  struct RawLocation {
+    OTF2_LocationRef id;
+    OTF2_StringRef name;
+    OTF2_LocationGroupRef group;
+    std::uint64_t records;
+  };
+  std::vector<RawLocation> locations;
+  std::vector<RawRegion> regions;
+  std::unordered_map<std::uint64_t, RawGroup> groups;
+  std::unordered_map<std::uint64_t, OTF2_GroupRef> comm_groups;
+  std::unordered_map<std::uint64_t, std::vector<OTF2_MetricMemberRef>> metric_classes;
+  std::unordered_map<std::uint64_t, std::uint64_t> metric_instances;  // instance -> class
+  std::unordered_map<std::uint64_t, OTF2_StringRef> member_names;
+  std::unordered_map<std::uint64_t, OTF2_StringRef> parameters;
+};
+
+Collector& collector(void* data) { return *static_cast<Collector*>(data); }
+
+OTF2_CallbackCode on_clock(void* data, uint64_t resolution, uint64_t offset, uint64_t, uint64_t) {
+  collector(data).out->timer_resolution = resolution == 0 ? 1 : resolution;
+  collector(data).out->global_offset = offset;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_string(void* data, OTF2_StringRef self, const char* text) {
+  collector(data).out->strings[self] = text ? text : "";
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_location_group(void* data, OTF2_LocationGroupRef self, OTF2_StringRef name,
+                                    OTF2_LocationGroupType, OTF2_SystemTreeNodeRef,
+                                    OTF2_LocationGroupRef) {
+  collector(data).location_group_names[self] = name;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_location(void* data, OTF2_LocationRef self, OTF2_StringRef name,
+                              OTF2_LocationType, uint64_t records, OTF2_LocationGroupRef group) {
+  collector(data).locations.push_back({self, name, group, records});
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_region(void* data, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef,
+                            OTF2_StringRef, OTF2_RegionRole, OTF2_Paradigm paradigm,
+                            OTF2_RegionFlag, OTF2_StringRef, uint32_t, uint32_t) {
+  collector(data).regions.push_back({self, name, paradigm});
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_group(void* data, OTF2_GroupRef self, OTF2_StringRef, OTF2_GroupType type,
+                           OTF2_Paradigm paradigm, OTF2_GroupFlag, uint32_t count,
+                           const uint64_t* members) {
+  collector(data).groups[self] = RawGroup{type, paradigm, std::vector<std::uint64_t>(members, members + count)};
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_comm(void* data, OTF2_CommRef self, OTF2_StringRef, OTF2_GroupRef group,
+                          OTF2_CommRef, OTF2_CommFlag) {
+  collector(data).comm_groups[self] = group;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_window(void* data, OTF2_RmaWinRef self, OTF2_StringRef, OTF2_CommRef comm,
+                            OTF2_RmaWinFlag) {
+  collector(data).out->window_comm[self] = comm;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_metric_member(void* data, OTF2_MetricMemberRef self, OTF2_StringRef name,
+                                   OTF2_StringRef, OTF2_MetricType, OTF2_MetricMode, OTF2_Type,
+                                   OTF2_Base, int64_t, OTF2_StringRef) {
+  collector(data).member_names[self] = name;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_metric_class(void* data, OTF2_MetricRef self, uint8_t count,
+                                  const OTF2_MetricMemberRef* members, OTF2_MetricOccurrence,
+                                  OTF2_RecorderKind) {
+  collector(data).metric_classes[self] = std::vector<OTF2_MetricMemberRef>(members, members + count);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_metric_instance(void* data, OTF2_MetricRef self, OTF2_MetricRef metric_class,
+                                     OTF2_LocationRef, OTF2_MetricScope, uint64_t) {
+  collector(data).metric_instances[self] = metric_class;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_parameter(void* data, OTF2_ParameterRef self, OTF2_StringRef name,
+                               OTF2_ParameterType) {
+  collector(data).parameters[self] = name;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+// Rank -> location of a communicator: its group lists, per rank, an index into the
+// COMM_LOCATIONS group of the same paradigm, whose members are OTF2 location ids.
+std::vector<Location> ranks_of(const Collector& c, const RawGroup& group) {
+  const Otf2Definitions& defs = *c.out;
+  std::vector<Location> ranks;
+  auto location = [&defs](std::uint64_t id) -> Location {
+    auto found = defs.location_of.find(id);
+    return found == defs.location_of.end() ? -1 : found->second;
+  };
+  if (group.type == OTF2_GROUP_TYPE_COMM_GROUP) {
+    const RawGroup* comm_locations = nullptr;
+    for (const auto& entry : c.groups)
+      if (entry.second.type == OTF2_GROUP_TYPE_COMM_LOCATIONS &&
+          entry.second.paradigm == group.paradigm)
+        comm_locations = &entry.second;
+    for (std::uint64_t index : group.members)
+      ranks.push_back(comm_locations && index < comm_locations->members.size()
+                          ? location(comm_locations->members[index])
+                          : -1);
+  } else if (group.type == OTF2_GROUP_TYPE_LOCATIONS ||
+             group.type == OTF2_GROUP_TYPE_COMM_LOCATIONS) {
+    for (std::uint64_t id : group.members) ranks.push_back(location(id));
+  }
+  return ranks;
+}
+
+}  // namespace
+
+const std::string& Otf2Definitions::string(std::uint64_t ref) const {
+  static const std::string empty;
+  auto found = strings.find(ref);
+  return found == strings.end() ? empty : found->second;
+}
+
+Location Otf2Definitions::rank_location(std::uint64_t comm, std::uint64_t rank, Location self) const {
+  auto self_comm = comm_is_self.find(comm);
+  if (self_comm != comm_is_self.end() && self_comm->second) return rank == 0 ? self : -1;
+  auto found = comm_ranks.find(comm);
+  if (found == comm_ranks.end() || rank >= found->second.size()) return -1;
+  return found->second[rank];
+}
+
+std::string otf2_paradigm_name(OTF2_Paradigm paradigm) {
+  switch (paradigm) {
+    case OTF2_PARADIGM_UNKNOWN: return "UNKNOWN";
+    case OTF2_PARADIGM_USER: return "USER";
+    case OTF2_PARADIGM_COMPILER: return "COMPILER";
+    case OTF2_PARADIGM_OPENMP: return "OPENMP";
+    case OTF2_PARADIGM_MPI: return "MPI";
+    case OTF2_PARADIGM_CUDA: return "CUDA";
+    case OTF2_PARADIGM_MEASUREMENT_SYSTEM: return "MEASUREMENT_SYSTEM";
+    case OTF2_PARADIGM_PTHREAD: return "PTHREAD";
+    case OTF2_PARADIGM_HMPP: return "HMPP";
+    case OTF2_PARADIGM_OMPSS: return "OMPSS";
+    case OTF2_PARADIGM_HARDWARE: return "HARDWARE";
+    case OTF2_PARADIGM_GASPI: return "GASPI";
+    case OTF2_PARADIGM_UPC: return "UPC";
+    case OTF2_PARADIGM_SHMEM: return "SHMEM";
+    case OTF2_PARADIGM_WINTHREAD: return "WINTHREAD";
+    case OTF2_PARADIGM_QTTHREAD: return "QTTHREAD";
+    case OTF2_PARADIGM_ACETHREAD: return "ACETHREAD";
+    case OTF2_PARADIGM_TBBTHREAD: return "TBBTHREAD";
+    case OTF2_PARADIGM_OPENACC: return "OPENACC";
+    case OTF2_PARADIGM_OPENCL: return "OPENCL";
+    case OTF2_PARADIGM_MTAPI: return "MTAPI";
+    case OTF2_PARADIGM_SAMPLING: return "SAMPLING";
+    case OTF2_PARADIGM_NONE: return "NONE";
+    default: return "PARADIGM_" + std::to_string(static_cast<int>(paradigm));
+  }
+}
+
+void read_otf2_definitions(OTF2_Reader* reader, const std::string& archive, Otf2Definitions& out) {
+  OTF2_GlobalDefReader* definitions = OTF2_Reader_GetGlobalDefReader(reader);
+  if (!definitions) throw EarlError(archive + ": cannot read the global definitions (missing or damaged .def file)");
+  Collector c;
+  c.out = &out;
+  OTF2_GlobalDefReaderCallbacks* callbacks = OTF2_GlobalDefReaderCallbacks_New();
+  OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(callbacks, on_clock);
+  OTF2_GlobalDefReaderCallbacks_SetStringCallback(callbacks, on_string);
+  OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(callbacks, on_location_group);
+  OTF2_GlobalDefReaderCallbacks_SetLocationCallback(callbacks, on_location);
+  OTF2_GlobalDefReaderCallbacks_SetRegionCallback(callbacks, on_region);
+  OTF2_GlobalDefReaderCallbacks_SetGroupCallback(callbacks, on_group);
+  OTF2_GlobalDefReaderCallbacks_SetCommCallback(callbacks, on_comm);
+  OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(callbacks, on_window);
+  OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(callbacks, on_metric_member);
+  OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(callbacks, on_metric_class);
+  OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(callbacks, on_metric_instance);
+  OTF2_GlobalDefReaderCallbacks_SetParameterCallback(callbacks, on_parameter);
+  OTF2_Reader_RegisterGlobalDefCallbacks(reader, definitions, callbacks, &c);
+  OTF2_GlobalDefReaderCallbacks_Delete(callbacks);
+  uint64_t read = 0;
+  OTF2_ErrorCode status = OTF2_Reader_ReadAllGlobalDefinitions(reader, definitions, &read);
+  OTF2_Reader_CloseGlobalDefReader(reader, definitions);
+  if (status != OTF2_SUCCESS)
+    throw EarlError(archive + ": reading the global definitions failed: " + OTF2_Error_GetDescription(status));
+
+  Definitions& earl = out.earl;
+  for (const auto& raw : c.locations) {
+    Location loc = static_cast<Location>(out.location_ids.size());
+    out.location_ids.push_back(raw.id);
+    out.location_records.push_back(raw.records);
+    out.location_of[raw.id] = loc;
+    earl.ensure_location(loc);
+    auto group = c.location_group_names.find(raw.group);
+    std::string name = out.string(raw.name);
+    if (group != c.location_group_names.end()) name = out.string(group->second) + " / " + name;
+    earl.location_names[loc] = name;
+  }
+  for (const auto& raw : c.regions) {
+    out.region_of[raw.id] = earl.define_region(out.string(raw.name), otf2_paradigm_name(raw.paradigm));
+  }
+  for (const auto& [comm, group_ref] : c.comm_groups) {
+    auto group = c.groups.find(group_ref);
+    if (group == c.groups.end()) continue;
+    out.comm_is_self[comm] = group->second.type == OTF2_GROUP_TYPE_COMM_SELF;
+    out.comm_ranks[comm] = ranks_of(c, group->second);
+  }
+  for (const auto& [metric, members] : c.metric_classes) {
+    std::vector<std::string> names;
+    for (OTF2_MetricMemberRef member : members) {
+      auto found = c.member_names.find(member);
+      names.push_back(found == c.member_names.end() ? "metric " + std::to_string(member)
+                                                    : out.string(found->second));
+    }
+    out.metric_members[metric] = names;
+  }
+  for (const auto& [instance, metric_class] : c.metric_instances) {
+    auto found = out.metric_members.find(metric_class);
+    if (found != out.metric_members.end()) out.metric_members[instance] = found->second;
+  }
+  for (const auto& [parameter, name] : c.parameters) out.parameter_names[parameter] = out.string(name);
+}
+
+}  // namespace earl
