@@ -1,24 +1,27 @@
-"""EARL benchmarks on generated ALOG traces (not a test: prints figures).
+"""EARL benchmarks on generated traces (not a test: prints figures).
 
-Measures, per trace size, in a fresh process each:
+Per format and trace size, each in a fresh process:
   - events/s of the full C++ scan with state (opening a trace scans it once),
   - events/s of the Python loop `while e.next(): e.event()`,
   - median latency of 1000 random event(p) calls with the default bdist,
   - peak RSS of the process,
-and, as an outside reference in the same run, plain Python reading the same file and
-splitting each line (no model, no state).
+and outside references measured in the same run: for ALOG, plain Python reading the file
+and splitting each line; for OTF2, a minimal C++ libotf2 callback reader that only counts
+records (bench/otf2_count.cpp) and the official otf2 Python reader iterating all events.
 
-usage: python bench/run_benchmarks.py [--sizes 1000000 10000000] [--locations 16]
+usage: python bench/run_benchmarks.py [--formats alog otf2] [--sizes 1000000 10000000]
 """
 import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import earl
 from earl.generate import generate
 
 HERE = Path(__file__).resolve().parent
@@ -37,53 +40,98 @@ def machine():
     return f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB, Python {platform.python_version()}"
 
 
-def ensure_trace(workdir, events, locations):
-    path = workdir / f"bench-{events}-{locations}.alog"
+def ensure_trace(workdir, fmt, events, locations):
+    path = workdir / f"bench-{events}-{locations}.{fmt}"
     if not path.exists():
         start = time.perf_counter()
-        generate(str(path), locations=locations, events=events, seed=1)
+        generate(str(path), locations=locations, events=events, seed=1, format=fmt)
         print(f"generated {path.name} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return path
 
 
-def measure(path):
-    output = subprocess.run([sys.executable, str(HERE / "measure_alog.py"), str(path)],
-                            check=True, capture_output=True, text=True).stdout
+def run_json(command):
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     return json.loads(output.strip().splitlines()[-1])
+
+
+def build_otf2_counter(workdir):
+    binary = workdir / "otf2_count"
+    source = HERE / "otf2_count.cpp"
+    if binary.exists() and binary.stat().st_mtime > source.stat().st_mtime:
+        return binary
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "otf2"], check=True,
+                           capture_output=True, text=True).stdout.split()
+    compiler = os.environ.get("CXX") or shutil.which("c++") or "g++"
+    subprocess.run([compiler, "-O2", "-std=c++17", str(source), "-o", str(binary), *flags],
+                   check=True)
+    return binary
+
+
+def otf2_counter(binary, path):
+    records, seconds = subprocess.run([str(binary), str(path)], check=True, capture_output=True,
+                                      text=True).stdout.split()
+    return int(records), float(seconds)
+
+
+def rate(count, seconds):
+    return count / seconds / 1e6
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--formats", nargs="+", default=["alog", "otf2"])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000_000, 10_000_000])
     parser.add_argument("--locations", type=int, default=16)
     parser.add_argument("--workdir", default=str(HERE.parent / "build" / "bench"))
     args = parser.parse_args(argv)
     workdir = Path(args.workdir)
     workdir.mkdir(parents=True, exist_ok=True)
-
-    rows = []
-    for size in args.sizes:
-        path = ensure_trace(workdir, size, args.locations)
-        result = measure(path)
-        result["file_mb"] = path.stat().st_size / 2**20
-        rows.append(result)
+    formats = [f for f in args.formats if f in earl._core.known_formats()]
 
     print(f"Machine: {machine()}")
-    print(f"Traces: generated ALOG, {args.locations} locations\n")
-    print("| events | file MB | C++ scan with state (M ev/s) | Python `while e.next(): e.event()` "
-          "(M ev/s) | plain Python split, reference (M lines/s) | random event(p) median (ms) "
-          "| peak RSS (MB) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
-    for r in rows:
-        n = r["events"]
-        print(f"| {n:,} | {r['file_mb']:.0f} | {n / r['scan_seconds'] / 1e6:.2f} | "
-              f"{n / r['python_loop_seconds'] / 1e6:.2f} | "
-              f"{r['split_records'] / r['split_seconds'] / 1e6:.2f} | "
-              f"{r['random_access_median_ms']:.3f} | {r['peak_rss_mb']:.0f} |")
-    if len(rows) > 1:
-        growth = rows[-1]["peak_rss_mb"] - rows[0]["peak_rss_mb"]
-        print(f"\nPeak RSS growth from {rows[0]['events']:,} to {rows[-1]['events']:,} events: "
-              f"{growth:.1f} MB")
+    print(f"Traces: generated by `earl gen`, {args.locations} locations\n")
+    for fmt in formats:
+        rows = []
+        counter = build_otf2_counter(workdir) if fmt == "otf2" else None
+        for size in args.sizes:
+            path = ensure_trace(workdir, fmt, size, args.locations)
+            row = run_json([sys.executable, str(HERE / "measure_trace.py"), str(path)])
+            row["reference"] = run_json([sys.executable, str(HERE / "measure_references.py"),
+                                         fmt, str(path)])
+            if counter:
+                row["counter"] = otf2_counter(counter, path)
+            rows.append(row)
+        print(f"### {fmt.upper()}\n")
+        if fmt == "alog":
+            print("| events | C++ scan with state (M ev/s) | Python `while e.next(): e.event()` "
+                  "(M ev/s) | plain Python split (M lines/s) | random event(p) median (ms) | "
+                  "peak RSS (MB) |")
+            print("|---:|---:|---:|---:|---:|---:|")
+            for r in rows:
+                n = r["events"]
+                print(f"| {n:,} | {rate(n, r['scan_seconds']):.2f} | "
+                      f"{rate(n, r['python_loop_seconds']):.2f} | "
+                      f"{rate(r['reference']['records'], r['reference']['seconds']):.2f} | "
+                      f"{r['random_access_median_ms']:.3f} | {r['peak_rss_mb']:.0f} |")
+        else:
+            print("| events | (a) C++ libotf2 counting reader (M rec/s) | (b) EARL C++ scan with "
+                  "state (M ev/s) | (c) EARL Python loop (M ev/s) | (d) official otf2 Python "
+                  "reader (M ev/s) | (b)/(a) | (c)/(d) | random event(p) median (ms) | "
+                  "peak RSS EARL (MB) | peak RSS otf2 reader (MB) |")
+            print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for r in rows:
+                n = r["events"]
+                a = rate(*r["counter"])
+                b = rate(n, r["scan_seconds"])
+                c = rate(n, r["python_loop_seconds"])
+                d = rate(r["reference"]["records"], r["reference"]["seconds"])
+                print(f"| {n:,} | {a:.2f} | {b:.2f} | {c:.2f} | {d:.3f} | {b / a:.2f} | "
+                      f"{c / d:.1f} | {r['random_access_median_ms']:.3f} | "
+                      f"{r['peak_rss_mb']:.0f} | {r['reference']['peak_rss_mb']:.0f} |")
+        if len(rows) > 1:
+            growth = rows[-1]["peak_rss_mb"] - rows[0]["peak_rss_mb"]
+            print(f"\nEARL peak RSS growth from {rows[0]['events']:,} to {rows[-1]['events']:,} "
+                  f"events: {growth:.1f} MB\n")
 
 
 if __name__ == "__main__":

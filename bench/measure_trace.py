@@ -1,6 +1,6 @@
 """One benchmark measurement in a fresh process (so peak RSS is its own); prints JSON.
 
-usage: measure_alog.py TRACE
+usage: measure_trace.py TRACE
 """
 import json
 import random
@@ -10,17 +10,6 @@ import sys
 import time
 
 import earl
-
-
-def plain_python_split(path):
-    """Outside reference: plain Python reading the text and splitting every line."""
-    start = time.perf_counter()
-    records = 0
-    with open(path) as f:
-        for line in f:
-            if line.split():
-                records += 1
-    return records, time.perf_counter() - start
 
 
 def main(path):
@@ -44,12 +33,7 @@ def main(path):
         trace.event(pos)
         latencies.append(time.perf_counter() - t0)
     result["random_access_median_ms"] = statistics.median(latencies) * 1e3
-    result["random_access_p95_ms"] = sorted(latencies)[int(0.95 * len(latencies))] * 1e3
     result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-    records, seconds = plain_python_split(path)
-    result["split_records"] = records
-    result["split_seconds"] = seconds
     print(json.dumps(result))
 
 
