@@ -1,6 +1,7 @@
 #include "gen/alog_writer.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <utility>
 
@@ -83,8 +84,19 @@ void AlogWriter::begin(const TraceHeader& header) {
     put(region.name);
     put('\n');
   }
+  // -9: fork and join of thread teams, after the region types.
+  regions_ = static_cast<int>(header.regions.size());
+  threads_ = header.threads > 1;
+  if (threads_) {
+    put("-9 0 0 ");
+    put_int(fork_type());
+    put(" 0 0 fork\n-9 0 0 ");
+    put_int(join_type());
+    put(" 0 0 join\n");
+  }
   // -15: location names.
   for (std::size_t l = 0; l < header.location_names.size(); ++l) {
+    if (header.location_names[l].empty()) continue;
     put("-15 ");
     put_int(static_cast<std::int64_t>(l));
     put(" 0 0 0 0 ");
@@ -119,6 +131,17 @@ void AlogWriter::write(const GenEvent* events, std::size_t count) {
         put(' ');
         put_int(e.len);
         break;
+      case GenKind::Fork:
+      case GenKind::Join:
+        if (!threads_) fail("fork/join events need a header with threads > 1");
+        put_int(e.kind == GenKind::Fork ? fork_type() : join_type());
+        put(' ');
+        put_int(e.loc);
+        put(" 0 ");
+        put_int(e.tag);
+        put(' ');
+        put_time(e.time);
+        break;
     }
     put('\n');
     if (buffer_.size() >= kFlushAt) flush(true);
@@ -132,14 +155,10 @@ void AlogWriter::finish() {
   if (std::fclose(file) != 0) fail(std::strerror(errno));
 }
 
-std::vector<std::string> writer_formats() { return {"alog"}; }
-
-std::unique_ptr<TraceWriter> make_trace_writer(const std::string& format, const std::string& path,
-                                               const WriterOptions& options) {
-  if (format == "alog") return std::make_unique<AlogWriter>(path, options);
-  std::string known;
-  for (const auto& f : writer_formats()) known += (known.empty() ? "" : ", ") + f;
-  throw EarlError("cannot generate format '" + format + "' (supported: " + known + ")");
+void AlogWriter::discard() {
+  if (file_) std::fclose(file_);
+  file_ = nullptr;
+  std::remove(path_.c_str());
 }
 
 }  // namespace earl::gen

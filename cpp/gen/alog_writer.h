@@ -1,6 +1,9 @@
 #pragma once
 // ALOG output (thesis appendix A): header records -3, -13, -15 and optionally -11, then one
-// text line per event in the order given.
+// text line per event in the order given. ALOG has no communicators, collectives or
+// threads: collective exits are plain exits, and when the header has threads > 1, fork and
+// join are written as the trace-defined types (-9) "fork" and "join" (type numbers
+// 2R+1 and 2R+2 for R regions) with data = the team size. Empty location names get no -15.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -19,10 +22,13 @@ class AlogWriter : public TraceWriter {
   void begin(const TraceHeader& header) override;
   void write(const GenEvent* events, std::size_t count) override;
   void finish() override;
+  void discard() override;
 
   // ALOG type numbers of a region's enter and exit records.
   static int enter_type(int region) { return 2 * region + 1; }
   static int exit_type(int region) { return 2 * region + 2; }
+  int fork_type() const { return 2 * regions_ + 1; }
+  int join_type() const { return 2 * regions_ + 2; }
 
  private:
   void put(char c) { buffer_.push_back(c); }
@@ -37,6 +43,8 @@ class AlogWriter : public TraceWriter {
   WriterOptions options_;
   std::FILE* file_ = nullptr;
   std::string buffer_;
+  int regions_ = 0;
+  bool threads_ = false;
 };
 
 }  // namespace earl::gen

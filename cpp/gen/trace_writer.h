@@ -1,8 +1,9 @@
 #pragma once
-// The generator's sink interface. The program model (generator.h) produces the events of
+// The writers' sink interface. The program model (generator.h) produces the events of
 // one round at a time, sorted by (time, location, sequence), and hands them to every sink;
-// a trace format is one TraceWriter implementation (ALOG first; OTF2 can join later
-// without touching the program model). The ground-truth collector is a sink as well.
+// a trace format is one TraceWriter implementation (alog_writer.h, otf2_writer.h). The
+// ground-truth collector is a sink as well, and `earl convert` (convert/) feeds the same
+// writers from an EventTrace.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -10,18 +11,28 @@
 
 namespace earl::gen {
 
-enum class GenKind : std::uint8_t { Enter, Exit, Send, Recv };
+// Fork/Join: the master thread of a process starts and ends a team of threads (OTF2
+// ThreadFork/ThreadJoin; ALOG has no such records and writes trace-defined types).
+enum class GenKind : std::uint8_t { Enter, Exit, Send, Recv, Fork, Join };
+
+// GenEvent::flags.
+// kGenCollective on an Enter: the region instance is one MPI collective operation (OTF2
+// MpiCollectiveBegin follows the Enter); on an Exit: it ends one (OTF2 MpiCollectiveEnd
+// precedes the Leave) with len = bytes sent, tag = bytes received, peer = the root
+// location or -1. Formats without collectives (ALOG) write a plain exit.
+constexpr std::uint8_t kGenCollective = 1;
 
 // One generated event. Times are integer microseconds since the start of the run.
 struct GenEvent {
   std::int64_t time = 0;
-  std::int64_t len = 0;    // send/recv: bytes
+  std::int64_t len = 0;    // send/recv: bytes; collective exit: bytes sent
   std::int32_t loc = 0;
   std::int32_t region = -1;  // enter/exit: index into TraceHeader::regions
-  std::int32_t peer = -1;    // send: destination, recv: source
-  std::int32_t tag = 0;      // send/recv
+  std::int32_t peer = -1;    // send: destination, recv: source (locations); collective exit: root
+  std::int32_t tag = 0;      // send/recv; collective exit: bytes received; fork/join: team size
   std::uint32_t seq = 0;     // per-location generation order within the round
   GenKind kind = GenKind::Enter;
+  std::uint8_t flags = 0;    // kGenCollective
 };
 
 // Sort order of the output: (time, location, sequence).
@@ -34,12 +45,29 @@ inline bool gen_event_before(const GenEvent& a, const GenEvent& b) {
 struct RegionDef {
   std::string name;
   std::string style;  // display hint, e.g. "green:boxes" (ALOG writes it before the name)
+  // The region's group as EARL names it ("MPI", "USER", "OPENMP", ...; OTF2 paradigms in
+  // upper case). Empty or unknown to a format: the format derives it from the name
+  // (OTF2: MPI_* is paradigm MPI, anything else USER).
+  std::string group;
 };
 
+// Locations are numbered 0..locations-1. They are grouped into processes of `threads`
+// locations each: location l is thread l % threads of process l / threads (thread 0 is the
+// master thread, the one that takes part in MPI). MPI_COMM_WORLD's rank r is process
+// rank_process[r] (empty: rank r is process r). Formats without processes or ranks (ALOG)
+// ignore all of this but `locations`.
 struct TraceHeader {
   int locations = 0;
-  std::vector<std::string> location_names;
+  std::vector<std::string> location_names;  // ALOG -15 names; "" = none
   std::vector<RegionDef> regions;
+  int threads = 1;
+  std::vector<int> rank_process;
+  // OTF2 names: location group (process) and location (thread). "" or missing = the
+  // Score-P names "MPI Rank <rank>", "Master thread", "OpenMP thread <k>".
+  std::vector<std::string> process_names;
+  std::vector<std::string> thread_names;
+
+  int processes() const { return threads > 0 ? locations / threads : locations; }
 };
 
 class TraceWriter {
@@ -51,6 +79,8 @@ class TraceWriter {
   virtual void write(const GenEvent* events, std::size_t count) = 0;
   // Called once after the last event; flushes and closes. Errors throw EarlError.
   virtual void finish() = 0;
+  // Removes whatever the writer wrote (after a failure; the writer is unusable afterwards).
+  virtual void discard() {}
 };
 
 // Writer options every format may use.
@@ -58,7 +88,9 @@ struct WriterOptions {
   std::int64_t rollover = 0;  // clock roll-over point in microseconds; 0 = none
 };
 
-// The formats a writer exists for, and the factory (EarlError for an unknown format).
+// The formats a writer exists for ("alog", and "otf2" when built with libotf2), and the
+// factory (EarlError for an unknown format). `path` is the file to write; for OTF2 the
+// anchor file, which must end in ".otf2" (its .def file and directory go beside it).
 std::vector<std::string> writer_formats();
 std::unique_ptr<TraceWriter> make_trace_writer(const std::string& format, const std::string& path,
                                                const WriterOptions& options);

@@ -1,5 +1,7 @@
 """`earl info`: what a trace holds, at a glance."""
 
+SHOWN_REGIONS = 10  # per group; Score-P defines every MPI function
+
 
 def _span(trace):
     if len(trace) == 0:
@@ -21,7 +23,10 @@ def describe(trace):
     lines.append(f"types:     {', '.join(trace.types())}")
     for group in trace.groups():
         regions = trace.regions(group)
-        lines.append(f"regions:   {len(regions)} in group {group}: {', '.join(regions)}")
+        shown = ", ".join(regions[:SHOWN_REGIONS])
+        if len(regions) > SHOWN_REGIONS:
+            shown += f", ... ({len(regions) - SHOWN_REGIONS} more)"
+        lines.append(f"regions:   {len(regions)} in group {group}: {shown}")
     problems = trace.problems()
     total = sum(kind["count"] for kind in problems.values())
     if total == 0:
