@@ -154,6 +154,7 @@ class PyEventTrace {
     add("unmatched_recv", found.unmatched_recv);
     add("exit_on_empty_stack", found.exit_on_empty_stack);
     add("mismatched_exit", found.mismatched_exit);
+    add("unresolved_reference", found.unresolved_reference);
     return result;
   }
 
@@ -182,7 +183,7 @@ class PyEventTrace {
       row.peer = message ? e.peer : -1;
       row.tag = message ? e.tag : 0;
       row.com = message ? e.com : -1;
-      row.len = message ? e.len : 0;
+      row.len = message ? static_cast<std::int64_t>(e.len) : 0;
       row.sendptr = e.kind == EventKind::Recv ? e.sendptr : 0;
     }
   }
@@ -240,6 +241,7 @@ class PyEventTrace {
     switch (v.kind) {
       case Value::Kind::None: Py_RETURN_NONE;
       case Value::Kind::Int: return PyLong_FromLongLong(v.integer);
+      case Value::Kind::UInt: return PyLong_FromUnsignedLongLong(v.unsigned_integer);
       case Value::Kind::Float: return PyFloat_FromDouble(v.real);
       case Value::Kind::String: return py::object(string_values_.at(v.string)).release().ptr();
     }
@@ -257,7 +259,7 @@ class PyEventTrace {
       case Slot::Peer: return PyLong_FromLong(e.peer);
       case Slot::Tag: return PyLong_FromLongLong(e.tag);
       case Slot::Com: return PyLong_FromLongLong(e.com);
-      case Slot::Len: return PyLong_FromLongLong(e.len);
+      case Slot::Len: return PyLong_FromUnsignedLongLong(e.len);
       case Slot::Pointer: return PyLong_FromUnsignedLongLong(e.sendptr);
       case Slot::Data1: return value(e.data1);
       case Slot::Data2: return value(e.data2);

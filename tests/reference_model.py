@@ -30,7 +30,10 @@ SEND, RECV = -101, -102
 DEFINITIONS = {NPROCS, TYPEDEF, ROLLOVER, REGIONDEF, LOCNAME}
 
 BUILTIN_TYPES = ["enter", "exit", "send", "recv"]
-PROBLEM_KINDS = ("unmatched_recv", "exit_on_empty_stack", "mismatched_exit")
+# unresolved_reference (a record naming an undefined rank/region) cannot occur in ALOG,
+# whose decoder rejects such lines; it is always 0 here.
+PROBLEM_KINDS = ("unmatched_recv", "exit_on_empty_stack", "mismatched_exit",
+                 "unresolved_reference")
 MAX_FIRST = 10
 
 _INT = re.compile(r"^[+-]?[0-9]+$")

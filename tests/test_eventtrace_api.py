@@ -542,12 +542,14 @@ def test_problems_hand_worked(EventTrace, tmp_path):
         "unmatched_recv": {"count": 1, "first": [4]},
         "exit_on_empty_stack": {"count": 1, "first": [1]},
         "mismatched_exit": {"count": 1, "first": [3]},
+        "unresolved_reference": {"count": 0, "first": []},
     }
 
 
 def test_problems_clean_trace(t):
     assert t.problems() == {k: {"count": 0, "first": []}
-                            for k in ("unmatched_recv", "exit_on_empty_stack", "mismatched_exit")}
+                            for k in ("unmatched_recv", "exit_on_empty_stack", "mismatched_exit",
+                                      "unresolved_reference")}
 
 
 def test_problems_first_holds_at_most_10(EventTrace, tmp_path):

@@ -60,7 +60,8 @@ def test_reference_hand_worked_example():
     assert ref.regions == ["outer part", "inner"] and ref.nrlocs == 2
     assert ref.problems() == {"unmatched_recv": {"count": 1, "first": [4]},
                               "exit_on_empty_stack": {"count": 1, "first": [1]},
-                              "mismatched_exit": {"count": 2, "first": [8, 10]}}
+                              "mismatched_exit": {"count": 2, "first": [8, 10]},
+                              "unresolved_reference": {"count": 0, "first": []}}
 
 
 def test_reference_invariants_on_random_traces():

@@ -71,6 +71,7 @@ void RandomAccessTrace::scan(const ProgressCallback& progress) {
           case Anomaly::UnmatchedRecv: note(problems_.unmatched_recv, pos); break;
           case Anomaly::ExitOnEmptyStack: note(problems_.exit_on_empty_stack, pos); break;
           case Anomaly::MismatchedExit: note(problems_.mismatched_exit, pos); break;
+          case Anomaly::UnresolvedReference: note(problems_.unresolved_reference, pos); break;
         }
         if (pos % kProgressInterval == 0) report(progress, decoder_->progress());
       }

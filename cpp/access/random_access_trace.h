@@ -23,6 +23,7 @@ struct Problems {
   ProblemKind unmatched_recv;       // no matching send in the queue: sendptr 0
   ProblemKind exit_on_empty_stack;  // enterptr 0
   ProblemKind mismatched_exit;      // region differs from the innermost open region
+  ProblemKind unresolved_reference; // a record refers to something the trace lacks
 };
 
 // Random access with bounded memory over a sequential decoder (DESIGN.md section 2).

@@ -269,7 +269,8 @@ bool AlogDecoder::decode(const Record& record, Event& event) {
     event.type = send ? kSendType : kRecvType;
     event.peer = location(record.data, send ? "destination" : "source");
     event.tag = tag;
-    event.len = length;
+    if (length < 0) fail("negative message length " + std::to_string(length));
+    event.len = static_cast<std::uint64_t>(length);
     event.com = -1;
     return true;
   }

@@ -149,12 +149,19 @@ SymbolId Otf2Decoder::type_id(int record) {
   return id;
 }
 
-SymbolId Otf2Decoder::region(OTF2_RegionRef ref) {
+SymbolId Otf2Decoder::region(OTF2_RegionRef ref, Event& event) {
   auto found = defs_.region_of.find(ref);
-  if (found != defs_.region_of.end()) return found->second;
-  // A region the definitions lack: named after its id rather than dropped.
-  SymbolId id = defs_.earl.define_region("region " + std::to_string(ref), "UNKNOWN");
-  defs_.region_of[ref] = id;
+  SymbolId id;
+  if (found != defs_.region_of.end()) {
+    id = found->second;
+  } else {
+    // A region the definitions lack: named after its id and counted as a problem.
+    id = defs_.earl.define_region("region " + std::to_string(ref), "UNKNOWN");
+    defs_.region_of[ref] = id;
+    if (undefined_region_.size() <= id) undefined_region_.resize(id + 1, false);
+    undefined_region_[id] = true;
+  }
+  if (id < undefined_region_.size() && undefined_region_[id]) event.flags |= kUnresolvedReference;
   return id;
 }
 
@@ -282,10 +289,7 @@ void Otf2Decoder::seek(const DecoderPosition& position) {
       stream.exhausted = true;
       continue;
     }
-    OTF2_ErrorCode status = OTF2_EvtReader_Seek(stream.reader, record);
-    if (status != OTF2_SUCCESS)
-      fail("location " + std::to_string(stream.loc) + ": cannot seek to event record " +
-           std::to_string(record) + ": " + otf2_problem(status));
+    move_to(stream, record);
     stream.exhausted = false;
     stream.next_record = record;
     total_records_ += record - 1;
@@ -296,6 +300,26 @@ void Otf2Decoder::seek(const DecoderPosition& position) {
     heap_.emplace_back(stream.timestamp, stream.loc);
   }
   std::make_heap(heap_.begin(), heap_.end(), stream_later);
+}
+
+// Positions the stream's reader so that the next read returns `record`.
+void Otf2Decoder::move_to(Stream& stream, std::uint64_t record) {
+  if (record == stream.next_record && !stream.exhausted) return;
+  if (record == 1) {
+    // libotf2 3.0.2 frees the first chunk's buffer twice when OTF2_EvtReader_Seek goes
+    // back to record 1 from a later chunk: open the location's reader anew instead.
+    OTF2_Reader_CloseEvtReader(reader_, stream.reader);
+    stream.reader = OTF2_Reader_GetEvtReader(reader_, defs_.location_ids[stream.loc]);
+    if (!stream.reader)
+      fail("location " + std::to_string(stream.loc) + ": cannot reopen its event reader: " +
+           otf2_problem(OTF2_ERROR_INVALID));
+    OTF2_EvtReader_SetCallbacks(stream.reader, callbacks_, this);
+    return;
+  }
+  OTF2_ErrorCode status = OTF2_EvtReader_Seek(stream.reader, record);
+  if (status != OTF2_SUCCESS)
+    fail("location " + std::to_string(stream.loc) + ": cannot seek to event record " +
+         std::to_string(record) + ": " + otf2_problem(status));
 }
 
 double Otf2Decoder::progress() const {

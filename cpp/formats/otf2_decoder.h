@@ -73,11 +73,13 @@ class Otf2Decoder : public TraceDecoder {
   Stream& current() { return *current_; }
   void note_carry_change();
   const Otf2Definitions& otf2() const { return defs_; }
-  SymbolId region(OTF2_RegionRef ref);
+  // The EARL region of an OTF2 region; marks `event` when the archive does not define it.
+  SymbolId region(OTF2_RegionRef ref, Event& event);
   SymbolId string_value(const std::string& text) { return defs_.earl.strings.intern(text); }
 
  private:
   bool fill(Stream& stream);
+  void move_to(Stream& stream, std::uint64_t record);
   void push(Stream& stream);
   [[noreturn]] void fail(const std::string& what) const;
 
@@ -90,7 +92,7 @@ class Otf2Decoder : public TraceDecoder {
   std::vector<std::pair<OTF2_TimeStamp, Location>> heap_;  // min-heap of lookaheads
   Stream* current_ = nullptr;
   std::vector<SymbolId> type_ids_;
-  std::vector<SymbolId> region_ids_;
+  std::vector<bool> undefined_region_;  // by EARL region id
   std::uint64_t total_records_ = 0;
   DecoderPosition start_;
 };

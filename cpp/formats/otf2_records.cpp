@@ -35,7 +35,8 @@ Value string_value(Otf2Decoder& d, const std::string& text) {
 OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                            OTF2_AttributeList*, OTF2_RegionRef region) {
   Otf2Decoder& d = decoder(data);
-  d.emit(time, EventKind::Enter, kEnterType).region = d.region(region);
+  Event& e = d.emit(time, EventKind::Enter, kEnterType);
+  e.region = d.region(region, e);
   return kOk;
 }
 
@@ -44,15 +45,16 @@ OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void
   Otf2Decoder& d = decoder(data);
   auto& pending = d.current().carry.collective;
   if (!pending.valid) {
-    d.emit(time, EventKind::Exit, kExitType).region = d.region(region);
+    Event& e = d.emit(time, EventKind::Exit, kExitType);
+    e.region = d.region(region, e);
     return kOk;
   }
   d.note_carry_change();
   Event& e = d.emit(time, EventKind::CollectiveExit, kExitType);
-  e.region = d.region(region);
+  e.region = d.region(region, e);
   e.com = pending.com;
   e.peer = static_cast<Location>(pending.root);
-  e.len = pending.sent;
+  e.len = static_cast<std::uint64_t>(pending.sent);
   e.tag = pending.recvd;
   pending = Otf2Decoder::PendingCollective();
   return kOk;
@@ -64,7 +66,8 @@ void message(Otf2Decoder& d, OTF2_TimeStamp time, bool send, uint32_t rank, OTF2
   e.peer = rank_location(d, comm, rank);
   e.tag = tag;
   e.com = comm;
-  e.len = static_cast<std::int64_t>(length);
+  e.len = length;
+  if (e.peer < 0 || !d.otf2().comm_ranks.count(comm)) e.flags |= kUnresolvedReference;
 }
 
 OTF2_CallbackCode on_send(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
@@ -172,9 +175,10 @@ void rma_start(Otf2Decoder& d, OTF2_TimeStamp time, bool get, OTF2_RmaWinRef win
   e.com = window;
   e.tag = static_cast<std::int64_t>(id);
   e.peer = window_peer(d, window, remote);
-  e.len = static_cast<std::int64_t>(bytes);
+  e.len = bytes;
+  if (e.peer < 0) e.flags |= kUnresolvedReference;
   d.note_carry_change();
-  d.current().carry.rma.push_back({e.com, e.tag, e.peer, e.len, get});
+  d.current().carry.rma.push_back({e.com, e.tag, e.peer, static_cast<std::int64_t>(bytes), get});
 }
 
 OTF2_CallbackCode on_rma_put(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
@@ -201,7 +205,7 @@ void rma_complete(Otf2Decoder& d, OTF2_TimeStamp time, int record, OTF2_RmaWinRe
       e.com = op->window;
       e.tag = op->id;
       e.peer = static_cast<Location>(op->peer);
-      e.len = op->bytes;
+      e.len = static_cast<std::uint64_t>(op->bytes);
       d.note_carry_change();
       open.erase(op);
       return;
@@ -254,7 +258,7 @@ OTF2_CallbackCode on_metric(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, voi
     e.data1 = string_value(d, name);
     switch (types[i]) {
       case OTF2_TYPE_DOUBLE: e.data2 = Value::of_float(values[i].floating_point); break;
-      case OTF2_TYPE_UINT64: e.data2 = Value::of_int(static_cast<std::int64_t>(values[i].unsigned_int)); break;
+      case OTF2_TYPE_UINT64: e.data2 = Value::of_uint(values[i].unsigned_int); break;
       default: e.data2 = Value::of_int(values[i].signed_int); break;
     }
   }
@@ -298,7 +302,7 @@ OTF2_CallbackCode on_parameter_unsigned(OTF2_LocationRef, OTF2_TimeStamp time, u
   Otf2Decoder& d = decoder(data);
   Event& e = other(d, time, kRecParameterUnsignedInt);
   e.data1 = string_value(d, parameter_name(d, parameter));
-  e.data2 = Value::of_int(static_cast<std::int64_t>(value));
+  e.data2 = Value::of_uint(value);
   return kOk;
 }
 
@@ -334,7 +338,8 @@ OTF2_CallbackCode on_measurement(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t
 template <typename T>
 void keep_integer(Event& e, int& kept, T value) {
   if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
-    Value v = Value::of_int(static_cast<std::int64_t>(value));
+    Value v = std::is_unsigned_v<T> ? Value::of_uint(static_cast<std::uint64_t>(value))
+                                    : Value::of_int(static_cast<std::int64_t>(value));
     if (kept == 0) e.data1 = v;
     if (kept == 1) e.data2 = v;
     ++kept;

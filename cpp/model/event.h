@@ -26,6 +26,11 @@ enum class EventKind : std::uint8_t {
   ThreadLock,        // alock, rlock: lockid, lockptr
 };
 
+// A decoder marks an event whose record refers to something the trace does not define
+// (a rank outside its communicator, an undefined communicator or region); the state
+// counts it as a problem.
+enum EventFlag : std::uint8_t { kUnresolvedReference = 1 };
+
 inline bool is_exit(EventKind kind) {
   return kind == EventKind::Exit || kind == EventKind::CollectiveExit;
 }
@@ -35,15 +40,22 @@ enum BuiltinType : SymbolId { kEnterType = 0, kExitType = 1, kSendType = 2, kRec
 
 // data1/data2 of format-defined event types: none, integer, float or an interned string.
 struct Value {
-  enum class Kind : std::uint8_t { None, Int, Float, String };
+  enum class Kind : std::uint8_t { None, Int, UInt, Float, String };
   Kind kind = Kind::None;
   union {
     std::int64_t integer;
+    std::uint64_t unsigned_integer;  // values of unsigned 64-bit fields, kept exact
     double real;
     SymbolId string;
   };
   Value() : integer(0) {}
   static Value of_int(std::int64_t v) { Value x; x.kind = Kind::Int; x.integer = v; return x; }
+  static Value of_uint(std::uint64_t v) {
+    Value x;
+    x.kind = Kind::UInt;
+    x.unsigned_integer = v;
+    return x;
+  }
   static Value of_float(double v) { Value x; x.kind = Kind::Float; x.real = v; return x; }
   static Value of_string(SymbolId v) { Value x; x.kind = Kind::String; x.string = v; return x; }
 };
@@ -58,13 +70,14 @@ struct Event {
   Position sendptr = 0;      // recv: sendptr; startptr, originptr, forkptr, lockptr
   std::int64_t tag = 0;      // send/recv: tag; collective exit: recvd; rma: rmaid; lock: lockid
   std::int64_t com = -1;     // send/recv/collective exit: com (-1: none); rma: win
-  std::int64_t len = 0;      // send/recv/rma: bytes; collective exit: sent
+  std::uint64_t len = 0;     // send/recv/rma: bytes; collective exit: sent
   Location loc = 0;
   Location peer = -1;        // send: dest, recv: src, rma: peer, collective exit: root
                              // (global locations; -1: none)
   SymbolId type = kEnterType;
   SymbolId region = 0;       // enter/exit
   EventKind kind = EventKind::Other;
+  std::uint8_t flags = 0;    // EventFlag bits
   Value data1, data2;        // other types
 };
 

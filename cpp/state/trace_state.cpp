@@ -56,6 +56,13 @@ const std::vector<Event>& TraceState::stack(Location loc) const {
 }
 
 Anomaly TraceState::apply(Event& event, Event& retired, bool& has_retired) {
+  Anomaly anomaly = apply_model(event, retired, has_retired);
+  if (anomaly == Anomaly::None && (event.flags & kUnresolvedReference))
+    return Anomaly::UnresolvedReference;
+  return anomaly;
+}
+
+Anomaly TraceState::apply_model(Event& event, Event& retired, bool& has_retired) {
   has_retired = false;
   std::vector<Event>& stack = stack_of(event.loc);
   event.enterptr = stack.empty() ? 0 : stack.back().pos;

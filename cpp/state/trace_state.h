@@ -10,7 +10,13 @@
 namespace earl {
 
 // What can be wrong with an event of a real trace; counted, never fatal.
-enum class Anomaly : std::uint8_t { None, UnmatchedRecv, ExitOnEmptyStack, MismatchedExit };
+enum class Anomaly : std::uint8_t {
+  None,
+  UnmatchedRecv,
+  ExitOnEmptyStack,
+  MismatchedExit,
+  UnresolvedReference,  // marked by the decoder (EventFlag)
+};
 
 // A state as stored in a bookmark.
 struct StateSnapshot {
@@ -55,6 +61,7 @@ class TraceState {
     std::size_t operator()(const SendKey& key) const;
   };
 
+  Anomaly apply_model(Event& event, Event& retired, bool& has_retired);
   std::vector<Event>& stack_of(Location loc);
   void rebuild_pending();
 
