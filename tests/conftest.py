@@ -16,3 +16,21 @@ def EventTrace():
     if cls is None:
         pytest.skip("earl.EventTrace is not available in this build")
     return functools.partial(open_trace, cls)
+
+
+@pytest.fixture(scope="session")
+def Otf2Trace(tmp_path_factory):
+    """earl.EventTrace for the OTF2 tests (tests/otf2_*.py); skips where the official otf2
+    package is missing or this build of EARL reads no OTF2 (no libotf2 at build time)."""
+    pytest.importorskip("otf2")
+    cls = getattr(earl, "EventTrace", None)
+    if cls is None:
+        pytest.skip("earl.EventTrace is not available in this build")
+    from otf2_archives import write_tiny
+    probe = write_tiny(tmp_path_factory.mktemp("otf2-probe"))
+    try:
+        cls(str(probe)).close()
+    except earl.EarlError as e:
+        if "no OTF2 support" in str(e):
+            pytest.skip(f"this build of EARL reads no OTF2: {e}")
+    return functools.partial(open_trace, cls)
