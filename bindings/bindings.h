@@ -7,4 +7,5 @@ void bind_errors(pybind11::module_& m);
 void bind_event_trace(pybind11::module_& m);
 void bind_p2_statistic(pybind11::module_& m);
 void bind_generator(pybind11::module_& m);
+void bind_convert(pybind11::module_& m);
 }  // namespace earl::bindings

@@ -46,6 +46,13 @@ std::string as_str(const std::string& name, const py::handle& value) {
   return value.cast<std::string>();
 }
 
+bool as_bool(const std::string& name, const py::handle& value) {
+  if (!py::isinstance<py::bool_>(value))
+    throw EarlError("earl gen: option '" + name + "' must be True or False, not " +
+                    std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+  return value.cast<bool>();
+}
+
 int as_int32(const std::string& name, const py::handle& value) {
   const std::int64_t v = as_int(name, value);
   if (v < INT32_MIN || v > INT32_MAX) throw EarlError("earl gen: option '" + name + "' is out of range");
@@ -73,6 +80,8 @@ GenOptions options_from(const py::dict& given) {
     else if (name == "format") o.format = as_str(name, value);
     else if (name == "rollover") o.rollover = value.is_none() ? 0 : as_int(name, value);
     else if (name == "pattern") o.pattern = as_str(name, value);
+    else if (name == "threads") o.threads = as_int32(name, value);
+    else if (name == "permute_ranks") o.permute_ranks = as_bool(name, value);
     else if (name == "max_kernels") o.max_kernels = as_int32(name, value);
     else if (name == "kernel_us") o.kernel_us = as_int(name, value);
     else if (name == "jitter") o.jitter = as_float(name, value);
@@ -104,6 +113,8 @@ py::dict defaults() {
   d["seed"] = o.seed;
   d["format"] = o.format;
   d["rollover"] = py::none();
+  d["threads"] = o.threads;
+  d["permute_ranks"] = o.permute_ranks;
   d["pattern"] = o.pattern;
   d["max_kernels"] = o.max_kernels;
   d["kernel_us"] = o.kernel_us;

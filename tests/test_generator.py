@@ -24,7 +24,8 @@ class Alog:
     """The events of an ALOG file as tuples, in file order.
 
     Each event: (kind, loc, time_us, a, b, c) with kind 'enter'/'exit' (a = region name),
-    'send' (a = dest, b = tag, c = len) or 'recv' (a = src, b = tag, c = len).
+    'send' (a = dest, b = tag, c = len), 'recv' (a = src, b = tag, c = len) or a -9
+    trace-defined type such as 'fork'/'join' (a = the data field).
     """
 
     def __init__(self, path):
@@ -48,6 +49,9 @@ class Alog:
                 elif rtype == -11:
                     assert not self.events
                     self.rollover = stamp
+                elif rtype == -9:
+                    assert not self.events
+                    self.types.setdefault(data, ("other", " ".join(comment)))
                 elif rtype == -13:
                     assert not self.events
                     name = " ".join(comment[1:] if comment and ":" in comment[0] else comment)
@@ -67,7 +71,10 @@ class Alog:
                         self.events.append(("recv", proc, t, data, int(comment[0]), int(comment[1])))
                     else:
                         kind, region = self.types[rtype]
-                        self.events.append((kind, proc, t, region, None, None))
+                        if kind == "other":
+                            self.events.append((region, proc, t, data, None, None))
+                        else:
+                            self.events.append((kind, proc, t, region, None, None))
 
     @staticmethod
     def sec(us):
@@ -76,12 +83,14 @@ class Alog:
         return us / 1e6
 
 
-def analyse(trace):
+def analyse(trace, threads=1):
     """Everything the tests recompute, in one pass over the events in file order (pos order),
     with the EARL state: region stacks, and message queues with sendptr = oldest unreceived
-    send of the same source, destination and tag."""
+    send of the same source, destination and tag. With threads > 1, location l is thread
+    l % threads of process l // threads; collectives involve the master threads."""
     sec = Alog.sec
     n = trace.nprocs
+    masters = list(range(0, n, threads))
     stacks = {l: [] for l in range(n)}              # (region, enter_us)
     queues = collections.defaultdict(list)          # (src, dest) -> [send records], oldest first
     last_time = {}
@@ -112,10 +121,11 @@ def analyse(trace):
             stack.append((a, t))
             if a in ("MPI_Allreduce", "MPI_Barrier"):
                 assert loc not in coll_enter
+                assert loc in masters
                 coll_enter[loc] = (a, t)
-                if len(coll_enter) == n:
+                if len(coll_enter) == len(masters):
                     latest = max(te for _, te in coll_enter.values())
-                    waits = [sec(latest) - sec(coll_enter[l][1]) for l in range(n)]
+                    waits = [sec(latest) - sec(coll_enter[l][1]) for l in masters]
                     for w in waits:
                         imbalance_total += w
                     imbalance.append({"index": len(imbalance), "region": coll_enter[0][0],
@@ -289,6 +299,71 @@ def test_trace_is_well_formed_and_truth_matches(tmp_path, options):
     assert all(x["tags"] == [200, 201] for x in truth["out_of_order"])
 
 
+# ------------------------------------------------------------------ threads and ranks
+@pytest.mark.parametrize("options", [
+    dict(locations=3, threads=2),
+    dict(locations=2, threads=4, pattern="neighbors", late_sender_rate=0.5, seed=6),
+    dict(locations=5, threads=3, imbalance_rate=0.5, out_of_order_rate=0.3, seed=2),
+])
+def test_threads_are_well_formed_and_truth_matches(tmp_path, options):
+    """--threads T: T locations per process, process-major; the master forks a team per
+    compute phase, the other threads run kernels inside `parallel`, the master joins after
+    the last of them left; everything MPI stays on the masters."""
+    path, truth = gen(tmp_path, events=20000, **options)
+    trace = Alog(path)
+    n, t = options["locations"], options["threads"]
+    assert trace.nprocs == n * t == truth["location_count"]
+    assert truth["locations"] == n and truth["threads"] == t
+    assert trace.names[0] == "rank 0" and trace.names[1] == "rank 0 thread 1"
+    assert trace.names[t] == "rank 1"
+    assert trace.regions == truth["regions"] and trace.regions[-1] == "parallel"
+    got = analyse(trace, threads=t)
+    assert got["problems"] == []
+    for key in ("late_sender_wait_total", "out_of_order_count", "out_of_order_reports",
+                "bytes_received_per_location", "region_time", "imbalance_wait_total",
+                "collectives", "messages"):
+        assert truth[key] == got[key], key
+    assert truth["imbalance"] == got["imbalance"][:truth["list_limit"]]
+    assert all(len(x["waits"]) == n for x in truth["imbalance"])
+
+    masters = set(range(0, n * t, t))
+    forks, joins = collections.Counter(), collections.Counter()
+    team_left = {}             # worker -> time it last left `parallel`
+    open_fork = {}
+    for kind, loc, time, a, _, _ in trace.events:
+        if loc not in masters:
+            assert kind in ("enter", "exit") and a in ("parallel", "kernel"), (kind, a)
+            if kind == "exit" and a == "parallel":
+                team_left[loc] = time
+        elif kind == "fork":
+            assert a == t and loc not in open_fork
+            open_fork[loc] = time
+            forks[loc] += 1
+        elif kind == "join":
+            assert a == t
+            fork_time = open_fork.pop(loc)
+            for w in range(loc + 1, loc + t):
+                assert fork_time < team_left[w] < time
+            joins[loc] += 1
+        if kind in ("send", "recv"):
+            assert loc in masters and a in masters
+    assert forks == joins and set(forks) == masters
+    assert all(k == truth["rounds"] for k in forks.values())
+
+
+def test_one_thread_and_permuted_ranks_leave_alog_unchanged(tmp_path):
+    """threads=1 is the default's output byte for byte; permute_ranks changes nothing ALOG
+    shows (only OTF2 has ranks), and the truth only records the permutation."""
+    plain, t0 = gen(tmp_path, "p.alog", events=5000, seed=3)
+    one, t1 = gen(tmp_path, "o.alog", events=5000, seed=3, threads=1)
+    perm, t2 = gen(tmp_path, "q.alog", events=5000, seed=3, permute_ranks=True)
+    read = lambda p: open(p, "rb").read()
+    assert read(plain) == read(one) == read(perm)
+    assert read(plain + ".truth.json") == read(one + ".truth.json")
+    assert sorted(t2["rank_process"]) == list(range(4)) and t2["rank_process"] != [0, 1, 2, 3]
+    assert {k: v for k, v in t2.items() if k != "rank_process"} == t0
+
+
 def test_exclusive_time_is_inclusive_minus_direct_children(tmp_path):
     path, truth = gen(tmp_path, events=3000, seed=2)
     rt = truth["region_time"]["1"]
@@ -367,7 +442,8 @@ def test_truth_path_and_pathlike(tmp_path):
 # ------------------------------------------------------------------ bad options
 @pytest.mark.parametrize("options", [
     dict(locations=1), dict(locations=0), dict(locations=-3), dict(events=-1),
-    dict(format="otf2"), dict(format="nope"), dict(rollover=0), dict(rollover=-5),
+    dict(format="nope"), dict(rollover=0), dict(rollover=-5), dict(threads=0),
+    dict(threads=257), dict(threads="2"), dict(permute_ranks=1), dict(locations=40000, threads=2),
     dict(seed=-1), dict(late_sender_rate=1.5), dict(out_of_order_rate=-0.1),
     dict(pattern="star"), dict(latency_us=0), dict(max_kernels=0), dict(no_such_option=1),
     dict(locations="4"), dict(events=1.5), dict(jitter="x"),
@@ -380,8 +456,8 @@ def test_bad_options_raise_earl_error(tmp_path, options):
 
 
 def test_unknown_format_message_is_clear(tmp_path):
-    with pytest.raises(earl.EarlError, match="otf2.*supported: alog"):
-        generate(tmp_path / "t.otf2", format="otf2")
+    with pytest.raises(earl.EarlError, match="'nope'.*supported: alog"):
+        generate(tmp_path / "t.alog", format="nope")
 
 
 def test_unwritable_output_raises_and_leaves_nothing(tmp_path):
@@ -411,15 +487,16 @@ def test_cli_subcommand(tmp_path, capsys):
     assert truth == generate(tmp_path / "api.alog", locations=3, events=2000, seed=4,
                              rollover=1000000, late_sender_rate=0.3, pattern="neighbors")
 
-    args = parser.parse_args(["gen", str(tmp_path / "bad.alog"), "--format", "otf2"])
+    args = parser.parse_args(["gen", str(tmp_path / "bad.alog"), "--format", "nope"])
     assert args.func(args) != 0
-    assert "otf2" in capsys.readouterr().err
+    assert "nope" in capsys.readouterr().err
 
 
 def test_defaults_cover_every_option():
     d = defaults()
     assert d["locations"] == 4 and d["events"] == 10000 and d["seed"] == 1
     assert d["format"] == "alog" and d["rollover"] is None
+    assert d["threads"] == 1 and d["permute_ranks"] is False
     for name in ("late_sender_rate", "out_of_order_rate", "imbalance_rate"):
         assert name in INEFFICIENCY_OPTIONS
 

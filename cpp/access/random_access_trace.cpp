@@ -31,19 +31,26 @@ RandomAccessTrace::RandomAccessTrace(std::unique_ptr<TraceDecoder> decoder,
   scan(progress);
 }
 
-RandomAccessTrace::Slot& RandomAccessTrace::slot(Position pos) {
-  std::size_t index = static_cast<std::size_t>((pos - 1) % hsize_);
-  if (index >= window_.size()) window_.resize(index + 1);  // grows to min(hsize, m) once
-  return window_[index];
+// The ring grows with the trace, up to the first power of two above hsize, so a short
+// trace with a huge hsize costs only its own length.
+void RandomAccessTrace::grow_ring(Position pos) {
+  std::uint64_t wanted = std::min<std::uint64_t>(pos, hsize_ + 1);
+  std::uint64_t capacity = 1;
+  while (capacity < wanted) capacity <<= 1;
+  if (capacity <= window_.size()) return;
+  std::vector<Slot> grown(capacity);
+  for (Position p = first_; p <= last_ && p != 0; ++p)
+    grown[(p - 1) & (capacity - 1)] = window_[(p - 1) & ring_mask_];
+  window_.swap(grown);
+  ring_mask_ = capacity - 1;
 }
 
 bool RandomAccessTrace::decode_next(Anomaly& anomaly) {
   Position pos = last_ + 1;
-  // Decode aside first: at the end of the trace the slot still holds a window event.
-  decoded_ = Event();
-  if (!decoder_->read(decoded_)) return false;
-  Slot& target = slot(pos);
-  target.event = decoded_;
+  if (pos > window_.size()) grow_ring(pos);
+  Slot& target = slot(pos);  // outside the window: capacity > hsize
+  target.event = Event();
+  if (!decoder_->read(target.event)) return false;
   target.event.pos = pos;
   anomaly = state_.apply(target.event, target.retired, target.has_retired);
   last_ = pos;

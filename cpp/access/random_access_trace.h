@@ -74,16 +74,19 @@ class RandomAccessTrace {
   void restore(const Bookmark& bookmark);
   void check_position(Position pos, bool allow_zero) const;
   void check_location(Location loc, bool allow_any, const char* argument) const;
-  Slot& slot(Position pos);
+  Slot& slot(Position pos) { return window_[static_cast<std::size_t>((pos - 1) & ring_mask_)]; }
+  void grow_ring(Position pos);
   bool in_window(Position pos) const { return pos != 0 && pos >= first_ && pos <= last_; }
 
   std::unique_ptr<TraceDecoder> decoder_;
   std::uint64_t bdist_;
   std::uint64_t hsize_;
-  std::vector<Slot> window_;  // ring buffer indexed by (pos - 1) % hsize_
+  // Ring buffer indexed by (pos - 1) & ring_mask_. Its capacity is a power of two above
+  // hsize, so the slot an event is decoded into never holds a window event.
+  std::vector<Slot> window_;
+  std::uint64_t ring_mask_ = 0;
   std::vector<Bookmark> bookmarks_;
   TraceState state_;          // the state after event last_
-  Event decoded_;             // the record being decoded
   Position first_ = 1;        // the window holds events first_..last_
   Position last_ = 0;
   Position size_ = 0;

@@ -128,6 +128,12 @@ Otf2Decoder::Otf2Decoder(const std::string& path) : path_(path) {
       stream.pending.reserve(4);
     }
     if (have_definitions) OTF2_Reader_CloseDefFiles(reader_);
+    // Region ids are dense in practice: a table replaces the hash lookup per enter/exit.
+    for (const auto& [ref, id] : defs_.region_of)
+      if (ref < (1u << 20)) {
+        if (region_by_ref_.size() <= ref) region_by_ref_.resize(ref + 1, kNoRegion);
+        region_by_ref_[ref] = id;
+      }
     for (Stream& stream : streams_) push(stream);
     start_ = position();
   } catch (...) {
@@ -150,6 +156,11 @@ SymbolId Otf2Decoder::type_id(int record) {
 }
 
 SymbolId Otf2Decoder::region(OTF2_RegionRef ref, Event& event) {
+  if (ref < region_by_ref_.size() && region_by_ref_[ref] != kNoRegion) {
+    SymbolId id = region_by_ref_[ref];
+    if (id < undefined_region_.size() && undefined_region_[id]) event.flags |= kUnresolvedReference;
+    return id;
+  }
   auto found = defs_.region_of.find(ref);
   SymbolId id;
   if (found != defs_.region_of.end()) {
@@ -221,11 +232,30 @@ bool Otf2Decoder::read(Event& event) {
   Stream& stream = streams_[heap_.front().second];
   event = stream.pending[stream.taken++];
   if (stream.taken == stream.pending.size()) {
-    std::pop_heap(heap_.begin(), heap_.end(), stream_later);
-    heap_.pop_back();
-    push(stream);
+    if (fill(stream)) {
+      heap_.front().first = stream.timestamp;
+      sift_down_top();
+    } else {
+      std::pop_heap(heap_.begin(), heap_.end(), stream_later);
+      heap_.pop_back();
+    }
   }
   return true;
+}
+
+// The top stream's key grew: move it down to its place (one pass, not pop and push).
+void Otf2Decoder::sift_down_top() {
+  std::size_t size = heap_.size(), at = 0;
+  auto entry = heap_[0];
+  for (;;) {
+    std::size_t child = 2 * at + 1;
+    if (child >= size) break;
+    if (child + 1 < size && heap_[child + 1] < heap_[child]) ++child;
+    if (!(heap_[child] < entry)) break;
+    heap_[at] = heap_[child];
+    at = child;
+  }
+  heap_[at] = entry;
 }
 
 DecoderPosition Otf2Decoder::position() const {
@@ -305,17 +335,16 @@ void Otf2Decoder::seek(const DecoderPosition& position) {
 // Positions the stream's reader so that the next read returns `record`.
 void Otf2Decoder::move_to(Stream& stream, std::uint64_t record) {
   if (record == stream.next_record && !stream.exhausted) return;
-  if (record == 1) {
-    // libotf2 3.0.2 frees the first chunk's buffer twice when OTF2_EvtReader_Seek goes
-    // back to record 1 from a later chunk: open the location's reader anew instead.
-    OTF2_Reader_CloseEvtReader(reader_, stream.reader);
-    stream.reader = OTF2_Reader_GetEvtReader(reader_, defs_.location_ids[stream.loc]);
-    if (!stream.reader)
-      fail("location " + std::to_string(stream.loc) + ": cannot reopen its event reader: " +
-           otf2_problem(OTF2_ERROR_INVALID));
-    OTF2_EvtReader_SetCallbacks(stream.reader, callbacks_, this);
-    return;
-  }
+  // libotf2 3.0.2 frees a chunk buffer twice when a reader that has read past a chunk
+  // seeks back into it (OTF2_Buffer_ReadSeekChunk, then OTF2_Buffer_Delete), and cannot
+  // seek to record 1 at all from a later chunk. A fresh reader seeks safely.
+  OTF2_Reader_CloseEvtReader(reader_, stream.reader);
+  stream.reader = OTF2_Reader_GetEvtReader(reader_, defs_.location_ids[stream.loc]);
+  if (!stream.reader)
+    fail("location " + std::to_string(stream.loc) + ": cannot reopen its event reader: " +
+         otf2_problem(OTF2_ERROR_INVALID));
+  OTF2_EvtReader_SetCallbacks(stream.reader, callbacks_, this);
+  if (record == 1) return;
   OTF2_ErrorCode status = OTF2_EvtReader_Seek(stream.reader, record);
   if (status != OTF2_SUCCESS)
     fail("location " + std::to_string(stream.loc) + ": cannot seek to event record " +

@@ -80,6 +80,7 @@ class Otf2Decoder : public TraceDecoder {
  private:
   bool fill(Stream& stream);
   void move_to(Stream& stream, std::uint64_t record);
+  void sift_down_top();
   void push(Stream& stream);
   [[noreturn]] void fail(const std::string& what) const;
 
@@ -93,6 +94,8 @@ class Otf2Decoder : public TraceDecoder {
   Stream* current_ = nullptr;
   std::vector<SymbolId> type_ids_;
   std::vector<bool> undefined_region_;  // by EARL region id
+  static constexpr SymbolId kNoRegion = ~SymbolId(0);
+  std::vector<SymbolId> region_by_ref_;  // OTF2 region ref -> EARL region
   std::uint64_t total_records_ = 0;
   DecoderPosition start_;
 };

@@ -35,29 +35,32 @@ struct LocationPlan {
 class Program {
  public:
   Program(const GenOptions& options, const std::vector<TraceWriter*>& sinks)
-      : o_(options), sinks_(sinks), rng_(options.seed), n_(options.locations) {
+      : o_(options), sinks_(sinks), rng_(options.seed), n_(options.locations), t_(options.threads) {
+    const int all = n_ * t_;  // every location, worker threads included
     neighbors_ = o_.pattern == "neighbors";
     // One multiplication each, computed once (deterministic on IEEE doubles).
     kernel_jitter_ = static_cast<std::int64_t>(std::floor(static_cast<double>(o_.kernel_us) * o_.jitter));
     update_jitter_ = static_cast<std::int64_t>(std::floor(static_cast<double>(o_.update_us) * o_.jitter));
-    clock_.assign(n_, kStartUs);
-    seq_.assign(n_, 0);
+    clock_.assign(all, kStartUs);
+    seq_.assign(all, 0);
     plan_.resize(n_);
     outgoing_.resize(n_);
     incoming_.resize(n_);
     coll_enter_.assign(n_, 0);
-    last_.assign(n_, -1);
+    last_.assign(all, -1);
     pair_index_.resize(2 * static_cast<std::size_t>(n_));
     right_index_.resize(n_);
     left_index_.resize(n_);
   }
 
   GenSummary run() {
-    const TraceHeader header = program_header(n_);
+    TraceHeader header = program_header(n_, t_);
+    if (o_.permute_ranks) header.rank_process = permuted_ranks(n_, o_.seed);
     for (TraceWriter* sink : sinks_) sink->begin(header);
 
     // main enters go out with the first round (their times interleave with it).
-    for (int l = 0; l < n_; ++l) emit(l, GenKind::Enter, kMain, clock_[l] + rng_.uniform(0, 3));
+    for (int l = 0; l < n_; ++l)
+      emit(master(l), GenKind::Enter, kMain, clock_[master(l)] + rng_.uniform(0, 3));
 
     const std::uint64_t target = static_cast<std::uint64_t>(o_.events);
     std::uint64_t next_poll = 1 << 16;
@@ -70,7 +73,8 @@ class Program {
         next_poll = summary_.events + (1 << 16);
       }
     }
-    for (int l = 0; l < n_; ++l) emit(l, GenKind::Exit, kMain, clock_[l] + rng_.uniform(1, 5));
+    for (int l = 0; l < n_; ++l)
+      emit(master(l), GenKind::Exit, kMain, clock_[master(l)] + rng_.uniform(1, 5));
     flush();
     for (TraceWriter* sink : sinks_) sink->finish();
     return summary_;
@@ -91,6 +95,9 @@ class Program {
     round_.push_back(e);
     return round_.back();
   }
+
+  // The master thread (the MPI rank's location) of process r.
+  int master(int r) const { return r * t_; }
 
   std::int64_t jittered(std::int64_t base, std::int64_t jitter) {
     return std::max<std::int64_t>(1, base + rng_.uniform(-jitter, jitter));
@@ -150,23 +157,30 @@ class Program {
     }
 
     // Phase 1: computation and sends (they depend on nothing but the location itself).
-    for (int l = 0; l < n_; ++l) {
-      const LocationPlan& p = plan_[l];
+    for (int proc = 0; proc < n_; ++proc) {
+      const LocationPlan& p = plan_[proc];
+      const int l = master(proc);
       emit(l, GenKind::Enter, kStep, clock_[l] + rng_.uniform(1, 3));
       emit(l, GenKind::Enter, kCompute, clock_[l] + rng_.uniform(1, 2));
+      std::int64_t team_end = 0;
+      if (t_ > 1) team_end = fork_team(l, p.kernels);
       for (int k = 0; k < p.kernels; ++k) {
         emit(l, GenKind::Enter, kKernel, clock_[l] + rng_.uniform(1, 2));
         std::int64_t d = jittered(o_.kernel_us, kernel_jitter_);
         if (k == p.kernels - 1) d += p.late_delay;
         emit(l, GenKind::Exit, kKernel, clock_[l] + d);
       }
+      if (t_ > 1) {
+        emit(l, GenKind::Exit, kParallel, clock_[l] + rng_.uniform(1, 2));
+        emit(l, GenKind::Join, -1, std::max(clock_[l], team_end) + rng_.uniform(1, 2)).tag = t_;
+      }
       emit(l, GenKind::Exit, kCompute, clock_[l] + rng_.uniform(1, 2));
       emit(l, GenKind::Enter, kExchange, clock_[l] + rng_.uniform(1, 2));
-      for (std::size_t index : outgoing_[l]) {
+      for (std::size_t index : outgoing_[proc]) {
         Message& m = messages_[index];
         emit(l, GenKind::Enter, kMpiSend, clock_[l] + rng_.uniform(1, 2));
         GenEvent& e = emit(l, GenKind::Send, -1, clock_[l] + rng_.uniform(1, 2));
-        e.peer = m.dest;
+        e.peer = master(m.dest);
         e.tag = m.tag;
         e.len = m.len;
         m.send_time = e.time;
@@ -179,29 +193,60 @@ class Program {
         o_.barrier_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.barrier_every) == 0
             ? kMpiBarrier
             : kMpiAllreduce;
-    for (int l = 0; l < n_; ++l) {
-      for (std::size_t index : incoming_[l]) {
+    for (int proc = 0; proc < n_; ++proc) {
+      const int l = master(proc);
+      for (std::size_t index : incoming_[proc]) {
         const Message& m = messages_[index];
         emit(l, GenKind::Enter, kMpiRecv, clock_[l] + rng_.uniform(1, 2));
         const std::int64_t arrival = m.send_time + o_.latency_us + copy_cost(m.len);
         GenEvent& e = emit(l, GenKind::Recv, -1, std::max(clock_[l] + rng_.uniform(1, 2), arrival));
-        e.peer = m.src;
+        e.peer = master(m.src);
         e.tag = m.tag;
         e.len = m.len;
         emit(l, GenKind::Exit, kMpiRecv, clock_[l] + rng_.uniform(1, 3));
       }
       emit(l, GenKind::Exit, kExchange, clock_[l] + rng_.uniform(1, 2));
       emit(l, GenKind::Enter, kUpdate, clock_[l] + rng_.uniform(1, 2));
-      emit(l, GenKind::Exit, kUpdate, clock_[l] + jittered(o_.update_us, update_jitter_) + plan_[l].imbalance);
+      emit(l, GenKind::Exit, kUpdate, clock_[l] + jittered(o_.update_us, update_jitter_) + plan_[proc].imbalance);
       emit(l, GenKind::Exit, kStep, clock_[l] + rng_.uniform(1, 2));
-      coll_enter_[l] = emit(l, GenKind::Enter, collective, clock_[l] + rng_.uniform(1, 3)).time;
+      GenEvent& enter = emit(l, GenKind::Enter, collective, clock_[l] + rng_.uniform(1, 3));
+      enter.flags = kGenCollective;
+      coll_enter_[proc] = enter.time;
     }
 
     // Phase 3: everybody leaves the collective together, after the last one entered.
+    // (An allreduce of one double: 8 bytes sent and received per rank; a barrier moves none.)
     const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
     const std::int64_t cost = collective == kMpiBarrier ? rng_.uniform(2, 6) : rng_.uniform(5, 20);
-    for (int l = 0; l < n_; ++l) emit(l, GenKind::Exit, collective, latest + cost);
+    for (int proc = 0; proc < n_; ++proc) {
+      GenEvent& e = emit(master(proc), GenKind::Exit, collective, latest + cost);
+      e.flags = kGenCollective;
+      e.len = collective == kMpiBarrier ? 0 : 8;
+      e.received = e.len;
+      e.peer = -1;
+    }
     summary_.messages += messages_.size();
+  }
+
+  // Threads: the master l forks its team; every other thread of the process runs
+  // `kernels` kernels in region parallel. Returns when the last of them left parallel.
+  // The master then enters parallel itself (its kernels follow in the caller).
+  std::int64_t fork_team(int l, int kernels) {
+    GenEvent& fork = emit(l, GenKind::Fork, -1, clock_[l] + rng_.uniform(1, 2));
+    fork.tag = t_;
+    const std::int64_t fork_time = fork.time;
+    std::int64_t team_end = 0;
+    for (int k = 1; k < t_; ++k) {
+      const int w = l + k;
+      emit(w, GenKind::Enter, kParallel, std::max(clock_[w], fork_time) + rng_.uniform(1, 3));
+      for (int i = 0; i < kernels; ++i) {
+        emit(w, GenKind::Enter, kKernel, clock_[w] + rng_.uniform(1, 2));
+        emit(w, GenKind::Exit, kKernel, clock_[w] + jittered(o_.kernel_us, kernel_jitter_));
+      }
+      team_end = std::max(team_end, emit(w, GenKind::Exit, kParallel, clock_[w] + rng_.uniform(1, 2)).time);
+    }
+    emit(l, GenKind::Enter, kParallel, clock_[l] + rng_.uniform(1, 2));
+    return team_end;
   }
 
   void flush() {
@@ -215,7 +260,8 @@ class Program {
   const GenOptions& o_;
   const std::vector<TraceWriter*>& sinks_;
   Rng rng_;
-  int n_;
+  int n_;  // MPI processes
+  int t_;  // locations (threads) per process
   bool neighbors_ = false;
   std::int64_t kernel_jitter_ = 0, update_jitter_ = 0;
   std::vector<std::int64_t> clock_;
@@ -240,6 +286,9 @@ void GenOptions::validate() const {
   };
   need(locations >= 2, "locations must be at least 2 (got " + std::to_string(locations) + ")");
   need(locations <= kMaxLocations, "locations must be at most " + std::to_string(kMaxLocations));
+  need(threads >= 1 && threads <= 256, "threads must be in 1..256 (got " + std::to_string(threads) + ")");
+  need(static_cast<std::int64_t>(locations) * threads <= kMaxLocations,
+       "locations * threads must be at most " + std::to_string(kMaxLocations));
   need(events >= 0, "events must not be negative (got " + std::to_string(events) + ")");
   bool known = false;
   std::string formats;
@@ -247,9 +296,12 @@ void GenOptions::validate() const {
     known = known || f == format;
     formats += (formats.empty() ? "" : ", ") + f;
   }
-  need(known, "unknown or unsupported format '" + format + "' (supported: " + formats + ")");
+  need(known, "unknown or unsupported format '" + format + "' (supported: " + formats + ")" +
+                  (format == "otf2" ? "; this EARL was built without libotf2" : ""));
   need(rollover >= 0, "rollover must be a positive number of microseconds (got " +
                           std::to_string(rollover) + ")");
+  need(rollover == 0 || format == "alog", "rollover is an ALOG notion; format '" + format +
+                                              "' has no clock roll-over");
   need(pattern == "ring" || pattern == "neighbors",
        "pattern must be 'ring' or 'neighbors' (got '" + pattern + "')");
   need(max_kernels >= 1 && max_kernels <= 1000, "max_kernels must be in 1..1000");
@@ -270,18 +322,36 @@ void GenOptions::validate() const {
   need(truth_limit >= 0, "truth_limit must not be negative");
 }
 
-TraceHeader program_header(int locations) {
+TraceHeader program_header(int processes, int threads) {
   TraceHeader h;
-  h.locations = locations;
+  h.locations = processes * threads;
+  h.threads = threads;
   h.regions = {
-      {"main", "gray:solid"},       {"step", "blue:solid"},
-      {"compute", "green:boxes"},   {"kernel", "yellow:solid"},
-      {"exchange", "cyan:solid"},   {"update", "orange:boxes"},
-      {"MPI_Send", "red:solid"},    {"MPI_Recv", "magenta:solid"},
-      {"MPI_Allreduce", "brown:solid"}, {"MPI_Barrier", "black:solid"},
+      {"main", "gray:solid", "USER"},       {"step", "blue:solid", "USER"},
+      {"compute", "green:boxes", "USER"},   {"kernel", "yellow:solid", "USER"},
+      {"exchange", "cyan:solid", "USER"},   {"update", "orange:boxes", "USER"},
+      {"MPI_Send", "red:solid", "MPI"},     {"MPI_Recv", "magenta:solid", "MPI"},
+      {"MPI_Allreduce", "brown:solid", "MPI"}, {"MPI_Barrier", "black:solid", "MPI"},
   };
-  for (int l = 0; l < locations; ++l) h.location_names.push_back("rank " + std::to_string(l));
+  if (threads > 1) h.regions.push_back({"parallel", "pink:boxes", "OPENMP"});
+  for (int p = 0; p < processes; ++p) {
+    h.location_names.push_back("rank " + std::to_string(p));
+    for (int k = 1; k < threads; ++k)
+      h.location_names.push_back("rank " + std::to_string(p) + " thread " + std::to_string(k));
+  }
   return h;
+}
+
+std::vector<int> permuted_ranks(int processes, std::uint64_t seed) {
+  std::vector<int> rank_process(processes > 0 ? processes : 0);
+  for (int r = 0; r < processes; ++r) rank_process[r] = r;
+  Rng rng(seed ^ 0x5eed0f4a11ab1e5ULL);  // its own stream: the program's draws stay the same
+  for (int i = processes - 1; i > 0; --i)
+    std::swap(rank_process[i], rank_process[static_cast<std::size_t>(rng.uniform(0, i))]);
+  bool identity = true;
+  for (int r = 0; r < processes; ++r) identity = identity && rank_process[r] == r;
+  if (identity && processes >= 2) std::swap(rank_process[0], rank_process[1]);
+  return rank_process;
 }
 
 GenSummary run_program(const GenOptions& options, const std::vector<TraceWriter*>& sinks) {
@@ -295,12 +365,11 @@ GenSummary generate(const GenOptions& options, const std::string& trace_path,
   if (trace_path.empty()) bad("no output path");
   if (truth_path.empty()) bad("no ground-truth path");
   if (truth_path == trace_path) bad("the ground-truth path must differ from the trace path");
-  bool created = false;
+  std::unique_ptr<TraceWriter> writer;
   try {
     WriterOptions wo;
     wo.rollover = options.rollover;
-    std::unique_ptr<TraceWriter> writer = make_trace_writer(options.format, trace_path, wo);
-    created = true;
+    writer = make_trace_writer(options.format, trace_path, wo);
     TruthCollector truth(kMpiSend, kMpiRecv, {kMpiAllreduce, kMpiBarrier}, options.truth_limit);
     const GenSummary summary = run_program(options, {writer.get(), &truth});
 
@@ -311,6 +380,17 @@ GenSummary generate(const GenOptions& options, const std::string& trace_path,
     meta.emplace_back("format", json_string(options.format));
     meta.emplace_back("seed", std::to_string(options.seed));
     meta.emplace_back("locations", i(options.locations));
+    // Only when set, so that the truth of a run without them stays what it always was.
+    if (options.threads > 1) {
+      meta.emplace_back("threads", i(options.threads));
+      meta.emplace_back("location_count", i(std::int64_t{options.locations} * options.threads));
+    }
+    if (options.permute_ranks) {
+      std::string ranks = "[";
+      for (int p : permuted_ranks(options.locations, options.seed))
+        ranks += (ranks.size() > 1 ? ", " : "") + std::to_string(p);
+      meta.emplace_back("rank_process", ranks + "]");
+    }
     meta.emplace_back("target_events", i(options.events));
     meta.emplace_back("rollover", options.rollover > 0 ? i(options.rollover) : "null");
     meta.emplace_back("rounds", std::to_string(summary.rounds));
@@ -341,8 +421,8 @@ GenSummary generate(const GenOptions& options, const std::string& trace_path,
     truth.write_json(truth_path, meta);
     return summary;
   } catch (...) {
-    if (created) {
-      std::remove(trace_path.c_str());
+    if (writer) {
+      writer->discard();
       std::remove(truth_path.c_str());
     }
     throw;

@@ -28,6 +28,20 @@
 //
 // Rounds never overlap in time (each ends with the collective), so only one round's events
 // are held and sorted by (time, location, sequence) before they go to the sinks.
+//
+// Threads (`threads` T > 1): every simulated MPI process has T locations, numbered
+// process-major (location p*T + k is thread k of process p; thread 0, the master thread, is
+// the one that does everything above). In each compute phase the master forks a team
+// (fork, team size T), enters region `parallel` and runs its kernels there; each other
+// thread of the team enters `parallel` after the fork, runs the same number of kernels
+// and leaves; the master leaves `parallel` and joins (join, team size T) after the last
+// team member has left. The worker threads do nothing else; collectives and messages stay
+// on the master threads. With T = 1 (the default) nothing of this exists and the output
+// is unchanged.
+//
+// Ranks (`permute_ranks`): MPI_COMM_WORLD's rank r is process rank_process[r], a seeded
+// permutation that is never the identity. Only formats with communicators (OTF2) show it;
+// events, locations and the ground truth do not change.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -44,6 +58,8 @@ struct GenOptions {
   std::string format = "alog";
   std::int64_t rollover = 0;    // microseconds; 0 = no roll-over (cycle always 0)
   std::string pattern = "ring";  // "ring" or "neighbors"
+  int threads = 1;               // locations per process (see above)
+  bool permute_ranks = false;    // MPI_COMM_WORLD ranks permuted against processes
 
   int max_kernels = 3;           // kernel instances per compute: uniform 1..max_kernels per round
   std::int64_t kernel_us = 100;  // kernel duration, +- jitter
@@ -78,13 +94,19 @@ struct GenSummary {
   std::uint64_t injected_imbalance = 0;
 };
 
-// Region ids of the program model, in definition order.
+// Region ids of the program model, in definition order. kParallel exists only when
+// threads > 1 (the header of a single-threaded run is the same as it always was).
 enum GenRegion : int {
   kMain, kStep, kCompute, kKernel, kExchange, kUpdate, kMpiSend, kMpiRecv, kMpiAllreduce,
-  kMpiBarrier, kRegionCount
+  kMpiBarrier, kRegionCount, kParallel = kRegionCount
 };
 
-TraceHeader program_header(int locations);
+// The header of a run with `processes` MPI processes of `threads` locations each.
+TraceHeader program_header(int processes, int threads = 1);
+
+// MPI_COMM_WORLD's rank -> process for permute_ranks (seeded, never the identity for >= 2
+// processes).
+std::vector<int> permuted_ranks(int processes, std::uint64_t seed);
 
 // Runs the program model and feeds every sink (begin, write per round, finish).
 GenSummary run_program(const GenOptions& options, const std::vector<TraceWriter*>& sinks);

@@ -18,7 +18,7 @@ enum class GenKind : std::uint8_t { Enter, Exit, Send, Recv, Fork, Join };
 // GenEvent::flags.
 // kGenCollective on an Enter: the region instance is one MPI collective operation (OTF2
 // MpiCollectiveBegin follows the Enter); on an Exit: it ends one (OTF2 MpiCollectiveEnd
-// precedes the Leave) with len = bytes sent, tag = bytes received, peer = the root
+// precedes the Leave) with len = bytes sent, received = bytes received, peer = the root
 // location or -1. Formats without collectives (ALOG) write a plain exit.
 constexpr std::uint8_t kGenCollective = 1;
 
@@ -26,10 +26,11 @@ constexpr std::uint8_t kGenCollective = 1;
 struct GenEvent {
   std::int64_t time = 0;
   std::int64_t len = 0;    // send/recv: bytes; collective exit: bytes sent
+  std::int64_t received = 0;  // collective exit: bytes received
   std::int32_t loc = 0;
   std::int32_t region = -1;  // enter/exit: index into TraceHeader::regions
   std::int32_t peer = -1;    // send: destination, recv: source (locations); collective exit: root
-  std::int32_t tag = 0;      // send/recv; collective exit: bytes received; fork/join: team size
+  std::int32_t tag = 0;      // send/recv; fork/join: team size
   std::uint32_t seq = 0;     // per-location generation order within the round
   GenKind kind = GenKind::Enter;
   std::uint8_t flags = 0;    // kGenCollective

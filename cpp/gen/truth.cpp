@@ -55,6 +55,8 @@ void TruthCollector::fail(const std::string& what) const {
 void TruthCollector::begin(const TraceHeader& header) {
   header_ = header;
   n_ = header.locations;
+  threads_ = header.threads > 0 ? header.threads : 1;
+  processes_ = n_ / threads_;
   nregions_ = static_cast<int>(header.regions.size());
   stacks_.assign(n_, {});
   region_time_.assign(static_cast<std::size_t>(n_) * nregions_, RegionTime{});
@@ -62,7 +64,7 @@ void TruthCollector::begin(const TraceHeader& header) {
   bytes_received_.assign(n_, 0);
   bytes_sent_.assign(n_, 0);
   last_time_.assign(n_, -1);
-  coll_enter_.assign(n_, -1);
+  coll_enter_.assign(processes_, -1);
   is_collective_.assign(nregions_, 0);
   for (int r : collectives_)
     if (r >= 0 && r < nregions_) is_collective_[r] = 1;
@@ -84,14 +86,17 @@ void TruthCollector::write(const GenEvent* events, std::size_t count) {
         if (e.region < 0 || e.region >= nregions_) fail("region out of range");
         stack.push_back({e.region, e.time});
         if (is_collective_[e.region]) {
-          if (coll_enter_[e.loc] >= 0) fail("collective entered twice");
+          // Collectives involve the master threads, one per process.
+          if (e.loc % threads_ != 0) fail("collective on a location that is no master thread");
+          const int p = e.loc / threads_;
+          if (coll_enter_[p] >= 0) fail("collective entered twice");
           if (coll_pending_ == 0) coll_region_ = e.region;
-          coll_enter_[e.loc] = e.time;
-          if (++coll_pending_ == n_) {
+          coll_enter_[p] = e.time;
+          if (++coll_pending_ == processes_) {
             const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
             CollectiveWait instance{coll_instances_, coll_region_, seconds(latest), {}};
-            instance.waits.reserve(n_);
-            for (int l = 0; l < n_; ++l) {
+            instance.waits.reserve(processes_);
+            for (int l = 0; l < processes_; ++l) {
               const double wait = seconds(latest) - seconds(coll_enter_[l]);
               imbalance_total_ += wait;
               instance.waits.push_back(wait);
@@ -167,6 +172,9 @@ void TruthCollector::write(const GenEvent* events, std::size_t count) {
         }
         break;
       }
+      case GenKind::Fork:
+      case GenKind::Join:
+        break;  // no part of any ground-truth figure
     }
   }
 }

@@ -31,7 +31,7 @@ struct CollectiveWait {
   std::int64_t index;  // 0-based instance number
   int region;
   double enter_max;
-  std::vector<double> waits;  // per location: max enter - own enter
+  std::vector<double> waits;  // per process (its master thread): max enter - own enter
 };
 
 struct RegionTime {
@@ -79,6 +79,7 @@ class TruthCollector : public TraceWriter {
   std::int64_t list_limit_;
 
   int n_ = 0, nregions_ = 0;
+  int threads_ = 1, processes_ = 0;  // collectives involve each process' master thread
   std::vector<std::vector<Frame>> stacks_;
   std::vector<RegionTime> region_time_;  // [loc * nregions + region]
   std::vector<std::vector<InFlight>> in_flight_;  // per destination, in send order

@@ -57,8 +57,10 @@ def build_parser():
     info.set_defaults(func=_info)
 
     from earl import generate
+    from earl import convert
 
     generate.add_parser(commands)
+    convert.add_parser(commands)
 
     demo = commands.add_parser("demo", help="generate a trace and run the example scripts on it")
     demo.add_argument("--output", default="demo-output", help="directory for the demo's files")

@@ -6,6 +6,11 @@ The work is done in C++ (cpp/gen/, with the GIL released); this module is the Py
     truth = generate("run.alog", locations=8, events=10**6, seed=7, late_sender_rate=0.2)
 
 writes ``run.alog`` and ``run.alog.truth.json`` and returns the ground truth as a dict.
+``generate("run.otf2", ...)`` (or ``format="otf2"``) writes the same trace as an OTF2 archive
+through libotf2 (``run.otf2`` anchor, ``run.def``, ``run/``), shaped the way Score-P writes
+MPI traces; EARL reads both to the same events. ``threads=T`` gives every MPI process T
+locations (a fork/join team per compute phase), ``permute_ranks=True`` makes
+MPI_COMM_WORLD's ranks a seeded permutation of the processes (visible in OTF2 only).
 Every round of the simulated program is ``step { compute { kernel... } exchange { MPI_Send...
 MPI_Recv... } update }`` followed by a collective (MPI_Allreduce, every ``barrier_every``-th
 one MPI_Barrier); ``main`` spans the run. Injected inefficiencies: late senders, messages
@@ -22,7 +27,8 @@ import sys
 from earl import _core
 from earl._core import EarlError
 
-__all__ = ["generate", "add_parser", "defaults", "INEFFICIENCY_OPTIONS", "main"]
+__all__ = ["generate", "add_parser", "defaults", "format_for_path", "INEFFICIENCY_OPTIONS",
+           "main"]
 
 # What each generator option means (for --help); names and defaults come from the C++ core.
 _HELP = {
@@ -46,7 +52,7 @@ _HELP = {
                    "stay complete)",
 }
 
-_MAIN_OPTIONS = ("locations", "events", "seed", "format", "rollover")
+_MAIN_OPTIONS = ("locations", "events", "seed", "format", "rollover", "threads", "permute_ranks")
 
 
 def defaults():
@@ -57,11 +63,21 @@ def defaults():
 INEFFICIENCY_OPTIONS = tuple(k for k in defaults() if k not in _MAIN_OPTIONS)
 
 
-def generate(path, *, locations=4, events=10000, seed=1, format="alog", rollover=None,
-             truth_path=None, **inefficiency_options):
+def format_for_path(path):
+    """The format `earl gen` writes to `path` when none is given: otf2 for ``*.otf2``,
+    else alog."""
+    return "otf2" if os.fspath(path).endswith(".otf2") else "alog"
+
+
+def generate(path, *, locations=4, events=10000, seed=1, format=None, rollover=None,
+             threads=1, permute_ranks=False, truth_path=None, **inefficiency_options):
     """Write a synthetic trace to `path` and its ground truth to `truth_path`.
 
-    `truth_path` defaults to ``path + ".truth.json"``. `events` is an approximate target:
+    `format` is "alog" or "otf2" (None: otf2 when `path` ends in .otf2, else alog; an OTF2
+    path names the anchor file and must end in .otf2). `threads` (>= 1) locations per MPI
+    process, `permute_ranks` permutes MPI_COMM_WORLD's ranks against the processes (both
+    see cpp/gen/generator.h). The ground truth is the same for every format (but for its
+    "format" entry). `truth_path` defaults to ``path + ".truth.json"``. `events` is an approximate target:
     whole rounds are generated until it is reached (the exact count is ``truth["events"]``).
     `rollover` (microseconds) writes clock cycles with a -11 roll-over record. Further
     keyword options are listed in ``INEFFICIENCY_OPTIONS`` (see ``defaults()``). Returns the
@@ -74,8 +90,10 @@ def generate(path, *, locations=4, events=10000, seed=1, format="alog", rollover
         raise EarlError("earl gen: unknown option(s): %s (known: %s)"
                         % (", ".join(unknown), ", ".join(INEFFICIENCY_OPTIONS)))
     options = dict(inefficiency_options)
+    if format is None:
+        format = format_for_path(path)
     options.update(locations=locations, events=events, seed=seed, format=format,
-                   rollover=rollover)
+                   rollover=rollover, threads=threads, permute_ranks=permute_ranks)
     _core.generate(path, truth_path, options)
     with open(truth_path, encoding="utf-8") as f:
         return json.load(f)
@@ -96,6 +114,7 @@ def _run(args):
     try:
         truth = generate(args.output, locations=args.locations, events=args.events,
                          seed=args.seed, format=args.format, rollover=args.rollover,
+                         threads=args.threads, permute_ranks=args.permute_ranks,
                          truth_path=truth_path, **options)
     except EarlError as error:
         print(error, file=sys.stderr)
@@ -111,17 +130,25 @@ def _configure(parser):
     parser.add_argument("--truth", metavar="PATH", default=None,
                         help="ground-truth JSON to write (default: OUTPUT.truth.json)")
     parser.add_argument("-n", "--locations", type=int, default=d["locations"],
-                        help="number of locations (>= 2; default %(default)s)")
+                        help="number of MPI processes, one location each unless --threads "
+                             "(>= 2; default %(default)s)")
     parser.add_argument("-e", "--events", type=int, default=d["events"],
                         help="approximate number of events (whole rounds; default %(default)s)")
     parser.add_argument("-s", "--seed", type=int, default=d["seed"],
                         help="random seed (default %(default)s)")
-    parser.add_argument("-f", "--format", default=d["format"],
-                        help="trace format to write (supported: %s; default %%(default)s)"
+    parser.add_argument("-f", "--format", default=None,
+                        help="trace format to write (supported: %s; default: otf2 when "
+                             "OUTPUT ends in .otf2, else alog)"
                         % ", ".join(_core.generator_formats()))
     parser.add_argument("--rollover", type=int, default=None, metavar="US",
                         help="clock roll-over point in microseconds: write cycles and a -11 "
                              "record (default: none)")
+    parser.add_argument("--threads", type=int, default=d["threads"], metavar="T",
+                        help="locations per MPI process: the master thread forks a team of "
+                             "T threads for each compute phase (default %(default)s)")
+    parser.add_argument("--permute-ranks", action="store_true",
+                        help="MPI_COMM_WORLD's ranks are a seeded permutation of the processes "
+                             "(OTF2 readers must translate ranks; events stay the same)")
     group = parser.add_argument_group("program model and injected inefficiencies")
     for name in INEFFICIENCY_OPTIONS:
         value = d[name]

@@ -1,5 +1,6 @@
 // C++ tests of the trace generator (cpp/gen/): the random numbers, the program model's
 // invariants on an in-memory sink, the ALOG writer and option validation.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -113,20 +114,36 @@ void test_program_invariants(const GenOptions& o, const std::string& name) {
   check(sink.begins == 1 && sink.finishes == 1, name + ": begin/finish once");
   check(sink.events.size() == s.events && truth.events() == s.events, name + ": event counts agree");
   check(s.events >= static_cast<std::uint64_t>(o.events), name + ": target reached");
-  check(static_cast<int>(sink.header.regions.size()) == kRegionCount, name + ": region table");
+  check(static_cast<int>(sink.header.regions.size()) == kRegionCount + (o.threads > 1),
+        name + ": region table");
+  check(sink.header.locations == o.locations * o.threads && sink.header.threads == o.threads,
+        name + ": locations and threads in the header");
 
   // Global order and per-location strictly increasing times.
-  bool ordered = true, strict = true, collective_together = true;
-  std::vector<std::int64_t> last(o.locations, -1);
+  bool ordered = true, strict = true, collective_together = true, flagged = true;
+  std::vector<std::int64_t> last(static_cast<std::size_t>(o.locations) * o.threads, -1);
+  std::vector<int> open_forks(last.size(), 0);
+  bool forks_balanced = true, threads_only_compute = true;
   std::map<std::int64_t, int> collective_exits;  // time -> how many locations exit then
   for (std::size_t i = 0; i < sink.events.size(); ++i) {
     const GenEvent& e = sink.events[i];
     if (i && e.time < sink.events[i - 1].time) ordered = false;
     if (e.time <= last[e.loc]) strict = false;
     last[e.loc] = e.time;
-    if (e.kind == GenKind::Exit && (e.region == kMpiAllreduce || e.region == kMpiBarrier))
-      ++collective_exits[e.time];
+    const bool collective = e.region == kMpiAllreduce || e.region == kMpiBarrier;
+    if (e.kind == GenKind::Exit && collective) ++collective_exits[e.time];
+    if ((e.kind == GenKind::Enter || e.kind == GenKind::Exit) &&
+        collective != ((e.flags & kGenCollective) != 0))
+      flagged = false;
+    if (e.kind == GenKind::Fork) forks_balanced = forks_balanced && open_forks[e.loc]++ == 0;
+    if (e.kind == GenKind::Join) forks_balanced = forks_balanced && open_forks[e.loc]-- == 1;
+    if (e.loc % o.threads != 0)
+      threads_only_compute = threads_only_compute && (e.region == kKernel || e.region == kParallel) &&
+                             (e.kind == GenKind::Enter || e.kind == GenKind::Exit);
   }
+  check(flagged, name + ": exactly the collective enters and exits carry kGenCollective");
+  check(forks_balanced, name + ": forks and joins alternate on every location");
+  check(threads_only_compute, name + ": worker threads only run kernels in parallel");
   for (const auto& [t, k] : collective_exits) collective_together = collective_together && k == o.locations;
   check(ordered, name + ": times never decrease in output order");
   check(strict, name + ": times strictly increase per location");
@@ -163,6 +180,30 @@ void test_program() {
   test_program_invariants(o, "9 neighbors, always late");
   o.events = 0;
   test_program_invariants(o, "no rounds");
+  GenOptions t;
+  t.events = 5000;
+  t.threads = 3;
+  test_program_invariants(t, "3 threads");
+  t.locations = 2;
+  t.threads = 8;
+  t.pattern = "neighbors";
+  t.late_sender_rate = 1.0;
+  test_program_invariants(t, "2 x 8 threads, always late");
+}
+
+void test_permuted_ranks() {
+  for (int n : {2, 3, 7, 64}) {
+    const std::vector<int> p = permuted_ranks(n, 5);
+    std::vector<int> sorted = p;
+    std::sort(sorted.begin(), sorted.end());
+    bool permutation = true, identity = true;
+    for (int i = 0; i < n; ++i) {
+      permutation = permutation && sorted[i] == i;
+      identity = identity && p[i] == i;
+    }
+    check(permutation && !identity, "permuted_ranks(" + std::to_string(n) + ") is a non-identity permutation");
+    check(permuted_ranks(n, 5) == p, "permuted_ranks is seeded");
+  }
 }
 
 void test_alog_and_truth_files() {
@@ -205,12 +246,14 @@ void test_errors() {
   };
   check(with([](GenOptions& o) { o.locations = 1; }), "locations < 2");
   check(with([](GenOptions& o) { o.events = -1; }), "negative events");
-  check(with([](GenOptions& o) { o.format = "otf2"; }), "unsupported format");
+  check(with([](GenOptions& o) { o.format = "nope"; }), "unsupported format");
+  check(with([](GenOptions& o) { o.threads = 0; }), "zero threads");
+  check(with([](GenOptions& o) { o.locations = 40000; o.threads = 2; }), "too many locations");
   check(with([](GenOptions& o) { o.pattern = "star"; }), "unknown pattern");
   check(with([](GenOptions& o) { o.late_sender_rate = 1.5; }), "rate above 1");
   check(with([](GenOptions& o) { o.latency_us = 0; }), "zero latency");
   check(!with([](GenOptions&) {}), "defaults are valid");
-  check(throws_earl_error([] { make_trace_writer("otf2", "x", WriterOptions{}); }),
+  check(throws_earl_error([] { make_trace_writer("nope", "x", WriterOptions{}); }),
         "writer factory rejects unknown formats");
   check(throws_earl_error([] {
           generate(GenOptions{}, "no/such/dir/generator_test.alog", "no/such/dir/t.json");
@@ -220,13 +263,55 @@ void test_errors() {
         "trace and truth path must differ");
 }
 
+#ifdef EARL_HAVE_OTF2
+// The OTF2 archive is written beside the anchor; a failure (here: the truth cannot be
+// written) removes all of it again. (Its content is checked in tests/test_otf2_writer.py
+// with the official otf2 reader.)
+void test_otf2_files() {
+  namespace fs = std::filesystem;
+  const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+  const fs::path dir = fs::temp_directory_path() / ("earl_generator_test_" + std::to_string(stamp));
+  fs::create_directories(dir);
+  GenOptions o;
+  o.events = 2000;
+  o.format = "otf2";
+  o.threads = 2;
+  o.permute_ranks = true;
+  const GenSummary s = generate(o, (dir / "run.otf2").string(), (dir / "run.json").string());
+  check(s.events >= 2000, "OTF2 archive generated");
+  check(fs::is_regular_file(dir / "run.otf2") && fs::is_regular_file(dir / "run.def") &&
+            fs::is_directory(dir / "run") && fs::is_regular_file(dir / "run" / "0.evt") &&
+            fs::is_regular_file(dir / "run" / "4294967296.evt"),
+        "anchor, definitions and per-location files (Score-P location ids)");
+  generate(o, (dir / "run.otf2").string(), (dir / "run.json").string());
+  check(fs::is_regular_file(dir / "run.otf2"), "an existing archive is replaced");
+  check(throws_earl_error([&] {
+          generate(o, (dir / "bad.otf2").string(), (dir / "missing" / "t.json").string());
+        }),
+        "unwritable truth");
+  check(!fs::exists(dir / "bad.otf2") && !fs::exists(dir / "bad.def") && !fs::exists(dir / "bad"),
+        "a failed OTF2 generation leaves nothing behind");
+  check(throws_earl_error([&] { generate(o, (dir / "noanchor").string(), (dir / "t.json").string()); }),
+        "OTF2 output must be named NAME.otf2");
+  std::ofstream(dir / "other.otf2") << "not an archive";
+  check(throws_earl_error([&] { generate(o, (dir / "other.otf2").string(), (dir / "t.json").string()); }) &&
+            read_file((dir / "other.otf2").string()) == "not an archive",
+        "a file that is no OTF2 anchor is never replaced");
+  fs::remove_all(dir);
+}
+#endif
+
 }  // namespace
 
 int main() {
   try {
     test_rng();
     test_program();
+    test_permuted_ranks();
     test_alog_and_truth_files();
+#ifdef EARL_HAVE_OTF2
+    test_otf2_files();
+#endif
     test_errors();
   } catch (const std::exception& e) {
     std::printf("FAILED: unexpected exception: %s\n", e.what());

@@ -1,0 +1,59 @@
+// Python binding of `earl convert`: _core.convert(input, output, format=None) runs the C++
+// converter (cpp/convert/) with the GIL released and returns its summary as a dict.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+
+#include "bindings/bindings.h"
+#include "convert/convert.h"
+#include "model/error.h"
+
+namespace py = pybind11;
+
+namespace earl::bindings {
+
+void bind_convert(py::module_& m) {
+  m.def(
+      "convert",
+      [](const std::string& input, const std::string& output, const py::object& format) {
+        convert::ConvertOptions o;
+        if (!format.is_none()) {
+          if (!py::isinstance<py::str>(format)) throw EarlError("earl convert: format must be a string");
+          o.format = format.cast<std::string>();
+        }
+        // Ctrl-C: a pending signal stops the scan or the conversion.
+        o.poll = [] {
+          py::gil_scoped_acquire gil;
+          if (PyErr_CheckSignals() != 0) throw Interrupted();
+        };
+        o.progress = [](double) {
+          py::gil_scoped_acquire gil;
+          return PyErr_CheckSignals() == 0;
+        };
+        convert::ConvertSummary s;
+        {
+          py::gil_scoped_release release;
+          s = convert::convert(input, output, o);
+        }
+        py::dict out;
+        out["input_format"] = s.input_format;
+        out["output_format"] = s.output_format;
+        out["events_read"] = s.events_read;
+        out["events_written"] = s.events_written;
+        py::dict dropped;
+        for (const auto& [type, count] : s.dropped) dropped[py::str(type)] = count;
+        out["dropped"] = dropped;
+        out["collective_exits_plain"] = s.collective_exits_plain;
+        out["times_rounded"] = s.times_rounded;
+        out["ties_reordered"] = s.ties_reordered;
+        return out;
+      },
+      py::arg("input"), py::arg("output"), py::arg("format") = py::none(),
+      "Converts the trace `input` into `output` (format from `format`, else output's suffix, "
+      "else the input's) and returns a summary dict.");
+  m.def("convert_format_for_path", &convert::format_for_path,
+        "The output format a path's suffix implies ('alog', 'otf2' or '').");
+}
+
+}  // namespace earl::bindings

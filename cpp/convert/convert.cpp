@@ -1,0 +1,206 @@
+#include "convert/convert.h"
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <unordered_map>
+
+#include "gen/trace_writer.h"
+#include "model/error.h"
+#include "trace/event_trace.h"
+
+namespace fs = std::filesystem;
+
+namespace earl::convert {
+
+namespace {
+
+constexpr std::size_t kBatch = 4096;
+constexpr Position kPollEvery = 1 << 16;
+
+[[noreturn]] void bad(const std::string& what) { throw EarlError("earl convert: " + what); }
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string known_formats() {
+  std::string known;
+  for (const auto& f : gen::writer_formats()) known += (known.empty() ? "" : ", ") + f;
+  return known;
+}
+
+// True when writing `output` would overwrite `input` (or the archive it belongs to).
+bool same_trace(const std::string& input, const std::string& output) {
+  std::error_code ec;
+  const fs::path in = fs::weakly_canonical(input, ec);
+  if (ec) return false;
+  const fs::path out = fs::weakly_canonical(output, ec);
+  if (ec) return false;
+  if (in == out) return true;
+  if (fs::is_directory(in, ec) && out.parent_path() == in) return true;  // anchor inside IN
+  // OUT's archive directory or definitions are IN (or IN lies inside OUT's archive).
+  if (ends_with(out.string(), ".otf2")) {
+    const std::string stem = out.string().substr(0, out.string().size() - 5);
+    if (in == fs::path(stem) || in == fs::path(stem + ".def")) return true;
+    if (in.parent_path() == fs::path(stem)) return true;
+  }
+  return false;
+}
+
+// "A / B" -> {"A", "B"}; anything else -> {name, ""}.
+std::pair<std::string, std::string> split_location_name(const std::string& name) {
+  const std::size_t at = name.rfind(" / ");
+  if (at == std::string::npos || at == 0 || at + 3 >= name.size()) return {name, ""};
+  return {name.substr(0, at), name.substr(at + 3)};
+}
+
+gen::TraceHeader header_of(const EventTrace& trace, bool otf2_output) {
+  const Definitions& defs = trace.definitions();
+  gen::TraceHeader h;
+  h.locations = trace.nrlocs();
+  h.threads = 1;
+  for (Location l = 0; l < h.locations; ++l) {
+    const std::optional<std::string> name = trace.locsym(l);
+    // ALOG locations are processes: "MPI Rank 3 / Master thread" is "MPI Rank 3" there.
+    std::string flat = name ? *name : std::string();
+    const std::string master = " / Master thread";
+    if (!otf2_output && ends_with(flat, master) && flat.size() > master.size())
+      flat.resize(flat.size() - master.size());
+    h.location_names.push_back(flat);
+    if (otf2_output) {
+      const auto [process, thread] = split_location_name(name ? *name : std::string());
+      h.process_names.push_back(process);
+      h.thread_names.push_back(thread);
+    }
+  }
+  for (SymbolId r = 0; r < defs.regions.size(); ++r) {
+    gen::RegionDef region;
+    region.name = defs.regions.name(r);
+    if (r < defs.region_group.size() && defs.region_group[r] < defs.groups.size())
+      region.group = defs.groups.name(defs.region_group[r]);
+    h.regions.push_back(std::move(region));
+  }
+  return h;
+}
+
+}  // namespace
+
+std::string format_for_path(const std::string& path) {
+  if (ends_with(path, ".alog")) return "alog";
+  if (ends_with(path, ".otf2")) return "otf2";
+  return "";
+}
+
+ConvertSummary convert(const std::string& input, const std::string& output,
+                       const ConvertOptions& options) {
+  if (input.empty()) bad("no input trace");
+  if (output.empty()) bad("no output path");
+  std::string format = options.format;
+  if (!format.empty()) {
+    bool known = false;
+    for (const auto& f : gen::writer_formats()) known = known || f == format;
+    if (!known) bad("unknown output format '" + format + "' (supported: " + known_formats() + ")");
+  }
+  if (same_trace(input, output))
+    bad("'" + output + "' is the input trace '" + input + "' itself; choose another output path");
+
+  EventTrace::Options trace_options;  // detect IN's format from its content
+  EventTrace trace(input, trace_options, options.progress);
+
+  ConvertSummary summary;
+  summary.input_format = trace.format();
+  if (format.empty()) format = format_for_path(output);
+  if (format.empty()) format = summary.input_format;
+  {
+    bool known = false;
+    for (const auto& f : gen::writer_formats()) known = known || f == format;
+    if (!known)
+      bad("cannot write format '" + format + "' (the input's; supported: " + known_formats() +
+          "); give --format or an output path ending in .alog or .otf2");
+  }
+  summary.output_format = format;
+  const bool otf2 = format == "otf2";
+
+  const Definitions& defs = trace.definitions();
+  const gen::TraceHeader header = header_of(trace, otf2);
+  std::unique_ptr<gen::TraceWriter> writer = gen::make_trace_writer(format, output, gen::WriterOptions{});
+  try {
+    writer->begin(header);
+    std::vector<gen::GenEvent> batch;
+    batch.reserve(kBatch);
+    std::unordered_map<SymbolId, std::size_t> dropped_index;
+    std::int64_t prev_time = INT64_MIN;
+    Location prev_loc = -1;
+    const Position m = trace.size();
+    for (Position pos = 1; pos <= m; ++pos) {
+      if (options.poll && pos % kPollEvery == 0) options.poll();
+      const Event& e = trace.event(static_cast<std::int64_t>(pos));
+      ++summary.events_read;
+      gen::GenEvent g;
+      switch (e.kind) {
+        case EventKind::Enter:
+          g.kind = gen::GenKind::Enter;
+          g.region = static_cast<std::int32_t>(e.region);
+          break;
+        case EventKind::Exit:
+          g.kind = gen::GenKind::Exit;
+          g.region = static_cast<std::int32_t>(e.region);
+          break;
+        case EventKind::CollectiveExit:
+          g.kind = gen::GenKind::Exit;
+          g.region = static_cast<std::int32_t>(e.region);
+          if (otf2) {
+            g.flags = gen::kGenCollective;
+            g.len = e.len;         // sent
+            g.received = e.tag;    // recvd
+            g.peer = e.peer;       // root
+          } else {
+            ++summary.collective_exits_plain;
+          }
+          break;
+        case EventKind::Send:
+        case EventKind::Recv:
+          g.kind = e.kind == EventKind::Send ? gen::GenKind::Send : gen::GenKind::Recv;
+          if (e.tag < INT32_MIN || e.tag > INT32_MAX)
+            bad("event " + std::to_string(pos) + " of '" + input + "': tag " +
+                std::to_string(e.tag) + " does not fit 32 bits");
+          g.peer = e.peer;
+          g.tag = static_cast<std::int32_t>(e.tag);
+          g.len = e.len;
+          break;
+        default: {
+          auto [it, fresh] = dropped_index.emplace(e.type, summary.dropped.size());
+          if (fresh) summary.dropped.emplace_back(defs.types.name(e.type), 0);
+          ++summary.dropped[it->second].second;
+          continue;
+        }
+      }
+      const double us = e.time * 1e6;
+      const double rounded = std::nearbyint(us);
+      if (!std::isfinite(rounded) || std::fabs(rounded) > 9.0e18)
+        bad("event " + std::to_string(pos) + " of '" + input + "': time out of range");
+      if (std::fabs(us - rounded) > 1e-3) ++summary.times_rounded;
+      g.time = static_cast<std::int64_t>(rounded);
+      g.loc = e.loc;
+      if (otf2 && g.time == prev_time && g.loc < prev_loc) ++summary.ties_reordered;
+      prev_time = g.time;
+      prev_loc = g.loc;
+      batch.push_back(g);
+      if (batch.size() == kBatch) {
+        writer->write(batch.data(), batch.size());
+        summary.events_written += batch.size();
+        batch.clear();
+      }
+    }
+    writer->write(batch.data(), batch.size());
+    summary.events_written += batch.size();
+    writer->finish();
+  } catch (...) {
+    writer->discard();
+    throw;
+  }
+  return summary;
+}
+
+}  // namespace earl::convert

@@ -1,0 +1,52 @@
+#pragma once
+// `earl convert IN OUT`: a trace of one format rewritten in another, where the EARL model
+// allows it. IN is read through EventTrace (any format EARL reads, detected from its
+// content) and streamed event by event (memory stays bounded as for any EventTrace); OUT
+// is written by the generator's writers (gen/trace_writer.h).
+//
+// Kept: enter, exit, send, recv with their attributes; location names; regions (and their
+// groups where the output has them). Collective exits become plain exits in ALOG; in OTF2
+// they keep com (as MPI_COMM_WORLD), root, sent and recvd. Every other event type (fork,
+// join, RMA, locks, OTF2's other records) is dropped and counted per type in the summary,
+// never silently. Times are written in integer microseconds: ALOG -> OTF2 exactly (timer
+// resolution 1e6); OTF2 -> ALOG rounded to the nearest microsecond (counted when that
+// loses anything).
+//
+// Location names: ALOG output gets EARL's location names (locsym), "A / Master thread"
+// shortened to "A" (an ALOG location is a process). OTF2 output: every location becomes its
+// own MPI process, MPI_COMM_WORLD rank = location; a location name "A / B" names the
+// process A and the thread B, any other name names the process (thread "Master thread"),
+// so names survive round trips both ways. Communicators other than MPI_COMM_WORLD are not kept (src/dest are global
+// locations anyway). Equal times on different locations are ordered by location in OTF2,
+// so ALOG files that order them differently come back reordered (counted).
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace earl::convert {
+
+struct ConvertOptions {
+  std::string format;           // output format; "" = from OUT's suffix, else IN's format
+  std::function<void()> poll;   // called every few thousand events; may throw to stop
+  std::function<bool(double)> progress;  // while IN is opened (scanned); false stops
+};
+
+struct ConvertSummary {
+  std::string input_format, output_format;
+  std::uint64_t events_read = 0, events_written = 0;
+  std::vector<std::pair<std::string, std::uint64_t>> dropped;  // type -> count, by first drop
+  std::uint64_t collective_exits_plain = 0;  // collective exits written without com/root/sizes
+  std::uint64_t times_rounded = 0;           // events whose time was no whole microsecond
+  std::uint64_t ties_reordered = 0;          // equal times that OTF2 orders by location
+};
+
+// The output format a path implies: "alog" for *.alog, "otf2" for *.otf2, else "".
+std::string format_for_path(const std::string& path);
+
+// Converts; EarlError names the file and what failed (a partial OUT is removed).
+ConvertSummary convert(const std::string& input, const std::string& output,
+                       const ConvertOptions& options);
+
+}  // namespace earl::convert

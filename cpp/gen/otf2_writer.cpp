@@ -1,0 +1,503 @@
+#include "gen/otf2_writer.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unordered_map>
+#include <utility>
+
+#include "gen/mpi_regions.h"
+#include "model/error.h"
+
+namespace fs = std::filesystem;
+
+namespace earl::gen {
+
+namespace {
+
+constexpr std::uint64_t kTimerResolution = 1000000;  // ticks per second: microseconds
+constexpr std::uint64_t kMemoryBudget = std::uint64_t{256} << 20;  // all event buffers
+constexpr std::uint64_t kMaxChunksPerBuffer = 4;
+
+// --- libotf2 callbacks ----------------------------------------------------------------
+
+OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) {
+  return OTF2_FLUSH;
+}
+
+const OTF2_FlushCallbacks kFlushCallbacks = {pre_flush, nullptr};  // no BufferFlush records
+
+// The chunks one buffer holds. An event buffer gets at most Memory::max_chunks; when the
+// allocation fails, libotf2 writes the buffer to its file, frees it and starts again.
+struct BufferChunks {
+  std::vector<void*> chunks;
+};
+
+void* allocate_chunk(void* user, OTF2_FileType type, OTF2_LocationRef, void** per_buffer,
+                     std::uint64_t size) {
+  auto* memory = static_cast<Otf2Writer::Memory*>(user);
+  auto* mine = static_cast<BufferChunks*>(*per_buffer);
+  if (!mine) {
+    mine = new (std::nothrow) BufferChunks;
+    if (!mine) return nullptr;
+    *per_buffer = mine;
+  }
+  if (type == OTF2_FILETYPE_EVENTS && mine->chunks.size() >= memory->max_chunks) return nullptr;
+  void* chunk = std::malloc(size);
+  if (!chunk) return nullptr;
+  try {
+    mine->chunks.push_back(chunk);
+  } catch (...) {
+    std::free(chunk);
+    return nullptr;
+  }
+  return chunk;
+}
+
+void free_chunks(void*, OTF2_FileType, OTF2_LocationRef, void** per_buffer, bool final) {
+  auto* mine = static_cast<BufferChunks*>(*per_buffer);
+  if (!mine) return;
+  for (void* chunk : mine->chunks) std::free(chunk);
+  mine->chunks.clear();
+  if (final) {
+    delete mine;
+    *per_buffer = nullptr;
+  }
+}
+
+const OTF2_MemoryCallbacks kMemoryCallbacks = {allocate_chunk, free_chunks};
+
+// --- names ----------------------------------------------------------------------------
+
+struct ParadigmName {
+  const char* earl;  // as EARL's OTF2 decoder names groups
+  OTF2_Paradigm paradigm;
+};
+
+const ParadigmName kParadigms[] = {
+    {"UNKNOWN", OTF2_PARADIGM_UNKNOWN},   {"USER", OTF2_PARADIGM_USER},
+    {"COMPILER", OTF2_PARADIGM_COMPILER}, {"OPENMP", OTF2_PARADIGM_OPENMP},
+    {"MPI", OTF2_PARADIGM_MPI},           {"CUDA", OTF2_PARADIGM_CUDA},
+    {"MEASUREMENT_SYSTEM", OTF2_PARADIGM_MEASUREMENT_SYSTEM},
+    {"PTHREAD", OTF2_PARADIGM_PTHREAD},   {"HMPP", OTF2_PARADIGM_HMPP},
+    {"OMPSS", OTF2_PARADIGM_OMPSS},       {"HARDWARE", OTF2_PARADIGM_HARDWARE},
+    {"GASPI", OTF2_PARADIGM_GASPI},       {"UPC", OTF2_PARADIGM_UPC},
+    {"SHMEM", OTF2_PARADIGM_SHMEM},       {"WINTHREAD", OTF2_PARADIGM_WINTHREAD},
+    {"QTTHREAD", OTF2_PARADIGM_QTTHREAD}, {"ACETHREAD", OTF2_PARADIGM_ACETHREAD},
+    {"TBBTHREAD", OTF2_PARADIGM_TBBTHREAD}, {"OPENACC", OTF2_PARADIGM_OPENACC},
+    {"OPENCL", OTF2_PARADIGM_OPENCL},     {"MTAPI", OTF2_PARADIGM_MTAPI},
+    {"SAMPLING", OTF2_PARADIGM_SAMPLING}, {"NONE", OTF2_PARADIGM_NONE},
+    {"HIP", OTF2_PARADIGM_HIP},           {"KOKKOS", OTF2_PARADIGM_KOKKOS},
+};
+
+OTF2_Paradigm paradigm_of(const RegionDef& region) {
+  for (const ParadigmName& p : kParadigms)
+    if (region.group == p.earl) return p.paradigm;
+  return region.name.compare(0, 4, "MPI_") == 0 ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER;
+}
+
+OTF2_RegionRole role_of(MpiRole role) {
+  switch (role) {
+    case MpiRole::PointToPoint: return OTF2_REGION_ROLE_POINT2POINT;
+    case MpiRole::Barrier: return OTF2_REGION_ROLE_BARRIER;
+    case MpiRole::OneToAll: return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    case MpiRole::AllToOne: return OTF2_REGION_ROLE_COLL_ALL2ONE;
+    case MpiRole::AllToAll: return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    case MpiRole::OtherCollective: return OTF2_REGION_ROLE_COLL_OTHER;
+    case MpiRole::None: break;
+  }
+  return OTF2_REGION_ROLE_FUNCTION;
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// True when `anchor` starts like an OTF2 anchor file (so replacing it destroys no
+// unrelated file).
+bool looks_like_otf2_anchor(const fs::path& anchor) {
+  std::ifstream in(anchor, std::ios::binary);
+  char head[64] = {};
+  in.read(head, sizeof head);
+  const std::string text(head, static_cast<std::size_t>(in.gcount()));
+  return text.find("OTF2") != std::string::npos;
+}
+
+}  // namespace
+
+// --- construction ---------------------------------------------------------------------
+
+Otf2Writer::Otf2Writer(std::string path, const WriterOptions& options) : path_(std::move(path)) {
+  (void)options;  // no OTF2-specific options (roll-over is an ALOG notion)
+  if (!ends_with(path_, ".otf2") || fs::path(path_).filename() == ".otf2")
+    fail("an OTF2 archive is named by its anchor file, which must end in .otf2");
+  const fs::path anchor(path_);
+  const fs::path parent = anchor.has_parent_path() ? anchor.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(parent, ec)) fail("no such directory '" + parent.string() + "'");
+  directory_ = parent.string();
+  name_ = anchor.filename().string();
+  name_.resize(name_.size() - 5);
+
+  // An archive of the same name is replaced (libotf2 refuses to write into an existing
+  // one); anything else in the way is an error, never deleted.
+  const fs::path def = parent / (name_ + ".def"), dir = parent / name_;
+  if (fs::exists(anchor, ec) || fs::exists(dir, ec)) {
+    if (fs::exists(anchor, ec) && (!fs::is_regular_file(anchor, ec) || !looks_like_otf2_anchor(anchor)))
+      fail("exists and is not an OTF2 anchor file (not replaced)");
+    if (fs::exists(dir, ec)) {
+      if (!fs::is_directory(dir, ec)) fail("'" + dir.string() + "' exists and is not a directory");
+      for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const std::string ext = entry.path().extension().string();
+        if (!entry.is_regular_file() || (ext != ".evt" && ext != ".def" && ext != ".snap"))
+          fail("'" + dir.string() + "' holds '" + entry.path().filename().string() +
+               "', which is not part of an OTF2 archive (not replaced)");
+      }
+      fs::remove_all(dir, ec);
+      if (ec) fail("cannot remove the old archive directory '" + dir.string() + "': " + ec.message());
+    }
+    fs::remove(anchor, ec);
+    fs::remove(def, ec);
+  }
+  // Probe writability the way ALOG's writer does: by creating the anchor.
+  {
+    std::ofstream probe(anchor, std::ios::binary);
+    if (!probe) fail(std::strerror(errno));
+  }
+  fs::remove(anchor, ec);
+}
+
+Otf2Writer::~Otf2Writer() { close_archive(); }
+
+void Otf2Writer::close_archive() noexcept {
+  if (!archive_) return;
+  OTF2_Archive* archive = archive_;
+  archive_ = nullptr;
+  OTF2_Archive_Close(archive);
+}
+
+void Otf2Writer::fail(const std::string& what) const {
+  throw EarlError("cannot write '" + path_ + "': " + what);
+}
+
+void Otf2Writer::check(OTF2_ErrorCode code, const char* what) const {
+  if (code == OTF2_SUCCESS) return;
+  fail(std::string(what) + " failed: " + OTF2_Error_GetName(code) + " (" +
+       OTF2_Error_GetDescription(code) + ")");
+}
+
+std::uint32_t Otf2Writer::string_id(const std::string& s) {
+  auto it = string_ids_.find(s);
+  if (it != string_ids_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(strings_.size());
+  strings_.push_back(s);
+  string_ids_.emplace(s, id);
+  return id;
+}
+
+// --- begin ----------------------------------------------------------------------------
+
+void Otf2Writer::begin(const TraceHeader& header) {
+  if (begun_) fail("begin called twice");
+  begun_ = true;
+  header_ = header;
+  threads_ = header.threads > 0 ? header.threads : 1;
+  const int n = header.locations;
+  if (n < 0 || n % threads_ != 0) fail("the locations do not make whole processes");
+  const int processes = n / threads_;
+
+  // MPI_COMM_WORLD: rank r is process rank_process[r].
+  rank_of_process_.assign(processes, 0);
+  if (header.rank_process.empty()) {
+    for (int p = 0; p < processes; ++p) rank_of_process_[p] = static_cast<std::uint32_t>(p);
+  } else {
+    if (static_cast<int>(header.rank_process.size()) != processes)
+      fail("rank_process must list every process once");
+    std::vector<char> seen(processes, 0);
+    for (int r = 0; r < processes; ++r) {
+      const int p = header.rank_process[r];
+      if (p < 0 || p >= processes || seen[p]) fail("rank_process is not a permutation");
+      seen[p] = 1;
+      rank_of_process_[p] = static_cast<std::uint32_t>(r);
+    }
+  }
+
+  location_ids_.resize(n);
+  for (int l = 0; l < n; ++l)
+    location_ids_[l] = (static_cast<std::uint64_t>(l % threads_) << 32) |
+                       static_cast<std::uint64_t>(l / threads_);
+
+  regions_.clear();
+  for (const RegionDef& region : header.regions) {
+    RegionInfo info;
+    info.paradigm = paradigm_of(region);
+    info.role = OTF2_REGION_ROLE_FUNCTION;
+    info.collective_op = -1;
+    if (info.paradigm == OTF2_PARADIGM_MPI) {
+      const MpiRegionInfo mpi = mpi_region_info(region.name);
+      info.role = role_of(mpi.role);
+      info.collective_op = mpi.collective_op;
+    } else if (info.paradigm == OTF2_PARADIGM_OPENMP &&
+               region.name.find("parallel") != std::string::npos) {
+      info.role = OTF2_REGION_ROLE_PARALLEL;
+    }
+    regions_.push_back(info);
+  }
+
+  // Bounded memory: every event buffer holds a few chunks before libotf2 writes it to its
+  // file; many locations get smaller chunks. At least one chunk per location stays
+  // allocated, so memory is about max(kMemoryBudget, locations * 256 KiB).
+  const std::uint64_t chunk = n <= 64 ? OTF2_CHUNK_SIZE_EVENTS_DEFAULT : OTF2_CHUNK_SIZE_MIN;
+  const std::uint64_t per_location = n > 0 ? kMemoryBudget / (chunk * n) : 1;
+  memory_.max_chunks = std::clamp<std::uint64_t>(per_location, 1, kMaxChunksPerBuffer);
+
+  archive_ = OTF2_Archive_Open(directory_.c_str(), name_.c_str(), OTF2_FILEMODE_WRITE, chunk,
+                               OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
+                               OTF2_COMPRESSION_NONE);
+  if (!archive_) fail("libotf2 cannot create the archive");
+
+  check(OTF2_Archive_SetFlushCallbacks(archive_, &kFlushCallbacks, nullptr), "setting flush callbacks");
+  check(OTF2_Archive_SetMemoryCallbacks(archive_, &kMemoryCallbacks, &memory_),
+        "setting memory callbacks");
+  check(OTF2_Archive_SetSerialCollectiveCallbacks(archive_), "setting collective callbacks");
+  check(OTF2_Archive_SetCreator(archive_, "EARL"), "setting the creator");
+  check(OTF2_Archive_SetDescription(archive_, "written by EARL (earl gen / earl convert)"),
+        "setting the description");
+  check(OTF2_Archive_OpenEvtFiles(archive_), "opening the event files");
+
+  writers_.assign(n, nullptr);
+  for (int l = 0; l < n; ++l) {
+    writers_[l] = OTF2_Archive_GetEvtWriter(archive_, location_ids_[l]);
+    if (!writers_[l]) fail("libotf2 gives no event writer for location " + std::to_string(l));
+  }
+  last_time_.assign(n, INT64_MIN);
+  collective_open_.assign(n, 0);
+}
+
+// --- events ---------------------------------------------------------------------------
+
+void Otf2Writer::check_location(const GenEvent& e) const {
+  if (e.loc < 0 || e.loc >= header_.locations)
+    fail("event of location " + std::to_string(e.loc) + " outside 0.." +
+         std::to_string(header_.locations - 1));
+}
+
+std::uint32_t Otf2Writer::rank_of(std::int32_t location, const char* role) const {
+  if (location < 0 || location >= header_.locations)
+    fail(std::string(role) + " location " + std::to_string(location) + " does not exist");
+  if (location % threads_ != 0)
+    fail(std::string(role) + " location " + std::to_string(location) +
+         " is no MPI rank (not a master thread)");
+  return rank_of_process_[location / threads_];
+}
+
+void Otf2Writer::write(const GenEvent* events, std::size_t count) {
+  if (!begun_ || finished_ || !archive_) fail("write outside begin/finish");
+  for (std::size_t i = 0; i < count; ++i) {
+    const GenEvent& e = events[i];
+    check_location(e);
+    if (!have_offset_) {
+      have_offset_ = true;
+      offset_ = e.time < 0 ? -e.time : 0;
+      first_ts_ = static_cast<std::uint64_t>(e.time + offset_);
+    }
+    if (e.time + offset_ < 0)
+      fail("event times decrease (time " + std::to_string(e.time) + " us after the first event)");
+    if (e.time < last_time_[e.loc])
+      fail("times decrease on location " + std::to_string(e.loc) + " (" +
+           std::to_string(e.time) + " us after " + std::to_string(last_time_[e.loc]) + " us)");
+    last_time_[e.loc] = e.time;
+    const OTF2_TimeStamp ts = static_cast<OTF2_TimeStamp>(e.time + offset_);
+    last_ts_ = std::max<std::uint64_t>(last_ts_, ts);
+    OTF2_EvtWriter* w = writers_[e.loc];
+    switch (e.kind) {
+      case GenKind::Enter: {
+        if (e.region < 0 || e.region >= static_cast<int>(regions_.size()))
+          fail("enter of undefined region " + std::to_string(e.region));
+        check(OTF2_EvtWriter_Enter(w, nullptr, ts, static_cast<OTF2_RegionRef>(e.region)), "Enter");
+        if ((e.flags & kGenCollective) && regions_[e.region].collective_op >= 0) {
+          check(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, ts), "MpiCollectiveBegin");
+          collective_open_[e.loc] = 1;
+        }
+        break;
+      }
+      case GenKind::Exit: {
+        if (e.region < 0 || e.region >= static_cast<int>(regions_.size()))
+          fail("exit of undefined region " + std::to_string(e.region));
+        const int op = regions_[e.region].collective_op;
+        if ((e.flags & kGenCollective) && op >= 0) {
+          if (!collective_open_[e.loc])
+            check(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, ts), "MpiCollectiveBegin");
+          if (e.len < 0 || e.received < 0) fail("negative collective byte count");
+          const std::uint32_t root = e.peer < 0 ? OTF2_UNDEFINED_UINT32 : rank_of(e.peer, "root");
+          check(OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, ts, static_cast<OTF2_CollectiveOp>(op),
+                                                0, root, static_cast<std::uint64_t>(e.len),
+                                                static_cast<std::uint64_t>(e.received)),
+                "MpiCollectiveEnd");
+          collective_open_[e.loc] = 0;
+        } else if (collective_open_[e.loc]) {
+          // An operation begun at the enter ends here even without its sizes.
+          check(OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, ts, static_cast<OTF2_CollectiveOp>(op),
+                                                0, OTF2_UNDEFINED_UINT32, 0, 0),
+                "MpiCollectiveEnd");
+          collective_open_[e.loc] = 0;
+        }
+        check(OTF2_EvtWriter_Leave(w, nullptr, ts, static_cast<OTF2_RegionRef>(e.region)), "Leave");
+        break;
+      }
+      case GenKind::Send:
+      case GenKind::Recv: {
+        const bool send = e.kind == GenKind::Send;
+        if (e.tag < 0) fail("negative message tag " + std::to_string(e.tag) + " (OTF2 tags are unsigned)");
+        if (e.len < 0) fail("negative message length " + std::to_string(e.len));
+        const std::uint32_t peer = rank_of(e.peer, send ? "destination" : "source");
+        rank_of(e.loc, send ? "sending" : "receiving");
+        if (send)
+          check(OTF2_EvtWriter_MpiSend(w, nullptr, ts, peer, 0, static_cast<std::uint32_t>(e.tag),
+                                       static_cast<std::uint64_t>(e.len)),
+                "MpiSend");
+        else
+          check(OTF2_EvtWriter_MpiRecv(w, nullptr, ts, peer, 0, static_cast<std::uint32_t>(e.tag),
+                                       static_cast<std::uint64_t>(e.len)),
+                "MpiRecv");
+        break;
+      }
+      case GenKind::Fork:
+        check(OTF2_EvtWriter_ThreadFork(w, nullptr, ts, OTF2_PARADIGM_OPENMP,
+                                        static_cast<std::uint32_t>(std::max(e.tag, 0))),
+              "ThreadFork");
+        break;
+      case GenKind::Join:
+        check(OTF2_EvtWriter_ThreadJoin(w, nullptr, ts, OTF2_PARADIGM_OPENMP), "ThreadJoin");
+        break;
+    }
+  }
+}
+
+// --- finish ---------------------------------------------------------------------------
+
+void Otf2Writer::finish() {
+  if (!begun_ || finished_ || !archive_) fail("finish without begin");
+  finished_ = true;
+  const int n = header_.locations;
+  std::vector<std::uint64_t> counts(n, 0);
+  for (int l = 0; l < n; ++l) {
+    check(OTF2_EvtWriter_GetNumberOfEvents(writers_[l], &counts[l]), "counting events");
+    OTF2_EvtWriter* w = writers_[l];
+    writers_[l] = nullptr;
+    check(OTF2_Archive_CloseEvtWriter(archive_, w), "closing an event writer");
+  }
+  check(OTF2_Archive_CloseEvtFiles(archive_), "closing the event files");
+  // Empty local definitions per location, as Score-P leaves them (readers look for them).
+  check(OTF2_Archive_OpenDefFiles(archive_), "opening the local definition files");
+  for (int l = 0; l < n; ++l) {
+    OTF2_DefWriter* d = OTF2_Archive_GetDefWriter(archive_, location_ids_[l]);
+    if (!d) fail("libotf2 gives no definition writer for location " + std::to_string(l));
+    check(OTF2_Archive_CloseDefWriter(archive_, d), "closing a definition writer");
+  }
+  check(OTF2_Archive_CloseDefFiles(archive_), "closing the local definition files");
+  write_definitions(counts);
+  OTF2_Archive* archive = archive_;
+  archive_ = nullptr;
+  check(OTF2_Archive_Close(archive), "closing the archive");
+}
+
+void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_location) {
+  OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(archive_);
+  if (!g) fail("libotf2 gives no global definition writer");
+  const int n = header_.locations;
+  const int processes = n / threads_;
+
+  // Strings first (every later record refers to them), collected from the names.
+  strings_.clear();
+  string_ids_.clear();
+  const std::uint32_t empty = string_id("");
+  const std::uint32_t machine = string_id("machine");
+  std::vector<std::uint32_t> process_name(processes), location_name(n);
+  for (int p = 0; p < processes; ++p) {
+    const bool given = p < static_cast<int>(header_.process_names.size()) && !header_.process_names[p].empty();
+    process_name[p] = string_id(given ? header_.process_names[p]
+                                      : "MPI Rank " + std::to_string(rank_of_process_[p]));
+  }
+  for (int l = 0; l < n; ++l) {
+    const bool given = l < static_cast<int>(header_.thread_names.size()) && !header_.thread_names[l].empty();
+    const int k = l % threads_;
+    location_name[l] = string_id(given ? header_.thread_names[l]
+                                 : k == 0 ? std::string("Master thread")
+                                          : "OpenMP thread " + std::to_string(k));
+  }
+  std::vector<std::uint32_t> region_name;
+  for (const RegionDef& region : header_.regions) region_name.push_back(string_id(region.name));
+  const std::uint32_t world = string_id("MPI_COMM_WORLD");
+  const std::uint32_t mpi = string_id("MPI");
+  const bool openmp = threads_ > 1 || std::any_of(regions_.begin(), regions_.end(), [](const RegionInfo& r) {
+                        return r.paradigm == OTF2_PARADIGM_OPENMP;
+                      });
+  const std::uint32_t openmp_name = openmp ? string_id("OpenMP") : empty;
+
+  check(OTF2_GlobalDefWriter_WriteClockProperties(g, kTimerResolution, static_cast<std::uint64_t>(offset_),
+                                                  last_ts_ >= first_ts_ ? last_ts_ - static_cast<std::uint64_t>(offset_) : 0,
+                                                  OTF2_UNDEFINED_TIMESTAMP),
+        "ClockProperties");
+  for (std::uint32_t i = 0; i < strings_.size(); ++i)
+    check(OTF2_GlobalDefWriter_WriteString(g, i, strings_[i].c_str()), "String");
+  check(OTF2_GlobalDefWriter_WriteParadigm(g, OTF2_PARADIGM_MPI, mpi, OTF2_PARADIGM_CLASS_PROCESS), "Paradigm");
+  if (openmp)
+    check(OTF2_GlobalDefWriter_WriteParadigm(g, OTF2_PARADIGM_OPENMP, openmp_name,
+                                             OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN),
+          "Paradigm");
+  check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, machine, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE),
+        "SystemTreeNode");
+  for (int p = 0; p < processes; ++p)
+    check(OTF2_GlobalDefWriter_WriteLocationGroup(g, static_cast<OTF2_LocationGroupRef>(p), process_name[p],
+                                                  OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                                  OTF2_UNDEFINED_LOCATION_GROUP),
+          "LocationGroup");
+  for (int l = 0; l < n; ++l)
+    check(OTF2_GlobalDefWriter_WriteLocation(g, location_ids_[l], location_name[l], OTF2_LOCATION_TYPE_CPU_THREAD,
+                                             events_per_location[l],
+                                             static_cast<OTF2_LocationGroupRef>(l / threads_)),
+          "Location");
+  for (std::size_t r = 0; r < header_.regions.size(); ++r)
+    check(OTF2_GlobalDefWriter_WriteRegion(g, static_cast<OTF2_RegionRef>(r), region_name[r], region_name[r],
+                                           empty, regions_[r].role, regions_[r].paradigm,
+                                           OTF2_REGION_FLAG_NONE, empty, 0, 0),
+          "Region");
+  // MPI_COMM_WORLD: locations of the processes, then per rank the index of its process.
+  std::vector<std::uint64_t> members(processes);
+  for (int p = 0; p < processes; ++p) members[p] = location_ids_[static_cast<std::size_t>(p) * threads_];
+  check(OTF2_GlobalDefWriter_WriteGroup(g, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                        OTF2_GROUP_FLAG_NONE, static_cast<std::uint32_t>(processes),
+                                        members.data()),
+        "Group (COMM_LOCATIONS)");
+  std::vector<std::uint64_t> ranks(processes);
+  for (int r = 0; r < processes; ++r)
+    ranks[r] = header_.rank_process.empty() ? static_cast<std::uint64_t>(r)
+                                            : static_cast<std::uint64_t>(header_.rank_process[r]);
+  check(OTF2_GlobalDefWriter_WriteGroup(g, 1, empty, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                        OTF2_GROUP_FLAG_NONE, static_cast<std::uint32_t>(processes),
+                                        ranks.data()),
+        "Group (COMM_GROUP)");
+  check(OTF2_GlobalDefWriter_WriteComm(g, 0, world, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE), "Comm");
+  check(OTF2_Archive_CloseGlobalDefWriter(archive_, g), "closing the global definitions");
+}
+
+// --- discard --------------------------------------------------------------------------
+
+void Otf2Writer::discard() {
+  close_archive();
+  std::error_code ec;
+  const fs::path parent(directory_);
+  fs::remove(parent / (name_ + ".otf2"), ec);
+  fs::remove(parent / (name_ + ".def"), ec);
+  const fs::path dir = parent / name_;
+  for (std::uint64_t id : location_ids_) {
+    fs::remove(dir / (std::to_string(id) + ".evt"), ec);
+    fs::remove(dir / (std::to_string(id) + ".def"), ec);
+  }
+  fs::remove(dir, ec);  // only when empty
+}
+
+}  // namespace earl::gen

@@ -1,0 +1,95 @@
+#pragma once
+// OTF2 output through libotf2, shaped the way Score-P writes MPI traces, so that the
+// archive decodes to exactly the events of the ALOG version (docs/api-contract.md, OTF2):
+//
+// - path "DIR/NAME.otf2" is the anchor; NAME.def and the directory NAME/ go beside it.
+//   An existing OTF2 archive of that name is replaced.
+// - ClockProperties: timer resolution 1e6 ticks/s, so a timestamp is the event's time in
+//   microseconds; global offset 0 (or -t for a first event at t < 0 microseconds).
+// - One SystemTreeNode; per process p a LocationGroup (type process) named
+//   "MPI Rank <its MPI_COMM_WORLD rank>", holding its threads' Locations (type CPU thread)
+//   "Master thread", "OpenMP thread 1", ...; definition order is process-major, so OTF2
+//   location definition i is EARL location i. Location ids follow Score-P:
+//   (thread << 32) | process.
+// - Regions: name = canonical name; paradigm from RegionDef::group when it names an OTF2
+//   paradigm, else MPI for "MPI_*" and USER otherwise; role point2point / barrier /
+//   collective (one2all, all2one, all2all, other) for MPI operations (mpi_regions.h),
+//   parallel for OpenMP "parallel" regions, function otherwise.
+// - MPI_COMM_WORLD: a COMM_LOCATIONS group (paradigm MPI) listing the master locations
+//   in process order, a COMM_GROUP listing per rank r the index of its process
+//   (TraceHeader::rank_process), and Comm 0 "MPI_COMM_WORLD" on that group.
+// - Events: Enter/Leave; Send/Recv -> MpiSend/MpiRecv on MPI_COMM_WORLD with the peer
+//   location's rank; an Enter flagged kGenCollective is followed by MpiCollectiveBegin,
+//   an Exit flagged kGenCollective is preceded by MpiCollectiveEnd (operation from the
+//   region name, root rank or undefined, bytes sent/received); Fork/Join -> ThreadFork/
+//   ThreadJoin (paradigm OpenMP) on the master thread.
+//
+// Memory stays bounded: each location's buffer holds at most a few chunks before libotf2
+// flushes it to its file (memory callbacks), and definitions are written at the end.
+#include <otf2/otf2.h>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gen/trace_writer.h"
+
+namespace earl::gen {
+
+class Otf2Writer : public TraceWriter {
+ public:
+  Otf2Writer(std::string path, const WriterOptions& options);
+  ~Otf2Writer() override;
+  Otf2Writer(const Otf2Writer&) = delete;
+  Otf2Writer& operator=(const Otf2Writer&) = delete;
+
+  void begin(const TraceHeader& header) override;
+  void write(const GenEvent* events, std::size_t count) override;
+  void finish() override;
+  void discard() override;
+
+  // Per-buffer chunk accounting for libotf2's memory callbacks (public for them only).
+  struct Memory {
+    std::uint64_t max_chunks = 1;
+  };
+
+ private:
+  struct RegionInfo {
+    OTF2_Paradigm paradigm;
+    OTF2_RegionRole role;
+    int collective_op;  // -1: none
+  };
+
+  [[noreturn]] void fail(const std::string& what) const;
+  void check(OTF2_ErrorCode code, const char* what) const;
+  void check_location(const GenEvent& e) const;
+  std::uint32_t rank_of(std::int32_t location, const char* role) const;
+  std::uint32_t string_id(const std::string& s);
+  void write_definitions(const std::vector<std::uint64_t>& events_per_location);
+  void close_archive() noexcept;
+
+  std::string path_;       // the anchor as given
+  std::string directory_;  // where the anchor lives
+  std::string name_;       // archive name (anchor without .otf2)
+  OTF2_Archive* archive_ = nullptr;
+  Memory memory_;
+  bool begun_ = false, finished_ = false;
+
+  TraceHeader header_;
+  int threads_ = 1;
+  std::vector<std::uint64_t> location_ids_;     // per EARL location
+  std::vector<std::uint32_t> rank_of_process_;  // inverse of header.rank_process
+  std::vector<RegionInfo> regions_;
+  std::vector<OTF2_EvtWriter*> writers_;
+  std::vector<std::int64_t> last_time_;
+  std::vector<std::uint8_t> collective_open_;
+  bool have_offset_ = false;
+  std::int64_t offset_ = 0;  // added to every time (microseconds) to make it unsigned
+  std::uint64_t first_ts_ = 0, last_ts_ = 0;
+
+  std::vector<std::string> strings_;
+  std::unordered_map<std::string, std::uint32_t> string_ids_;
+};
+
+}  // namespace earl::gen

@@ -1,0 +1,98 @@
+"""`earl convert IN OUT`: rewrite a trace in another format where the EARL model allows it.
+
+    from earl.convert import convert
+    summary = convert("run.alog", "run.otf2")      # ALOG -> OTF2 (libotf2)
+    summary = convert("scorep/traces.otf2", "x.alog")   # OTF2 -> ALOG
+
+The output format comes from `format`, else OUT's suffix (.alog, .otf2), else IN's format;
+IN's format is detected from its content. IN is read through EventTrace and streamed, so
+memory stays bounded. Kept: enter, exit, send, recv, location names, regions; collective
+exits become plain exits in ALOG. Times are integer microseconds: ALOG -> OTF2 exactly
+(timer resolution 1e6), OTF2 -> ALOG rounded. Every other event type is dropped and
+counted in the summary (``summary["dropped"]``: type -> count); the command prints it. The
+details are in cpp/convert/convert.h.
+"""
+import argparse
+import os
+import sys
+
+from earl import _core
+from earl._core import EarlError
+
+__all__ = ["convert", "describe", "add_parser", "main"]
+
+
+def convert(input, output, format=None):
+    """Convert the trace `input` into `output`; returns the summary dict (input_format,
+    output_format, events_read, events_written, dropped {type: count},
+    collective_exits_plain, times_rounded, ties_reordered). Errors raise earl.EarlError
+    naming the file; a partial output is removed."""
+    return _core.convert(os.fspath(input), os.fspath(output), format)
+
+
+def describe(input, output, summary):
+    """The summary as the command prints it: what was written and everything dropped."""
+    lines = ["earl convert: %s (%s) -> %s (%s): %d of %d events written"
+             % (input, summary["input_format"], output, summary["output_format"],
+                summary["events_written"], summary["events_read"])]
+    dropped = summary["dropped"]
+    if dropped:
+        lines.append("  dropped (no %s equivalent): %s"
+                     % (summary["output_format"].upper(),
+                        ", ".join("%s %d" % (t, n) for t, n in dropped.items())))
+    if summary["collective_exits_plain"]:
+        lines.append("  %d collective exits written as plain exits (com, root, sent, recvd "
+                     "dropped)" % summary["collective_exits_plain"])
+    if summary["times_rounded"]:
+        lines.append("  %d event times rounded to whole microseconds"
+                     % summary["times_rounded"])
+    if summary["ties_reordered"]:
+        lines.append("  %d events at equal times are reordered by location (OTF2 orders "
+                     "equal timestamps by location)" % summary["ties_reordered"])
+    return "\n".join(lines)
+
+
+def _run(args):
+    try:
+        summary = convert(args.input, args.output, args.format)
+    except EarlError as error:
+        print(error, file=sys.stderr)
+        return 2
+    if not args.quiet or summary["dropped"]:
+        print(describe(args.input, args.output, summary))
+    return 0
+
+
+def _configure(parser):
+    parser.add_argument("input", help="trace to read (format detected from its content)")
+    parser.add_argument("output", help="file to write (an OTF2 archive is named by its "
+                                       "anchor, NAME.otf2)")
+    parser.add_argument("-f", "--format", default=None,
+                        help="output format (supported: %s; default: from OUTPUT's suffix, "
+                             "else the input's format)" % ", ".join(_core.generator_formats()))
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print nothing on success unless events were dropped")
+    parser.set_defaults(func=_run)
+    return parser
+
+
+def add_parser(subparsers):
+    """Register the `convert` subcommand on an argparse subparsers object."""
+    parser = subparsers.add_parser(
+        "convert", help="convert a trace: ALOG <-> OTF2 (earl convert IN OUT)",
+        description="Rewrite a trace in another format where the EARL model allows it: "
+                    "enter, exit, send, recv, location names and regions are kept; other "
+                    "event types are dropped and reported.")
+    return _configure(parser)
+
+
+def main(argv=None):
+    """`python -m earl.convert IN OUT`."""
+    parser = _configure(argparse.ArgumentParser(prog="earl convert",
+                                                description=__doc__.split("\n")[0]))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
