@@ -47,7 +47,7 @@ void RandomAccessTrace::grow_ring(Position pos) {
 
 bool RandomAccessTrace::decode_next(Anomaly& anomaly) {
   Position pos = last_ + 1;
-  if (pos > window_.size()) grow_ring(pos);
+  if (pos > window_.size() && window_.size() <= hsize_) grow_ring(pos);
   Slot& target = slot(pos);  // outside the window: capacity > hsize
   target.event = Event();
   if (!decoder_->read(target.event)) return false;
