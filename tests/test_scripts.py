@@ -391,3 +391,7 @@ def test_demo(tmp_path):
     check_png(tmp_path / "tmp" / "data_received.png")
     assert (tmp_path / "tmp" / "demo.alog").is_file()
     assert len(out.splitlines()) < 200, "the demo should fit in a few screens"
+    if "otf2" in earl._core.known_formats():
+        assert re.search(r"^The same run as an OTF2 archive\n=+$", out, re.M)
+        assert out.count("same result as on ALOG OK") == 2
+        assert (tmp_path / "tmp" / "demo.otf2").is_file()

@@ -112,6 +112,32 @@ def _run_script(path, argv):
     return out.getvalue(), result
 
 
+def _same_run_as_otf2(output, events, alog_trace):
+    """Writes the same run as an OTF2 archive (Score-P's format) and shows that the
+    analyses read it to the same results. Returns the number of mismatches."""
+    from earl import _core
+    from earl.generate import generate
+
+    _heading("The same run as an OTF2 archive")
+    if "otf2" not in _core.known_formats():
+        print("this build of EARL has no OTF2 support (libotf2 was not found at build time)")
+        return 0
+    archive = output / "demo.otf2"
+    generate(archive, locations=4, events=events, seed=1, format="otf2")
+    with EventTrace(archive) as t:
+        print(f"wrote {archive}: {len(t)} events, format {t.format()}, "
+              f"locations named like {t.locsym(0)!r}")
+    mismatches = 0
+    for name in ("wasted_time.py", "region_statistics.py"):
+        _, on_alog = _run_script(SCRIPTS / name, [str(alog_trace)])
+        _, on_otf2 = _run_script(SCRIPTS / name, [str(archive)])
+        same = on_alog == on_otf2
+        print(f"  {name}: {'same result as on ALOG' if same else 'DIFFERS from ALOG'} "
+              f"{_verdict(same)}")
+        mismatches += not same
+    return mismatches
+
+
 def main(args):
     from earl.generate import generate
     from earl.info import describe
@@ -149,6 +175,8 @@ def main(args):
         for line, ok in CHECKS[name](result, truth):
             print(f"  {line} {_verdict(ok)}")
             failures += not ok
+
+    failures += _same_run_as_otf2(output, args.events, trace)
 
     _heading("Summary")
     if failures:
