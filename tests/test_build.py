@@ -29,3 +29,34 @@ def test_ci_has_the_official_otf2_reader_and_the_shared_traces():
 def test_known_formats_are_lowercase_and_include_alog():
     formats = earl._core.known_formats()
     assert "alog" in formats and all(f == f.lower() for f in formats)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def configure_without_otf2(tmp_path, mode):
+    """Runs CMake's configure step with libotf2 hidden from pkg-config and otf2-config."""
+    import shutil
+    import subprocess
+
+    cmake = shutil.which("cmake")
+    if not cmake:
+        pytest.skip("cmake not on PATH")
+    env = dict(os.environ, PKG_CONFIG_LIBDIR=str(tmp_path / "no-pkgconfig"),
+               PATH="/usr/local/bin:/usr/bin:/bin", OTF2_ROOT="")
+    return subprocess.run([cmake, "-S", str(ROOT), "-B", str(tmp_path / "build"),
+                           f"-DEARL_OTF2={mode}", "-DEARL_BUILD_PYTHON=OFF"],
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_cmake_without_otf2_says_what_to_install(tmp_path):
+    if os.path.exists("/usr/bin/otf2-config") or os.path.exists("/usr/local/bin/otf2-config"):
+        pytest.skip("otf2-config is installed system-wide; cannot hide OTF2 from CMake")
+    required = configure_without_otf2(tmp_path, "ON")
+    message = " ".join(required.stderr.split())  # CMake wraps its messages
+    assert required.returncode != 0
+    assert "apt-get install libopen-trace-format2-dev" in message and "OTF2_ROOT" in message
+    optional = configure_without_otf2(tmp_path, "AUTO")
+    assert optional.returncode == 0, optional.stderr
+    assert "Building without OTF2 support" in " ".join(optional.stderr.split())
+    assert "EARL OTF2 support: OFF" in optional.stdout
