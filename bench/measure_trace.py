@@ -43,6 +43,19 @@ def main(path):
         trace.event(pos)
         latencies.append(time.perf_counter() - t0)
     result["random_access_median_ms"] = statistics.median(latencies) * 1e3
+
+    # Walking forward through a trace (a REPL user, a script skipping ahead): jumps of
+    # 1,000 to 40,000 events from wherever the last one ended.
+    trace.event(1000)
+    pos, latencies = 1000, []
+    while len(latencies) < 300:
+        pos += rng.randint(1000, 40000)
+        if pos > len(trace):
+            break
+        t0 = time.perf_counter()
+        trace.event(pos)
+        latencies.append(time.perf_counter() - t0)
+    result["forward_jump_median_ms"] = statistics.median(latencies) * 1e3 if latencies else 0.0
     result["peak_rss_mb"] = peak_rss_mb()
     print(json.dumps(result))
 

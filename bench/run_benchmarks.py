@@ -4,6 +4,7 @@ Per format and trace size, each in a fresh process:
   - events/s of the full C++ scan with state (opening a trace scans it once),
   - events/s of the Python loop `while e.next(): e.event()`,
   - median latency of 1000 random event(p) calls with the default bdist,
+  - median latency of forward jumps of 1,000 to 40,000 events,
   - peak RSS of the process,
 and outside references measured in the same run: for ALOG, plain Python reading the file
 and splitting each line; for OTF2, a minimal C++ libotf2 callback reader that only counts
@@ -105,20 +106,21 @@ def main(argv=None):
         if fmt == "alog":
             print("| events | C++ scan with state (M ev/s) | Python `while e.next(): e.event()` "
                   "(M ev/s) | plain Python split (M lines/s) | random event(p) median (ms) | "
-                  "peak RSS (MB) |")
-            print("|---:|---:|---:|---:|---:|---:|")
+                  "forward jump median (ms) | peak RSS (MB) |")
+            print("|---:|---:|---:|---:|---:|---:|---:|")
             for r in rows:
                 n = r["events"]
                 print(f"| {n:,} | {rate(n, r['scan_seconds']):.2f} | "
                       f"{rate(n, r['python_loop_seconds']):.2f} | "
                       f"{rate(r['reference']['records'], r['reference']['seconds']):.2f} | "
-                      f"{r['random_access_median_ms']:.3f} | {r['peak_rss_mb']:.0f} |")
+                      f"{r['random_access_median_ms']:.3f} | {r['forward_jump_median_ms']:.3f} | "
+                      f"{r['peak_rss_mb']:.0f} |")
         else:
             print("| events | (a) C++ libotf2 counting reader (M rec/s) | (b) EARL C++ scan with "
                   "state (M ev/s) | (c) EARL Python loop (M ev/s) | (d) official otf2 Python "
                   "reader (M ev/s) | (b)/(a) | (c)/(d) | random event(p) median (ms) | "
-                  "peak RSS EARL (MB) | peak RSS otf2 reader (MB) |")
-            print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+                  "forward jump median (ms) | peak RSS EARL (MB) | peak RSS otf2 reader (MB) |")
+            print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
             for r in rows:
                 n = r["events"]
                 a = rate(*r["counter"])
@@ -127,6 +129,7 @@ def main(argv=None):
                 d = rate(r["reference"]["records"], r["reference"]["seconds"])
                 print(f"| {n:,} | {a:.2f} | {b:.2f} | {c:.2f} | {d:.3f} | {b / a:.2f} | "
                       f"{c / d:.1f} | {r['random_access_median_ms']:.3f} | "
+                      f"{r['forward_jump_median_ms']:.3f} | "
                       f"{r['peak_rss_mb']:.0f} | {r['reference']['peak_rss_mb']:.0f} |")
         if len(rows) > 1:
             growth = rows[-1]["peak_rss_mb"] - rows[0]["peak_rss_mb"]

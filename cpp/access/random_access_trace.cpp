@@ -104,8 +104,11 @@ void RandomAccessTrace::seek_to(Position pos, const ProgressCallback& progress) 
   std::size_t index = bdist_ == 0 ? 0 : static_cast<std::size_t>((pos - 1) / bdist_);
   index = std::min(index, bookmarks_.size() - 1);
   const Bookmark& bookmark = bookmarks_[index];
-  // Decoding on from where we stand beats restoring when no bookmark lies in between.
-  if (!(last_ < pos && last_ + 1 >= bookmark.next)) restore(bookmark);
+  // Decoding on from where we stand beats restoring when no bookmark lies in between, or
+  // when the distance costs less than the decoder's seek.
+  bool decode_on = last_ < pos && (last_ + 1 >= bookmark.next ||
+                                   pos - last_ <= decoder_->seek_cost_in_events());
+  if (!decode_on) restore(bookmark);
   Position start = last_;
   Anomaly anomaly;
   while (last_ < pos) {

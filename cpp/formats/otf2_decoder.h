@@ -31,6 +31,8 @@ class Otf2Decoder : public TraceDecoder {
   void seek(const DecoderPosition& position) override;
   DecoderPosition start_position() const override { return start_; }
   double progress() const override;
+  // Each location's reader reopens and rescans a 1 MiB chunk: ~0.7 ms, ~5000 events.
+  std::uint64_t seek_cost_in_events() const override { return 5000 * streams_.size(); }
   const Definitions& definitions() const override { return defs_.earl; }
 
   // The anchor file of `path` (the file itself, or the one *.otf2 in a directory);

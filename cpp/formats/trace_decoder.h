@@ -38,6 +38,10 @@ class TraceDecoder {
   // Fraction of the input consumed so far, 0..1, for progress displays.
   virtual double progress() const = 0;
 
+  // What a seek() costs, in events one could decode instead: forward jumps shorter than
+  // this decode on rather than restore a bookmark.
+  virtual std::uint64_t seek_cost_in_events() const { return 0; }
+
   // Definitions may grow while reading (locations seen first in events); they are final
   // after one full pass.
   virtual const Definitions& definitions() const = 0;
