@@ -4,19 +4,10 @@ usage: measure_references.py alog TRACE            plain Python reading and spli
        measure_references.py otf2 TRACE            the official otf2 Python reader
 """
 import json
-import resource
 import sys
 import time
 
-
-def peak_rss_mb():
-    """This process's peak resident memory. VmHWM, not ru_maxrss: Linux carries ru_maxrss
-    across exec, so a child would report the peak of the benchmark process that forked it."""
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+from peak_memory import peak_rss_mb
 
 
 def plain_python_split(path):

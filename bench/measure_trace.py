@@ -4,22 +4,13 @@ usage: measure_trace.py TRACE
 """
 import json
 import random
-import resource
 import statistics
 import sys
 import time
 
+from peak_memory import peak_rss_mb
+
 import earl
-
-
-def peak_rss_mb():
-    """This process's peak resident memory. VmHWM, not ru_maxrss: Linux carries ru_maxrss
-    across exec, so a child would report the peak of the benchmark process that forked it."""
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main(path):
@@ -46,8 +37,8 @@ def main(path):
 
     # Walking forward through a trace (a REPL user, a script skipping ahead): jumps of
     # 1,000 to 40,000 events from wherever the last one ended.
-    trace.event(1000)
-    pos, latencies = 1000, []
+    pos, latencies = min(1000, len(trace)), []
+    trace.event(pos)
     while len(latencies) < 300:
         pos += rng.randint(1000, 40000)
         if pos > len(trace):
