@@ -6,6 +6,7 @@
 #include <string>
 
 #include "bindings/bindings.h"
+#include "bindings/interrupts.h"
 #include "convert/convert.h"
 #include "model/error.h"
 
@@ -24,13 +25,9 @@ void bind_convert(py::module_& m) {
         }
         // Ctrl-C: a pending signal stops the scan or the conversion.
         o.poll = [] {
-          py::gil_scoped_acquire gil;
-          if (PyErr_CheckSignals() != 0) throw Interrupted();
+          if (python_interrupt_pending()) throw Interrupted();
         };
-        o.progress = [](double) {
-          py::gil_scoped_acquire gil;
-          return PyErr_CheckSignals() == 0;
-        };
+        o.progress = [](double) { return !python_interrupt_pending(); };
         convert::ConvertSummary s;
         {
           py::gil_scoped_release release;

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "bindings/bindings.h"
+#include "bindings/interrupts.h"
 #include "formats/open_decoder.h"
 #include "model/error.h"
 #include "trace/event_attributes.h"
@@ -221,11 +222,8 @@ class PyEventTrace {
 
   ProgressCallback make_callback() {
     return [this](double fraction) {
+      if (python_interrupt_pending()) return false;
       py::gil_scoped_acquire locked;
-      if (PyErr_CheckSignals() != 0) {
-        PyErr_Clear();
-        return false;
-      }
       if (!progress_.is_none()) {
         try {
           progress_(fraction);

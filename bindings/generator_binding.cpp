@@ -8,6 +8,7 @@
 #include <string>
 
 #include "bindings/bindings.h"
+#include "bindings/interrupts.h"
 #include "gen/generator.h"
 #include "gen/trace_writer.h"
 #include "model/error.h"
@@ -143,8 +144,7 @@ void bind_generator(py::module_& m) {
         o.validate();
         // Ctrl-C: the generator polls now and then; a pending signal stops it.
         o.poll = [] {
-          py::gil_scoped_acquire gil;
-          if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+          if (python_interrupt_pending()) throw Interrupted();
         };
         gen::GenSummary s;
         {
