@@ -1,8 +1,11 @@
 """One benchmark measurement in a fresh process (so peak RSS is its own); prints JSON.
 
-usage: measure_trace.py TRACE
+usage: measure_trace.py TRACE [--no-cache]
+
+--no-cache opens OTF2 archives with cache=False (libotf2 seeks instead of EARL's cache).
 """
 import json
+import os
 import random
 import statistics
 import sys
@@ -13,12 +16,26 @@ from peak_memory import peak_rss_mb
 import earl
 
 
-def main(path):
+def event_cache_bytes():
+    """Size of EARL's event cache: an unlinked file this process holds open."""
+    total = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if "earl-cache-" in os.readlink(f"/proc/self/fd/{fd}"):
+                total += os.stat(f"/proc/self/fd/{fd}").st_size
+        except OSError:
+            pass
+    return total
+
+
+def main(path, cache=True):
     result = {}
-    start = time.perf_counter()
-    trace = earl.EventTrace(path, progress=lambda fraction: None)
+    start, cpu_start = time.perf_counter(), time.process_time()
+    trace = earl.EventTrace(path, progress=lambda fraction: None, cache=cache)
     result["scan_seconds"] = time.perf_counter() - start
+    result["scan_cpu_seconds"] = time.process_time() - cpu_start
     result["events"] = len(trace)
+    result["cache_bytes"] = event_cache_bytes()
 
     start = time.perf_counter()
     e = trace
@@ -52,4 +69,4 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], cache="--no-cache" not in sys.argv[2:])

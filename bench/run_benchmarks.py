@@ -1,7 +1,9 @@
 """EARL benchmarks on generated traces (not a test: prints figures).
 
 Per format and trace size, each in a fresh process:
-  - events/s of the full C++ scan with state (opening a trace scans it once),
+  - events/s of the full C++ scan with state (opening a trace scans it once; for OTF2 it
+    reads the archive on a second thread into EARL's event cache, so CPU seconds are
+    printed too),
   - events/s of the Python loop `while e.next(): e.event()`,
   - median latency of 1000 random event(p) calls with the default bdist,
   - median latency of forward jumps of 1,000 to 40,000 events,
@@ -9,6 +11,7 @@ Per format and trace size, each in a fresh process:
 and outside references measured in the same run: for ALOG, plain Python reading the file
 and splitting each line; for OTF2, a minimal C++ libotf2 callback reader that only counts
 records (bench/otf2_count.cpp) and the official otf2 Python reader iterating all events.
+OTF2 is also measured with cache=False (libotf2 seeks, no event cache) for comparison.
 
 usage: python bench/run_benchmarks.py [--formats alog otf2] [--sizes 1000000 10000000]
 """
@@ -101,6 +104,8 @@ def main(argv=None):
                                          fmt, str(path)])
             if counter:
                 row["counter"] = otf2_counter(counter, path)
+                row["direct"] = run_json([sys.executable, str(HERE / "measure_trace.py"),
+                                          str(path), "--no-cache"])
             rows.append(row)
         print(f"### {fmt.upper()}\n")
         if fmt == "alog":
@@ -117,20 +122,33 @@ def main(argv=None):
                       f"{r['peak_rss_mb']:.0f} |")
         else:
             print("| events | (a) C++ libotf2 counting reader (M rec/s) | (b) EARL C++ scan with "
-                  "state (M ev/s) | (c) EARL Python loop (M ev/s) | (d) official otf2 Python "
-                  "reader (M ev/s) | (b)/(a) | (c)/(d) | random event(p) median (ms) | "
-                  "forward jump median (ms) | peak RSS EARL (MB) | peak RSS otf2 reader (MB) |")
-            print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+                  "state (M ev/s) | (b) CPU s / wall s | (c) EARL Python loop (M ev/s) | "
+                  "(d) official otf2 Python reader (M ev/s) | (b)/(a) | (c)/(d) | "
+                  "random event(p) median (ms) | forward jump median (ms) | "
+                  "event cache (bytes/event) | peak RSS EARL (MB) | peak RSS otf2 reader (MB) |")
+            print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
             for r in rows:
                 n = r["events"]
                 a = rate(*r["counter"])
                 b = rate(n, r["scan_seconds"])
                 c = rate(n, r["python_loop_seconds"])
                 d = rate(r["reference"]["records"], r["reference"]["seconds"])
-                print(f"| {n:,} | {a:.2f} | {b:.2f} | {c:.2f} | {d:.3f} | {b / a:.2f} | "
-                      f"{c / d:.1f} | {r['random_access_median_ms']:.3f} | "
-                      f"{r['forward_jump_median_ms']:.3f} | "
+                print(f"| {n:,} | {a:.2f} | {b:.2f} | "
+                      f"{r['scan_cpu_seconds']:.2f} / {r['scan_seconds']:.2f} | {c:.2f} | "
+                      f"{d:.3f} | {b / a:.2f} | {c / d:.1f} | "
+                      f"{r['random_access_median_ms']:.3f} | "
+                      f"{r['forward_jump_median_ms']:.3f} | {r['cache_bytes'] / n:.1f} | "
                       f"{r['peak_rss_mb']:.0f} | {r['reference']['peak_rss_mb']:.0f} |")
+            print("\nThe same archives read directly (cache=False: libotf2 seeks per location):\n")
+            print("| events | C++ scan with state (M ev/s) | random event(p) median (ms) | "
+                  "forward jump median (ms) | peak RSS (MB) |")
+            print("|---:|---:|---:|---:|---:|")
+            for r in rows:
+                x = r["direct"]
+                n = x["events"]
+                print(f"| {n:,} | {rate(n, x['scan_seconds']):.2f} | "
+                      f"{x['random_access_median_ms']:.3f} | {x['forward_jump_median_ms']:.3f} | "
+                      f"{x['peak_rss_mb']:.0f} |")
         if len(rows) > 1:
             growth = rows[-1]["peak_rss_mb"] - rows[0]["peak_rss_mb"]
             print(f"\nEARL peak RSS growth from {rows[0]['events']:,} to {rows[-1]['events']:,} "

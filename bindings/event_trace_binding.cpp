@@ -57,9 +57,10 @@ void put(PyObject* dict, PyObject* name, PyObject* value) {
 class PyEventTrace {
  public:
   PyEventTrace(const std::string& file, const py::object& format, std::int64_t bdist,
-               std::int64_t hsize, py::object progress)
+               std::int64_t hsize, py::object progress, bool cache)
       : progress_(std::move(progress)) {
     EventTrace::Options options;
+    options.cache = cache;
     if (!format.is_none()) options.format = py::cast<std::string>(format);
     options.bdist = bdist;
     options.hsize = hsize;
@@ -321,9 +322,10 @@ void bind_event_trace(py::module_& m) {
   py::class_<PyEventTrace> cls(m, "EventTrace");
   event_trace_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   cls
-      .def(py::init<const std::string&, const py::object&, std::int64_t, std::int64_t, py::object>(),
+      .def(py::init<const std::string&, const py::object&, std::int64_t, std::int64_t, py::object,
+                    bool>(),
            py::arg("file"), py::arg("format") = py::none(), py::arg("bdist") = 10000,
-           py::arg("hsize") = 1000, py::arg("progress") = py::none())
+           py::arg("hsize") = 1000, py::arg("progress") = py::none(), py::arg("cache") = true)
       .def("event", method(&PyEventTrace::event), py::arg("pos") = py::none())
       .def("attributes", method(&PyEventTrace::attributes), py::arg("pos") = py::none())
       .def("values", method(&PyEventTrace::values), py::arg("pos") = py::none())

@@ -251,6 +251,7 @@ bool AlogDecoder::read_file_order(Record& record, std::uint64_t& offset) {
 }
 
 bool AlogDecoder::decode(const Record& record, Event& event) {
+  event = Event();
   if (record.cycle != 0 && rollover_ < 0)
     fail("cycle " + std::to_string(record.cycle) + " without a -11 roll-over record");
   event.loc = location(record.process, "process");

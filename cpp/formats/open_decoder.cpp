@@ -8,7 +8,9 @@
 
 #include "formats/alog_decoder.h"
 #ifdef EARL_HAVE_OTF2
+#include "cache/cached_decoder.h"
 #include "formats/otf2_decoder.h"
+#include "formats/otf2_importer.h"
 #endif
 #include "model/error.h"
 
@@ -69,12 +71,17 @@ std::vector<std::string> known_formats() {
 #endif
 }
 
-std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format) {
+std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format,
+                                           bool cache) {
   std::string chosen = format.empty() ? detect_format(file) : format;
   if (chosen == "alog") return std::make_unique<AlogDecoder>(file);
 #ifdef EARL_HAVE_OTF2
-  if (chosen == "otf2") return std::make_unique<Otf2Decoder>(file);
+  if (chosen == "otf2") {
+    if (cache) return std::make_unique<CachedDecoder>(std::make_unique<Otf2Importer>(file));
+    return std::make_unique<Otf2Decoder>(file);
+  }
 #else
+  (void)cache;
   if (chosen == "otf2") throw EarlError(file + kNoOtf2);
 #endif
   throw EarlError(file + ": unknown format '" + format + "' (known formats: " +

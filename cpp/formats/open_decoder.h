@@ -11,7 +11,9 @@ namespace earl {
 std::vector<std::string> known_formats();
 
 // Opens `file` with the decoder for `format`, or the one its content calls for when
-// `format` is empty.
-std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format);
+// `format` is empty. With `cache`, formats that seek slowly (OTF2) are read once into
+// EARL's event cache, which then serves every position.
+std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format,
+                                           bool cache = true);
 
 }  // namespace earl

@@ -179,11 +179,13 @@ SymbolId Otf2Decoder::region(OTF2_RegionRef ref, Event& event) {
 Event& Otf2Decoder::emit(OTF2_TimeStamp time, EventKind kind, SymbolId type) {
   Stream& stream = *current_;
   stream.timestamp = time;
-  stream.pending.emplace_back();
+  // Copying a default record is cheaper than value-initialising one (rep stos); the time
+  // in seconds is computed when the event is handed out (an importer never needs it).
+  static const Event kFresh;
+  stream.pending.push_back(kFresh);
+  stream.pending_ticks.push_back(time);
   Event& e = stream.pending.back();
   e.loc = stream.loc;
-  e.time = static_cast<double>(static_cast<std::int64_t>(time - defs_.global_offset)) /
-           static_cast<double>(defs_.timer_resolution);
   e.kind = kind;
   e.type = type;
   return e;
@@ -200,6 +202,7 @@ void Otf2Decoder::note_carry_change() {
 // Reads records of one location until one of them yields events (the lookahead).
 bool Otf2Decoder::fill(Stream& stream) {
   stream.pending.clear();
+  stream.pending_ticks.clear();
   stream.taken = 0;
   current_ = &stream;
   while (stream.pending.empty()) {
@@ -230,7 +233,8 @@ void Otf2Decoder::push(Stream& stream) {
 bool Otf2Decoder::read(Event& event) {
   if (heap_.empty()) return false;
   Stream& stream = streams_[heap_.front().second];
-  event = stream.pending[stream.taken++];
+  event = stream.pending[stream.taken];
+  event.time = seconds(stream.pending_ticks[stream.taken++]);
   if (stream.taken == stream.pending.size()) {
     if (fill(stream)) {
       heap_.front().first = stream.timestamp;
@@ -312,6 +316,7 @@ void Otf2Decoder::seek(const DecoderPosition& position) {
       carry.rma.push_back(op);
     }
     stream.pending.clear();
+    stream.pending_ticks.clear();
     stream.taken = 0;
     stream.carry = carry;
     stream.carry_changed = false;
@@ -351,9 +356,37 @@ void Otf2Decoder::move_to(Stream& stream, std::uint64_t record) {
          std::to_string(record) + ": " + otf2_problem(status));
 }
 
-double Otf2Decoder::progress() const {
+bool Otf2Decoder::read_records(Location loc, std::size_t records) {
+  Stream& stream = streams_[static_cast<std::size_t>(loc)];
+  stream.pending.erase(stream.pending.begin(), stream.pending.begin() + stream.taken);
+  stream.pending_ticks.erase(stream.pending_ticks.begin(), stream.pending_ticks.begin() + stream.taken);
+  stream.taken = 0;
+  if (stream.exhausted) {
+    stream.taken = stream.pending.size();
+    return false;
+  }
+  current_ = &stream;
+  uint64_t read = 0;
+  OTF2_ErrorCode status = OTF2_EvtReader_ReadEvents(stream.reader, records, &read);
+  if (status != OTF2_SUCCESS)
+    fail("location " + std::to_string(stream.loc) + " (" + defs_.earl.location_names[stream.loc] +
+         "): event record " + std::to_string(stream.next_record + read) +
+         " cannot be read: " + otf2_problem(status));
+  stream.next_record += read;
+  total_records_ += read;
+  if (read < records) stream.exhausted = true;
+  stream.taken = stream.pending.size();  // handed out: the next call drops them
+  return !stream.exhausted;
+}
+
+std::uint64_t Otf2Decoder::total_records() const {
   std::uint64_t total = 0;
   for (const Stream& stream : streams_) total += stream.total_records;
+  return total;
+}
+
+double Otf2Decoder::progress() const {
+  std::uint64_t total = total_records();
   if (total == 0) return 0.0;
   return std::min(1.0, static_cast<double>(total_records_) / static_cast<double>(total));
 }

@@ -35,6 +35,16 @@ class Otf2Decoder : public TraceDecoder {
   std::uint64_t seek_cost_in_events() const override { return 5000 * streams_.size(); }
   const Definitions& definitions() const override { return defs_.earl; }
 
+  // For an importer that reads each location on its own instead of the merged order:
+  // reads on up to `records` records of loc (after what the merge has taken), leaving
+  // their events (time not set: see seconds()) and timestamps in batch_events() and
+  // batch_ticks(). False once loc is done.
+  bool read_records(Location loc, std::size_t records);
+  const std::vector<Event>& batch_events(Location loc) const { return streams_[loc].pending; }
+  const std::vector<OTF2_TimeStamp>& batch_ticks(Location loc) const { return streams_[loc].pending_ticks; }
+  std::size_t location_count() const { return streams_.size(); }
+  std::uint64_t total_records() const;
+
   // The anchor file of `path` (the file itself, or the one *.otf2 in a directory);
   // empty when `path` is no OTF2 archive.
   static std::string find_anchor(const std::string& path);
@@ -61,6 +71,7 @@ class Otf2Decoder : public TraceDecoder {
     std::uint64_t total_records = 0;
     bool exhausted = false;
     std::vector<Event> pending;      // events of the lookahead record
+    std::vector<OTF2_TimeStamp> pending_ticks;  // their timestamps
     std::size_t taken = 0;
     std::uint64_t pending_record = 0;
     OTF2_TimeStamp timestamp = 0;
@@ -78,6 +89,11 @@ class Otf2Decoder : public TraceDecoder {
   // The EARL region of an OTF2 region; marks `event` when the archive does not define it.
   SymbolId region(OTF2_RegionRef ref, Event& event);
   SymbolId string_value(const std::string& text) { return defs_.earl.strings.intern(text); }
+  // Seconds since the global offset, as EARL defines the time of an OTF2 timestamp.
+  double seconds(OTF2_TimeStamp tick) const {
+    return static_cast<double>(static_cast<std::int64_t>(tick - defs_.global_offset)) /
+           static_cast<double>(defs_.timer_resolution);
+  }
 
  private:
   bool fill(Stream& stream);

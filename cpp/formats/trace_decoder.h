@@ -27,7 +27,8 @@ class TraceDecoder {
   virtual std::string format() const = 0;
   virtual std::string file() const = 0;
 
-  // Decodes the next event in global order into `event` (all but pos, enterptr, sendptr).
+  // Decodes the next event in global order into `event`, overwriting every attribute but
+  // pos and enterptr (the pointer slot is 0 unless the format supplies it).
   // Returns false at the end. Bad records throw EarlError naming file, record and problem.
   virtual bool read(Event& event) = 0;
 

@@ -22,7 +22,7 @@ std::unique_ptr<TraceDecoder> open_checked(const std::string& file,
                                            const EventTrace::Options& options) {
   checked_bdist(options.bdist);  // arguments first, before any file is touched
   checked_hsize(options.hsize);
-  return open_decoder(file, options.format);
+  return open_decoder(file, options.format, options.cache);
 }
 
 }  // namespace

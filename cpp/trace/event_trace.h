@@ -17,6 +17,7 @@ class EventTrace {
     std::string format;  // empty = detect
     std::int64_t bdist = 10000;
     std::int64_t hsize = 1000;
+    bool cache = true;  // read slow-seeking formats (OTF2) once into EARL's event cache
   };
 
   EventTrace(const std::string& file, const Options& options,

@@ -29,7 +29,7 @@ def _info(args):
     for index, path in enumerate(args.traces):
         if index:
             print()
-        with earl.EventTrace(path, format=args.format) as trace:
+        with earl.EventTrace(path, format=args.format, cache=not args.no_cache) as trace:
             print(describe(trace))
     return 0
 
@@ -54,6 +54,8 @@ def build_parser():
     info = commands.add_parser("info", help="describe traces: format, locations, events, ...")
     info.add_argument("traces", nargs="+", metavar="TRACE")
     info.add_argument("--format", default=None, help="trace format (default: detect)")
+    info.add_argument("--no-cache", action="store_true",
+                      help="read OTF2 directly instead of through EARL's event cache in $TMPDIR")
     info.set_defaults(func=_info)
 
     from earl import generate

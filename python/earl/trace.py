@@ -26,20 +26,27 @@ def event_dtype():
 class EventTrace(_core.EventTrace):
     """An event trace with random access (DESIGN.md sections 1-3).
 
-    EventTrace(file, format=None, bdist=10000, hsize=1000, progress=None)
+    EventTrace(file, format=None, bdist=10000, hsize=1000, progress=None, cache=None)
 
     `progress` is a callable taking the fraction done of long work (opening, far jumps);
     by default a progress bar appears on a terminal when such work takes a while.
+    With `cache` (the default), a format that seeks slowly (OTF2) is read once, on a
+    second thread, into EARL's event cache (a temporary file in $TMPDIR, removed when the
+    trace closes), which then serves every position; `cache=False` reads the archive
+    directly and seeks in it with libotf2. `cache=None` means True unless the
+    environment sets EARL_CACHE=0 (for scripts one cannot edit).
     """
 
-    def __init__(self, file, format=None, bdist=10000, hsize=1000, progress=None):
+    def __init__(self, file, format=None, bdist=10000, hsize=1000, progress=None, cache=None):
         file = os.fspath(file)
+        if cache is None:
+            cache = os.environ.get("EARL_CACHE", "1").strip() != "0"
         if progress is None:
             with ProgressBar(f"opening {os.path.basename(file)}") as bar:
-                super().__init__(file, format, bdist, hsize, bar)
+                super().__init__(file, format, bdist, hsize, bar, cache)
             self.progress = _LazyBar("decoding")
         else:
-            super().__init__(file, format, bdist, hsize, progress)
+            super().__init__(file, format, bdist, hsize, progress, cache)
 
     def __iter__(self):
         """All events in order, as dicts; the iterator of the trace does not move."""

@@ -1,0 +1,170 @@
+#include "cache/cached_decoder.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "cache/event_codec.h"
+#include "model/error.h"
+
+namespace earl {
+
+namespace {
+constexpr std::size_t kWordsPerStream = 4;  // live, block, byte, timestamp before
+constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+}  // namespace
+
+CachedDecoder::CachedDecoder(std::unique_ptr<CacheSource> source, const std::string& cache_directory,
+                             std::size_t block_size)
+    : source_(std::move(source)),
+      cache_(std::make_unique<EventCache>(source_->location_count(), cache_directory, block_size)),
+      streams_(source_->location_count()),
+      tick_offset_(source_->tick_offset()),
+      ticks_per_second_(static_cast<double>(source_->ticks_per_second())) {
+  while (leaves_ < streams_.size()) leaves_ <<= 1;
+  keys_.resize(leaves_);
+  for (std::uint32_t i = 0; i < leaves_; ++i) keys_[i] = key(kNever, leaves_ + i);
+  tree_.assign(leaves_, 0);
+  source_->start(*cache_);
+}
+
+CachedDecoder::~CachedDecoder() {
+  source_->stop();
+  source_->wait();
+}
+
+void CachedDecoder::damaged(std::uint32_t loc) const {
+  throw EarlError(source_->file() + ": EARL's event cache is damaged at location " +
+                  std::to_string(loc) + ", block " + std::to_string(streams_[loc].block));
+}
+
+void CachedDecoder::end_stream(std::uint32_t loc) {
+  Stream& s = streams_[loc];
+  s.live = false;
+  s.bytes.clear();
+  s.at = 0;
+  keys_[loc] = key(kNever, leaves_ + loc);
+}
+
+// Reads block `block` of loc from byte `from` on; its next event is the one there.
+void CachedDecoder::load(std::uint32_t loc, std::size_t block, std::uint32_t from) {
+  Stream& s = streams_[loc];
+  EventCache::Block where;
+  s.block = block;
+  if (!cache_->block(static_cast<Location>(loc), block, where)) return end_stream(loc);
+  cache_->read(where, from, s.bytes);
+  s.base = from;
+  s.at = 0;
+  s.live = true;
+  peek(loc);
+}
+
+// Sets loc's merge key from its next event, moving on to the next block at a block's end.
+void CachedDecoder::peek(std::uint32_t loc) {
+  Stream& s = streams_[loc];
+  if (s.at == s.bytes.size()) return load(loc, s.block + 1, 0);
+  std::uint64_t tick;
+  if (!peek_tick(s.bytes.data() + s.at, s.bytes.data() + s.bytes.size(), s.tick_before, tick))
+    damaged(loc);
+  keys_[loc] = key(tick, loc);
+}
+
+void CachedDecoder::build_tree() {
+  if (leaves_ == 1) {
+    tree_[0] = 0;
+    return;
+  }
+  std::vector<std::uint32_t> winners(2 * leaves_);
+  for (std::uint32_t i = 0; i < leaves_; ++i) winners[leaves_ + i] = i;
+  for (std::uint32_t node = leaves_ - 1; node >= 1; --node) {
+    std::uint32_t left = winners[2 * node], right = winners[2 * node + 1];
+    bool left_wins = keys_[left] < keys_[right];
+    winners[node] = left_wins ? left : right;
+    tree_[node] = left_wins ? right : left;
+  }
+  tree_[0] = winners[1];
+}
+
+void CachedDecoder::replay(std::uint32_t leaf) {
+  std::uint32_t winner = leaf;
+  for (std::uint32_t node = (leaves_ + leaf) / 2; node >= 1; node /= 2) {
+    std::uint32_t other = tree_[node];
+    std::uint32_t swap = 0u - static_cast<std::uint32_t>(keys_[other] < keys_[winner]);
+    tree_[node] = (winner & swap) | (other & ~swap);
+    winner = (other & swap) | (winner & ~swap);
+  }
+  tree_[0] = winner;
+}
+
+bool CachedDecoder::read(Event& event) {
+  std::uint32_t winner = tree_[0];
+  if (static_cast<std::uint32_t>(keys_[winner]) >= streams_.size()) {  // every stream has ended
+    if (importing_) {
+      source_->wait();  // the definitions are complete once the importer is done
+      importing_ = false;
+    }
+    return false;
+  }
+  Stream& s = streams_[winner];
+  std::uint64_t tick = 0;
+  std::size_t used = decode_event(s.bytes.data() + s.at, s.bytes.data() + s.bytes.size(),
+                                  s.tick_before, event, tick);
+  if (used == 0) damaged(winner);
+  event.loc = static_cast<Location>(winner);
+  // The same expression as the format's decoder: identical doubles either way.
+  event.time = static_cast<double>(static_cast<std::int64_t>(tick - tick_offset_)) / ticks_per_second_;
+  s.at += used;
+  s.tick_before = tick;
+  ++decoded_;
+  peek(winner);
+  replay(winner);
+  return true;
+}
+
+DecoderPosition CachedDecoder::position() const {
+  DecoderPosition position;
+  position.words.reserve(kWordsPerStream * streams_.size() + 1);
+  for (const Stream& s : streams_) {
+    position.words.push_back(s.live);
+    position.words.push_back(s.block);
+    position.words.push_back(s.base + s.at);
+    position.words.push_back(s.tick_before);
+  }
+  position.words.push_back(decoded_);
+  return position;
+}
+
+DecoderPosition CachedDecoder::start_position() const {
+  DecoderPosition position;
+  for (std::size_t i = 0; i < streams_.size(); ++i)
+    position.words.insert(position.words.end(), {1, 0, 0, 0});
+  position.words.push_back(0);
+  return position;
+}
+
+void CachedDecoder::seek(const DecoderPosition& position) {
+  const auto& w = position.words;
+  if (w.size() != kWordsPerStream * streams_.size() + 1)
+    throw EarlError(source_->file() + ": invalid decoder position");
+  for (std::uint32_t loc = 0; loc < streams_.size(); ++loc) {
+    const std::uint64_t* at = &w[kWordsPerStream * loc];
+    Stream& s = streams_[loc];
+    s.block = static_cast<std::size_t>(at[1]);
+    if (at[0] == 0) {
+      end_stream(loc);
+      continue;
+    }
+    s.tick_before = at[3];
+    load(loc, s.block, static_cast<std::uint32_t>(at[2]));
+  }
+  decoded_ = w.back();
+  build_tree();
+}
+
+double CachedDecoder::progress() const {
+  std::uint64_t expected = source_->expected_events();
+  if (expected == 0) return importing_ ? 0.0 : 1.0;
+  return std::min(1.0, static_cast<double>(decoded_) / static_cast<double>(expected));
+}
+
+}  // namespace earl

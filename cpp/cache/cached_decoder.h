@@ -1,0 +1,74 @@
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cache/cache_source.h"
+#include "cache/event_cache.h"
+#include "formats/trace_decoder.h"
+
+namespace earl {
+
+// The decoder of a cached trace: merges the locations' cached event streams by
+// (timestamp, location) with a loser tree. While the importer still runs it reads blocks
+// as they are written, so opening a trace decodes on two threads. A position is, per
+// location, the block and byte of its next event and the timestamp before it: restoring
+// one reads one block per location.
+class CachedDecoder : public TraceDecoder {
+ public:
+  // cache_directory and block_size as for EventCache.
+  CachedDecoder(std::unique_ptr<CacheSource> source, const std::string& cache_directory = "",
+                std::size_t block_size = 0);
+  ~CachedDecoder() override;
+
+  std::string format() const override { return source_->format(); }
+  std::string file() const override { return source_->file(); }
+  bool read(Event& event) override;
+  DecoderPosition position() const override;
+  void seek(const DecoderPosition& position) override;
+  DecoderPosition start_position() const override;
+  double progress() const override;
+  // One block read per location, worth about 64 events each.
+  std::uint64_t seek_cost_in_events() const override { return 64 * streams_.size(); }
+  const Definitions& definitions() const override { return source_->definitions(); }
+
+  const EventCache& cache() const { return *cache_; }
+
+ private:
+  struct Stream {
+    std::vector<std::uint8_t> bytes;  // of block `block`, from byte `base` on
+    std::size_t block = 0;
+    std::uint32_t base = 0;
+    std::size_t at = 0;               // the next event's first byte in `bytes`
+    bool live = false;                // false once the location has no more events
+    std::uint64_t tick_before = 0;    // timestamp of the event before the next one
+  };
+  // Merge order: timestamp << 32 | location of each stream's next event; ended streams
+  // and padding leaves get kEnded | leaf and sort after every live stream. One integer
+  // compare without branches: the merge's compares are unpredictable by nature.
+  using Key = unsigned __int128;
+  static Key key(std::uint64_t tick, std::uint32_t order) {
+    return (static_cast<Key>(tick) << 32) | order;
+  }
+
+  void load(std::uint32_t loc, std::size_t block, std::uint32_t from);
+  void peek(std::uint32_t loc);
+  void end_stream(std::uint32_t loc);
+  void build_tree();
+  void replay(std::uint32_t leaf);
+  [[noreturn]] void damaged(std::uint32_t loc) const;
+
+  std::unique_ptr<CacheSource> source_;
+  std::unique_ptr<EventCache> cache_;
+  std::vector<Stream> streams_;
+  std::uint32_t leaves_ = 1;
+  std::vector<Key> keys_;            // per leaf
+  // tree_[0] is the winning leaf, tree_[1..leaves_-1] the loser of each match.
+  std::vector<std::uint32_t> tree_;
+  std::uint64_t tick_offset_ = 0;
+  double ticks_per_second_ = 1.0;
+  std::uint64_t decoded_ = 0;
+  bool importing_ = true;
+};
+
+}  // namespace earl

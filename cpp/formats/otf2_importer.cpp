@@ -1,0 +1,56 @@
+#include "formats/otf2_importer.h"
+
+#include <exception>
+#include <functional>
+#include <queue>
+#include <utility>
+#include <vector>
+
+#include "model/error.h"
+
+namespace earl {
+
+namespace {
+// Records per turn of one location: large enough that libotf2's per-call cost vanishes,
+// small enough that every location stays close in time to the others.
+constexpr std::size_t kBatchRecords = 512;
+}  // namespace
+
+Otf2Importer::Otf2Importer(const std::string& path) : archive_(path) {}
+
+Otf2Importer::~Otf2Importer() {
+  stop();
+  wait();
+}
+
+void Otf2Importer::start(EventCache& cache) {
+  thread_ = std::thread([this, &cache] { run(cache); });
+}
+
+void Otf2Importer::wait() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void Otf2Importer::run(EventCache& cache) {
+  try {
+    using Turn = std::pair<std::uint64_t, Location>;  // (last timestamp read, location)
+    std::priority_queue<Turn, std::vector<Turn>, std::greater<Turn>> behind;
+    for (std::size_t i = 0; i < archive_.location_count(); ++i) behind.push({0, static_cast<Location>(i)});
+    while (!behind.empty() && !stop_) {
+      Location loc = behind.top().second;
+      std::uint64_t last = behind.top().first;
+      behind.pop();
+      bool more = archive_.read_records(loc, kBatchRecords);
+      const std::vector<Event>& events = archive_.batch_events(loc);
+      const std::vector<OTF2_TimeStamp>& ticks = archive_.batch_ticks(loc);
+      for (std::size_t i = 0; i < events.size(); ++i) cache.append(loc, events[i], ticks[i]);
+      if (!ticks.empty()) last = ticks.back();
+      if (more) behind.push({last, loc});
+      else cache.finish(loc);
+    }
+  } catch (const std::exception& error) {
+    cache.fail(error.what());
+  }
+}
+
+}  // namespace earl

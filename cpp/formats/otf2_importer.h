@@ -1,0 +1,39 @@
+#pragma once
+#include <atomic>
+#include <string>
+#include <thread>
+
+#include "cache/cache_source.h"
+#include "formats/otf2_decoder.h"
+
+namespace earl {
+
+// Reads an OTF2 archive once into EARL's event cache: each location's records strictly
+// forward in batches (no libotf2 seeks), always the location that is furthest behind in
+// time next, so that the merging reader on the other thread rarely waits.
+class Otf2Importer : public CacheSource {
+ public:
+  explicit Otf2Importer(const std::string& path);
+  ~Otf2Importer() override;
+
+  std::string format() const override { return "otf2"; }
+  std::string file() const override { return archive_.file(); }
+  std::size_t location_count() const override { return archive_.location_count(); }
+  const Definitions& definitions() const override { return archive_.definitions(); }
+  std::uint64_t tick_offset() const override { return archive_.otf2().global_offset; }
+  std::uint64_t ticks_per_second() const override { return archive_.otf2().timer_resolution; }
+  std::uint64_t expected_events() const override { return archive_.total_records(); }
+
+  void start(EventCache& cache) override;
+  void stop() override { stop_ = true; }
+  void wait() override;
+
+ private:
+  void run(EventCache& cache);
+
+  Otf2Decoder archive_;
+  std::thread thread_;
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace earl
