@@ -143,9 +143,21 @@ Otf2Decoder::Otf2Decoder(const std::string& path) : path_(path) {
   }
 }
 
-Otf2Decoder::~Otf2Decoder() {
+Otf2Decoder::~Otf2Decoder() { close_archive(); }
+
+void Otf2Decoder::close_archive() {
   if (callbacks_) OTF2_EvtReaderCallbacks_Delete(callbacks_);
   if (reader_) OTF2_Reader_Close(reader_);
+  callbacks_ = nullptr;
+  reader_ = nullptr;
+  heap_.clear();
+  for (Stream& stream : streams_) {
+    stream.reader = nullptr;
+    stream.exhausted = true;
+    stream.taken = 0;
+    stream.pending = std::vector<Event>();
+    stream.pending_ticks = std::vector<OTF2_TimeStamp>();
+  }
 }
 
 SymbolId Otf2Decoder::type_id(int record) {
@@ -287,6 +299,7 @@ DecoderPosition Otf2Decoder::position() const {
 }
 
 void Otf2Decoder::seek(const DecoderPosition& position) {
+  if (!reader_) fail("the archive was closed after its import");
   const auto& w = position.words;
   std::size_t at = 0;
   auto word = [&]() -> std::uint64_t {

@@ -43,6 +43,9 @@ class Otf2Decoder : public TraceDecoder {
   const std::vector<Event>& batch_events(Location loc) const { return streams_[loc].pending; }
   const std::vector<OTF2_TimeStamp>& batch_ticks(Location loc) const { return streams_[loc].pending_ticks; }
   std::size_t location_count() const { return streams_.size(); }
+  // Frees libotf2 (a chunk buffer of up to 1 MiB per location) once an importer is done;
+  // the definitions stay, reading does not.
+  void close_archive();
   std::uint64_t total_records() const;
 
   // The anchor file of `path` (the file itself, or the one *.otf2 in a directory);

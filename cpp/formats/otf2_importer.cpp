@@ -48,6 +48,7 @@ void Otf2Importer::run(EventCache& cache) {
       if (more) behind.push({last, loc});
       else cache.finish(loc);
     }
+    if (!stop_) archive_.close_archive();
   } catch (const std::exception& error) {
     cache.fail(error.what());
   }
