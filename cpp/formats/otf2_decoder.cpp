@@ -232,6 +232,7 @@ bool Otf2Decoder::fill(Stream& stream) {
     ++stream.next_record;
     ++total_records_;
     stream.pending_record = record;
+    check_record_count(stream);
   }
   return true;
 }
@@ -369,6 +370,16 @@ void Otf2Decoder::move_to(Stream& stream, std::uint64_t record) {
          std::to_string(record) + ": " + otf2_problem(status));
 }
 
+// libotf2 3.0.2 can return the same records forever from an event file cut inside a
+// chunk; the location's definition says how many there are.
+void Otf2Decoder::check_record_count(const Stream& stream) const {
+  std::uint64_t read = stream.next_record - 1;
+  if (stream.total_records > 0 && read > stream.total_records)
+    fail("location " + std::to_string(stream.loc) + " (" + defs_.earl.location_names[stream.loc] +
+         "): more event records than the " + std::to_string(stream.total_records) +
+         " its definition announces (is the event file damaged or truncated?)");
+}
+
 bool Otf2Decoder::read_records(Location loc, std::size_t records) {
   Stream& stream = streams_[static_cast<std::size_t>(loc)];
   stream.pending.erase(stream.pending.begin(), stream.pending.begin() + stream.taken);
@@ -387,6 +398,7 @@ bool Otf2Decoder::read_records(Location loc, std::size_t records) {
          " cannot be read: " + otf2_problem(status));
   stream.next_record += read;
   total_records_ += read;
+  check_record_count(stream);
   if (read < records) stream.exhausted = true;
   stream.taken = stream.pending.size();  // handed out: the next call drops them
   return !stream.exhausted;

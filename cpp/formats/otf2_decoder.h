@@ -100,6 +100,7 @@ class Otf2Decoder : public TraceDecoder {
 
  private:
   bool fill(Stream& stream);
+  void check_record_count(const Stream& stream) const;
   void move_to(Stream& stream, std::uint64_t record);
   void sift_down_top();
   void push(Stream& stream);
