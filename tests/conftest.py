@@ -18,10 +18,23 @@ def EventTrace():
     return functools.partial(open_trace, cls)
 
 
+@pytest.fixture(scope="session", params=[True, False], ids=["cached", "direct"])
+def otf2_cache(request):
+    """The `cache` argument every OTF2 test opens its archives with. EARL reads an OTF2
+    archive in two ways that must give the same trace: by default (cache=True) once,
+    strictly forward, on a background thread into EARL's event cache, which then serves
+    the merged order and all random access (cpp/formats/otf2_importer.cpp,
+    cpp/cache/); with cache=False directly through libotf2 with a seek per location
+    (cpp/formats/otf2_decoder.cpp). Every OTF2 test runs through both paths, so that
+    neither is left untested behind the other."""
+    return request.param
+
+
 @pytest.fixture(scope="session")
-def Otf2Trace(tmp_path_factory):
-    """earl.EventTrace for the OTF2 tests (tests/otf2_*.py); skips where the official otf2
-    package is missing or this build of EARL reads no OTF2 (no libotf2 at build time)."""
+def Otf2Trace(tmp_path_factory, otf2_cache):
+    """earl.EventTrace for the OTF2 tests (tests/otf2_*.py), opening with
+    cache=otf2_cache; skips where the official otf2 package is missing or this build of
+    EARL reads no OTF2 (no libotf2 at build time)."""
     pytest.importorskip("otf2")
     cls = getattr(earl, "EventTrace", None)
     if cls is None:
@@ -29,8 +42,8 @@ def Otf2Trace(tmp_path_factory):
     from otf2_archives import write_tiny
     probe = write_tiny(tmp_path_factory.mktemp("otf2-probe"))
     try:
-        cls(str(probe)).close()
+        cls(str(probe), cache=otf2_cache).close()
     except earl.EarlError as e:
         if "no OTF2 support" in str(e):
             pytest.skip(f"this build of EARL reads no OTF2: {e}")
-    return functools.partial(open_trace, cls)
+    return functools.partial(open_trace, cls, cache=otf2_cache)

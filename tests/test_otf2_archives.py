@@ -351,19 +351,26 @@ def in_subprocess(function, *args):
     return json.loads(lines[-1][len("RESULT "):])
 
 
-def _first_event_then_close(anchor):
-    tr = earl.EventTrace(anchor)
+def _cache_flag(text):
+    """The `cache` argument from its str() (subprocess arguments are strings)."""
+    if text not in ("True", "False"):
+        raise ValueError(f"cache flag {text!r} is neither 'True' nor 'False'")
+    return text == "True"
+
+
+def _first_event_then_close(anchor, cache):
+    tr = earl.EventTrace(anchor, cache=_cache_flag(cache))
     out = [tr.event(1), tr.event(len(tr)), tr.event(1)]
     tr.close()
     return out
 
 
-def test_multichunk_archive_back_to_the_start(Otf2Trace, tmp_path):
+def test_multichunk_archive_back_to_the_start(Otf2Trace, otf2_cache, tmp_path):
     """Opening scans every location to its end; event(1) then goes back to the first record
     of the location, in the first chunk. Must neither crash nor corrupt memory."""
     anchor = A.write_long(tmp_path)
     assert (tmp_path / "long" / "0.evt").stat().st_size > 2 * 256 * 1024
-    got = in_subprocess("_first_event_then_close", anchor)
+    got = in_subprocess("_first_event_then_close", anchor, otf2_cache)
     assert got == [{"pos": 1, "loc": 0, "time": 0.0, "type": "enter", "enterptr": 0,
                     "region": "main"},
                    {"pos": 80000, "loc": 0, "time": 79.999, "type": "exit", "enterptr": 79999,
@@ -372,12 +379,12 @@ def test_multichunk_archive_back_to_the_start(Otf2Trace, tmp_path):
                     "region": "main"}]
 
 
-def _large_check(anchor):
+def _large_check(anchor, cache):
     ref = Otf2Reference.load(anchor)
     m = ref.m
     for bdist, hsize in ((1000, 4), (37, 1)):
-        tr = earl.EventTrace(anchor, bdist=bdist, hsize=hsize)
-        ctx = f"[large bdist={bdist} hsize={hsize}]"
+        tr = earl.EventTrace(anchor, bdist=bdist, hsize=hsize, cache=_cache_flag(cache))
+        ctx = f"[large cache={cache} bdist={bdist} hsize={hsize}]"
         check_static(tr, ref, ctx)
         rnd = random.Random(bdist)
         probes = [m, 1, m // 2, m - 1, 2] + [rnd.randint(1, m) for _ in range(150)]
@@ -391,12 +398,12 @@ def _large_check(anchor):
     return m
 
 
-def test_large_multichunk_archive(Otf2Trace, tmp_path):
+def test_large_multichunk_archive(Otf2Trace, otf2_cache, tmp_path):
     """Random access over a ~70k-event archive with two chunks per location: bookmarks
     restore every location reader's position across chunk boundaries, forwards and
     backwards (run in a subprocess)."""
     anchor = multichunk_archive(tmp_path)
-    assert in_subprocess("_large_check", anchor) > 60000
+    assert in_subprocess("_large_check", anchor, otf2_cache) > 60000
 
 
 # ----------------------------------------------------------------------------------------
@@ -528,7 +535,7 @@ import json, sys
 sys.path.insert(0, sys.argv[2])
 import earl
 try:
-    t = earl.EventTrace(sys.argv[1])
+    t = earl.EventTrace(sys.argv[1], cache={"True": True, "False": False}[sys.argv[3]])
     n = 0
     for ev in t:
         n += 1
@@ -541,8 +548,9 @@ print("RESULT " + json.dumps(out))
 """
 
 
-def probe_open(path):
-    proc = subprocess.run([sys.executable, "-c", PROBE, str(path), str(HERE)],
+def probe_open(path, cache):
+    """Open `path` with cache=`cache` and read every event, in a fresh interpreter."""
+    proc = subprocess.run([sys.executable, "-c", PROBE, str(path), str(HERE), str(cache)],
                           capture_output=True, text=True, timeout=120)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
     assert proc.returncode == 0 and lines, \
@@ -585,38 +593,38 @@ BAD = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD))
-def test_bad_archive(Otf2Trace, tmp_path, case):
+def test_bad_archive(Otf2Trace, otf2_cache, tmp_path, case):
     d = tmp_path / "bad"
     anchor = A.write_tiny(d, "run")
-    assert probe_open(anchor)["kind"] == "ok"
+    assert probe_open(anchor, otf2_cache)["kind"] == "ok"
     BAD[case](d)
     for path in (anchor, d):
-        got = probe_open(path)
+        got = probe_open(path, otf2_cache)
         assert got["kind"] == "EarlError", f"{case}, opening {path}: {got}"
         assert str(path) in got["message"], f"{case}: the message does not name {path}: {got}"
 
 
-def test_empty_directory(Otf2Trace, tmp_path):
-    got = probe_open(tmp_path)
+def test_empty_directory(Otf2Trace, otf2_cache, tmp_path):
+    got = probe_open(tmp_path, otf2_cache)
     assert got["kind"] == "EarlError" and str(tmp_path) in got["message"], got
 
 
-def test_directory_with_two_anchors(Otf2Trace, tmp_path):
+def test_directory_with_two_anchors(Otf2Trace, otf2_cache, tmp_path):
     A.write_tiny(tmp_path, "first")
     A.write_tiny(tmp_path, "second")
-    got = probe_open(tmp_path)
+    got = probe_open(tmp_path, otf2_cache)
     assert got["kind"] == "EarlError", got
     msg = got["message"]
     assert str(tmp_path) in msg and "first.otf2" in msg and "second.otf2" in msg, msg
-    assert probe_open(tmp_path / "first.otf2")["kind"] == "ok"
+    assert probe_open(tmp_path / "first.otf2", otf2_cache)["kind"] == "ok"
 
 
-def test_directory_with_anchor_but_no_archive(Otf2Trace, tmp_path):
+def test_directory_with_anchor_but_no_archive(Otf2Trace, otf2_cache, tmp_path):
     """A directory holding only an OTF2 anchor (its .def and event directory elsewhere)."""
     A.write_tiny(tmp_path / "full", "run")
     (tmp_path / "only").mkdir()
     shutil.copy(tmp_path / "full" / "run.otf2", tmp_path / "only" / "run.otf2")
-    got = probe_open(tmp_path / "only")
+    got = probe_open(tmp_path / "only", otf2_cache)
     assert got["kind"] == "EarlError" and str(tmp_path / "only") in got["message"], got
 
 
@@ -647,7 +655,7 @@ REFERRING_TO_NOTHING = {
 
 
 @pytest.mark.parametrize("kind", sorted(REFERRING_TO_NOTHING))
-def test_record_referring_to_nothing(Otf2Trace, tmp_path, kind):
+def test_record_referring_to_nothing(Otf2Trace, otf2_cache, tmp_path, kind):
     """A record referring to something the archive does not define (a rank its
     communicator lacks, an undefined region or communicator) is a problem of a real
     trace: it is counted with its position and shown as -1 or "region N", never a crash
@@ -662,7 +670,7 @@ def test_record_referring_to_nothing(Otf2Trace, tmp_path, kind):
     aw.ev(b).enter(T(0), region)
     aw.ev(b).leave(T(1), region)
     anchor = aw.close()
-    probe_open(anchor)  # in a subprocess first: a crash fails only this test
+    probe_open(anchor, otf2_cache)  # in a subprocess first: a crash fails only this test
     trace = Otf2Trace(anchor)
     expected = REFERRING_TO_NOTHING[kind]
     on_location_0 = [ev for ev in trace if ev["loc"] == 0]

@@ -330,10 +330,10 @@ def comparable(event):
     dict(locations=3, threads=3, permute_ranks=True, seed=6),
     dict(locations=2, rollover=7000, barrier_every=1),
 ])
-def test_alog_and_otf2_give_identical_events(tmp_path, options):
+def test_alog_and_otf2_give_identical_events(tmp_path, otf2_cache, options):
     needs_earl_otf2()
     alog, anchor, truth, _ = gen_both(tmp_path, **dict(options))
-    with earl.EventTrace(alog) as a, earl.EventTrace(anchor) as o:
+    with earl.EventTrace(alog) as a, earl.EventTrace(anchor, cache=otf2_cache) as o:
         assert o.format() == "otf2" and a.format() == "alog"
         assert len(a) == len(o) == truth["events"]
         assert a.nrlocs() == o.nrlocs()
@@ -373,20 +373,20 @@ def _load(name):
     dict(locations=6, permute_ranks=True, pattern="neighbors", out_of_order_rate=0.3, seed=3),
     dict(locations=3, threads=2, late_sender_rate=0.5, seed=5),
 ])
-def test_scripts_give_identical_results(tmp_path, options):
+def test_scripts_give_identical_results(tmp_path, otf2_cache, options):
     needs_earl_otf2()
     alog, anchor, truth, _ = gen_both(tmp_path, **options)
     for name in ("wasted_time", "messages_out_of_order", "region_statistics"):
         fn = _load(name)[name]
-        with earl.EventTrace(alog) as a, earl.EventTrace(anchor) as o:
+        with earl.EventTrace(alog) as a, earl.EventTrace(anchor, cache=otf2_cache) as o:
             assert fn(a) == fn(o), name
-    with earl.EventTrace(anchor) as o:
+    with earl.EventTrace(anchor, cache=otf2_cache) as o:
         assert _load("wasted_time")["wasted_time"](o)[0] == truth["late_sender_wait_total"]
         assert len(_load("messages_out_of_order")["messages_out_of_order"](o)) == \
             truth["out_of_order_count"]
 
 
-def test_multichunk_archive_random_access(tmp_path):
+def test_multichunk_archive_random_access(tmp_path, otf2_cache):
     """An archive whose location files span several OTF2 chunks (1 MiB): sequential and
     random access give the ALOG version's events. Runs in a subprocess, so that a crash in
     libotf2 fails this test instead of killing the test run. (libotf2 3.0.2's
@@ -400,7 +400,8 @@ def test_multichunk_archive_random_access(tmp_path):
         import earl
         skip = {"com", "root", "sent", "recvd"}
         c = lambda e: {k: v for k, v in e.items() if k not in skip}
-        a, o = earl.EventTrace(sys.argv[1]), earl.EventTrace(sys.argv[2])
+        cache = {"True": True, "False": False}[sys.argv[3]]
+        a, o = earl.EventTrace(sys.argv[1]), earl.EventTrace(sys.argv[2], cache=cache)
         assert len(a) == len(o)
         rng = random.Random(3)
         for i in range(300):
@@ -412,7 +413,7 @@ def test_multichunk_archive_random_access(tmp_path):
         o.close()
         print("ok")
     """)
-    result = subprocess.run([sys.executable, "-c", script, alog, anchor], capture_output=True,
-                            text=True, timeout=600)
+    result = subprocess.run([sys.executable, "-c", script, alog, anchor, str(otf2_cache)],
+                            capture_output=True, text=True, timeout=600)
     assert result.returncode == 0 and result.stdout.strip() == "ok", \
         "exit %d: %s" % (result.returncode, result.stderr[-2000:])
