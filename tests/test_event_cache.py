@@ -810,10 +810,6 @@ def test_archive_damaged_deep_inside(archives, tmp_path, case):
 
 
 @needs_proc
-@pytest.mark.xfail(strict=True, reason="known C++ bug: an event file cut "
-                   "inside a chunk of a location whose definition announces 0 events: "
-                   "libotf2 returns records forever; the cached path then writes an "
-                   "endless cache file, the direct path spins")
 def test_cut_archive_whose_definitions_announce_no_count(archives, tmp_path):
     """write_long's archive with number_of_events 0 in its Location definition, cut at
     60 %: EarlError naming the archive. The child's files are limited to 64 MiB (a runaway

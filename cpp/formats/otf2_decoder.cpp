@@ -122,6 +122,12 @@ Otf2Decoder::Otf2Decoder(const std::string& path) : path_(path) {
       Stream& stream = streams_[i];
       stream.loc = static_cast<Location>(i);
       stream.total_records = defs_.location_records[i];
+      if (stream.total_records == 0) {
+        // No count announced: a record takes at least one byte of its event file.
+        std::string events = anchor_.substr(0, anchor_.size() - 5) + "/" + std::to_string(id) + ".evt";
+        struct stat info;
+        if (::stat(events.c_str(), &info) == 0) stream.record_limit = static_cast<std::uint64_t>(info.st_size);
+      }
       stream.reader = OTF2_Reader_GetEvtReader(reader_, id);
       if (!stream.reader) fail("no event reader for location " + std::to_string(i) + ": " + otf2_problem(OTF2_ERROR_INVALID));
       OTF2_EvtReader_SetCallbacks(stream.reader, callbacks_, this);
@@ -374,6 +380,9 @@ void Otf2Decoder::move_to(Stream& stream, std::uint64_t record) {
 // chunk; the location's definition says how many there are.
 void Otf2Decoder::check_record_count(const Stream& stream) const {
   std::uint64_t read = stream.next_record - 1;
+  if (stream.total_records == 0 && stream.record_limit > 0 && read > stream.record_limit)
+    fail("location " + std::to_string(stream.loc) + " (" + defs_.earl.location_names[stream.loc] +
+         "): more event records than its event file has bytes (is it damaged or truncated?)");
   if (stream.total_records > 0 && read > stream.total_records)
     fail("location " + std::to_string(stream.loc) + " (" + defs_.earl.location_names[stream.loc] +
          "): more event records than the " + std::to_string(stream.total_records) +

@@ -72,6 +72,7 @@ class Otf2Decoder : public TraceDecoder {
     Location loc = 0;
     std::uint64_t next_record = 1;   // the record the next read returns (1-based)
     std::uint64_t total_records = 0;
+    std::uint64_t record_limit = 0;  // when total_records is 0: the event file's size
     bool exhausted = false;
     std::vector<Event> pending;      // events of the lookahead record
     std::vector<OTF2_TimeStamp> pending_ticks;  // their timestamps
