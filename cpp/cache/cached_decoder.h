@@ -32,8 +32,6 @@ class CachedDecoder : public TraceDecoder {
   std::uint64_t seek_cost_in_events() const override { return 64 * streams_.size(); }
   const Definitions& definitions() const override { return source_->definitions(); }
 
-  const EventCache& cache() const { return *cache_; }
-
  private:
   struct Stream {
     std::vector<std::uint8_t> bytes;  // of block `block`, from byte `base` on

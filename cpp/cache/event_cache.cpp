@@ -125,12 +125,4 @@ void EventCache::read(const Block& block, std::uint32_t from, std::vector<std::u
   }
 }
 
-std::uint64_t EventCache::bytes_written() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  std::uint64_t total = 0;
-  for (const auto& list : blocks_)
-    for (const Block& b : list) total += b.bytes;
-  return total;
-}
-
 }  // namespace earl

@@ -40,8 +40,6 @@ class EventCache {
   void read(const Block& block, std::uint32_t from, std::vector<std::uint8_t>& bytes) const;
 
   std::size_t block_size() const { return block_size_; }
-  std::uint64_t bytes_written() const;
-  const std::string& directory() const { return directory_; }
 
  private:
   struct Writing {  // touched by the importer only
