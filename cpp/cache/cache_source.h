@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 #include "cache/event_cache.h"
@@ -17,8 +18,13 @@ class CacheSource {
   virtual std::string format() const = 0;
   virtual std::string file() const = 0;
   virtual std::size_t location_count() const = 0;
-  // Complete once the import has finished (wait() returned).
-  virtual const Definitions& definitions() const = 0;
+  // What the trace defines before its events; fixed.
+  virtual const Definitions& declared_definitions() const = 0;
+  // Declared plus what the import has met in events (record types, undefined regions,
+  // string values: the ids of cached events). Grows while the import runs: read it
+  // holding met_guard().
+  virtual const Definitions& met_definitions() const = 0;
+  virtual std::mutex& met_guard() const = 0;
   // time in seconds = (tick - offset) / resolution, as the format defines it.
   virtual std::uint64_t tick_offset() const = 0;
   virtual std::uint64_t ticks_per_second() const = 0;

@@ -18,6 +18,7 @@ CachedDecoder::CachedDecoder(std::unique_ptr<CacheSource> source, const std::str
                              std::size_t block_size)
     : source_(std::move(source)),
       cache_(std::make_unique<EventCache>(source_->location_count(), cache_directory, block_size)),
+      order_(source_->declared_definitions(), source_->met_definitions(), &source_->met_guard()),
       streams_(source_->location_count()),
       tick_offset_(source_->tick_offset()),
       ticks_per_second_(static_cast<double>(source_->ticks_per_second())) {
@@ -100,7 +101,7 @@ bool CachedDecoder::read(Event& event) {
   std::uint32_t winner = tree_[0];
   if (static_cast<std::uint32_t>(keys_[winner]) >= streams_.size()) {  // every stream has ended
     if (importing_) {
-      source_->wait();  // the definitions are complete once the importer is done
+      source_->wait();
       importing_ = false;
     }
     return false;
@@ -111,6 +112,7 @@ bool CachedDecoder::read(Event& event) {
                                   s.tick_before, event, tick);
   if (used == 0) damaged(winner);
   event.loc = static_cast<Location>(winner);
+  order_.publish(event);
   // The same expression as the format's decoder: identical doubles either way.
   event.time = static_cast<double>(static_cast<std::int64_t>(tick - tick_offset_)) / ticks_per_second_;
   s.at += used;

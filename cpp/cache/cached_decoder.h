@@ -6,6 +6,7 @@
 #include "cache/cache_source.h"
 #include "cache/event_cache.h"
 #include "formats/trace_decoder.h"
+#include "model/appearance_order.h"
 
 namespace earl {
 
@@ -30,7 +31,8 @@ class CachedDecoder : public TraceDecoder {
   double progress() const override;
   // One block read per location, worth about 64 events each.
   std::uint64_t seek_cost_in_events() const override { return 64 * streams_.size(); }
-  const Definitions& definitions() const override { return source_->definitions(); }
+  // In order of first appearance in the merged stream, as the format's own decoder has them.
+  const Definitions& definitions() const override { return order_.published(); }
 
  private:
   struct Stream {
@@ -58,6 +60,7 @@ class CachedDecoder : public TraceDecoder {
 
   std::unique_ptr<CacheSource> source_;
   std::unique_ptr<EventCache> cache_;
+  AppearanceOrder order_;  // cached events carry the importer's ids
   std::vector<Stream> streams_;
   std::uint32_t leaves_ = 1;
   std::vector<Key> keys_;            // per leaf

@@ -140,6 +140,7 @@ Otf2Decoder::Otf2Decoder(const std::string& path) : path_(path) {
         if (region_by_ref_.size() <= ref) region_by_ref_.resize(ref + 1, kNoRegion);
         region_by_ref_[ref] = id;
       }
+    order_ = std::make_unique<AppearanceOrder>(defs_.earl, defs_.earl);
     for (Stream& stream : streams_) push(stream);
     start_ = position();
   } catch (...) {
@@ -254,6 +255,7 @@ bool Otf2Decoder::read(Event& event) {
   Stream& stream = streams_[heap_.front().second];
   event = stream.pending[stream.taken];
   event.time = seconds(stream.pending_ticks[stream.taken++]);
+  order_->publish(event);
   if (stream.taken == stream.pending.size()) {
     if (fill(stream)) {
       heap_.front().first = stream.timestamp;

@@ -3,12 +3,14 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "formats/otf2_definitions.h"
 #include "formats/trace_decoder.h"
+#include "model/appearance_order.h"
 
 namespace earl {
 
@@ -33,7 +35,8 @@ class Otf2Decoder : public TraceDecoder {
   double progress() const override;
   // Each location's reader reopens and rescans a 1 MiB chunk: ~0.7 ms, ~5000 events.
   std::uint64_t seek_cost_in_events() const override { return 5000 * streams_.size(); }
-  const Definitions& definitions() const override { return defs_.earl; }
+  // In order of first appearance in the merged stream of what read() handed out.
+  const Definitions& definitions() const override { return order_->published(); }
 
   // For an importer that reads each location on its own instead of the merged order:
   // reads on up to `records` records of loc (after what the merge has taken), leaving
@@ -47,6 +50,8 @@ class Otf2Decoder : public TraceDecoder {
   // the definitions stay, reading does not.
   void close_archive();
   std::uint64_t total_records() const;
+  // Everything decoding has met so far, in the order it met it (the ids of batch_events()).
+  const Definitions& met_definitions() const { return defs_.earl; }
 
   // The anchor file of `path` (the file itself, or the one *.otf2 in a directory);
   // empty when `path` is no OTF2 archive.
@@ -115,6 +120,7 @@ class Otf2Decoder : public TraceDecoder {
   std::vector<Stream> streams_;
   std::vector<std::pair<OTF2_TimeStamp, Location>> heap_;  // min-heap of lookaheads
   Stream* current_ = nullptr;
+  std::unique_ptr<AppearanceOrder> order_;
   std::vector<SymbolId> type_ids_;
   std::vector<bool> undefined_region_;  // by EARL region id
   static constexpr SymbolId kNoRegion = ~SymbolId(0);

@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <functional>
+#include <mutex>
 #include <queue>
 #include <utility>
 #include <vector>
@@ -40,7 +41,11 @@ void Otf2Importer::run(EventCache& cache) {
       Location loc = behind.top().second;
       std::uint64_t last = behind.top().first;
       behind.pop();
-      bool more = archive_.read_records(loc, kBatchRecords);
+      bool more;
+      {
+        std::lock_guard<std::mutex> decoding(met_guard_);
+        more = archive_.read_records(loc, kBatchRecords);
+      }
       const std::vector<Event>& events = archive_.batch_events(loc);
       const std::vector<OTF2_TimeStamp>& ticks = archive_.batch_ticks(loc);
       for (std::size_t i = 0; i < events.size(); ++i) cache.append(loc, events[i], ticks[i]);

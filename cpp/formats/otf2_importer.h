@@ -1,5 +1,6 @@
 #pragma once
 #include <atomic>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -19,7 +20,11 @@ class Otf2Importer : public CacheSource {
   std::string format() const override { return "otf2"; }
   std::string file() const override { return archive_.file(); }
   std::size_t location_count() const override { return archive_.location_count(); }
-  const Definitions& definitions() const override { return archive_.definitions(); }
+  // The archive's decoder hands nothing out itself, so its published definitions stay
+  // the declared ones.
+  const Definitions& declared_definitions() const override { return archive_.definitions(); }
+  const Definitions& met_definitions() const override { return archive_.met_definitions(); }
+  std::mutex& met_guard() const override { return met_guard_; }
   std::uint64_t tick_offset() const override { return archive_.otf2().global_offset; }
   std::uint64_t ticks_per_second() const override { return archive_.otf2().timer_resolution; }
   std::uint64_t expected_events() const override { return archive_.total_records(); }
@@ -34,6 +39,7 @@ class Otf2Importer : public CacheSource {
   Otf2Decoder archive_;
   std::thread thread_;
   std::atomic<bool> stop_{false};
+  mutable std::mutex met_guard_;  // held while a batch is decoded
 };
 
 }  // namespace earl

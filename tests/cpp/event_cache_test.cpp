@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <string>
 #include <thread>
@@ -129,21 +130,34 @@ void test_codec() {
 
 // A CacheSource from memory: per-location event lists, fed by a thread of its own,
 // optionally slowly or failing after some events.
+constexpr std::size_t kRandomIds = 300;  // types, regions and strings of random_streams()
+
 class MemorySource : public CacheSource {
  public:
   struct Item {
     Event event;
     std::uint64_t tick;
   };
+  // Declares every id random_streams() uses, so the cached events keep their ids.
   MemorySource(std::vector<std::vector<Item>> streams, int pause_every = 0, long fail_after = -1)
       : streams_(std::move(streams)), pause_every_(pause_every), fail_after_(fail_after) {
     for (std::size_t i = 0; i < streams_.size(); ++i) definitions_.ensure_location(static_cast<Location>(i));
+    while (definitions_.types.size() < kRandomIds) definitions_.types.intern("type " + std::to_string(definitions_.types.size()));
+    while (definitions_.regions.size() < kRandomIds) definitions_.define_region("region " + std::to_string(definitions_.regions.size()), "All");
+    while (definitions_.strings.size() < kRandomIds) definitions_.strings.intern("string " + std::to_string(definitions_.strings.size()));
   }
+  // Events whose ids (beyond the declared ones) name what `met` holds, as an importer
+  // that interns while it reads.
+  MemorySource(std::vector<std::vector<Item>> streams, Definitions declared, Definitions met)
+      : streams_(std::move(streams)), pause_every_(0), fail_after_(-1),
+        definitions_(std::move(declared)), met_(std::move(met)), has_met_(true) {}
   ~MemorySource() override { stop(); wait(); }
   std::string format() const override { return "memory"; }
   std::string file() const override { return "memory"; }
   std::size_t location_count() const override { return streams_.size(); }
-  const Definitions& definitions() const override { return definitions_; }
+  const Definitions& declared_definitions() const override { return definitions_; }
+  const Definitions& met_definitions() const override { return has_met_ ? met_ : definitions_; }
+  std::mutex& met_guard() const override { return met_guard_; }
   std::uint64_t tick_offset() const override { return 1000; }
   std::uint64_t ticks_per_second() const override { return 1000000; }
   std::uint64_t expected_events() const override {
@@ -192,6 +206,9 @@ class MemorySource : public CacheSource {
   int pause_every_;
   long fail_after_;
   Definitions definitions_;
+  Definitions met_;
+  bool has_met_ = false;
+  mutable std::mutex met_guard_;
   std::thread thread_;
   std::atomic<bool> stop_{false};
 };
@@ -215,6 +232,10 @@ std::vector<std::vector<MemorySource::Item>> random_streams(std::mt19937_64& rng
     if (locations > 2 && loc == 1) loc = 0;  // location 1 stays empty
     clock[loc] += rng() % 3 == 0 ? 0 : rng() % 40;
     Event e = random_event(rng);
+    e.type %= kRandomIds;
+    e.region %= kRandomIds;
+    if (e.data1.kind == Value::Kind::String) e.data1.string %= kRandomIds;
+    if (e.data2.kind == Value::Kind::String) e.data2.string %= kRandomIds;
     e.loc = static_cast<Location>(loc);
     e.time = static_cast<double>(static_cast<std::int64_t>(clock[loc] - 1000)) / 1000000.0;
     streams[loc].push_back({e, clock[loc]});
@@ -350,6 +371,60 @@ void test_closing_while_importing() {
   check(seconds < 20, "closing during the import returns (took " + std::to_string(seconds) + " s)");
 }
 
+void test_first_appearance_order() {
+  // The importer met "late" and "ghost late" first (location 0, whole batch), but location
+  // 1 uses "early" and "ghost early" earlier in time: the published lists follow time.
+  Definitions declared;
+  declared.define_region("main", "USER");
+  declared.ensure_location(1);
+  Definitions met = declared;
+  SymbolId late = met.types.intern("late"), early = met.types.intern("early");
+  SymbolId ghost_late = met.define_region("ghost late", "UNKNOWN");
+  SymbolId ghost_early = met.define_region("ghost early", "UNKNOWN");
+  SymbolId text_late = met.strings.intern("text late"), text_early = met.strings.intern("text early");
+  auto other = [](SymbolId type, SymbolId text) {
+    Event e;
+    e.kind = EventKind::Other;
+    e.type = type;
+    e.data1 = Value::of_string(text);
+    return e;
+  };
+  auto enter = [](SymbolId region) {
+    Event e;
+    e.kind = EventKind::Enter;
+    e.type = kEnterType;
+    e.region = region;
+    return e;
+  };
+  std::vector<std::vector<MemorySource::Item>> streams(2);
+  streams[0] = {{enter(0), 1000}, {other(late, text_late), 1030}, {enter(ghost_late), 1040}};
+  streams[1] = {{enter(ghost_early), 1005}, {other(early, text_early), 1010}, {other(late, text_early), 1050}};
+  CachedDecoder decoder(std::make_unique<MemorySource>(streams, declared, met), "", 64);
+  decoder.seek(decoder.start_position());
+  std::vector<Event> got;
+  Event e;
+  while (decoder.read(e)) got.push_back(e);
+  const Definitions& published = decoder.definitions();
+  check(published.types.names() == std::vector<std::string>{"enter", "exit", "send", "recv", "early", "late"},
+        "record types in order of first appearance in time");
+  check(published.regions.names() == std::vector<std::string>{"main", "ghost early", "ghost late"},
+        "declared regions, then undefined ones in order of first appearance");
+  check(published.groups.names() == std::vector<std::string>{"USER", "UNKNOWN"}, "groups");
+  check(published.strings.names() == std::vector<std::string>{"text early", "text late"}, "strings");
+  check(got.size() == 6, "every event");
+  if (got.size() != 6) return;
+  // Merged: enter main (0), ghost early (1), early (1), late (0), ghost late (0), late (1).
+  check(got[0].region == 0 && got[1].region == 1 && got[4].region == 2, "events carry published region ids");
+  check(got[2].type == 4 && got[3].type == 5 && got[5].type == 5, "events carry published type ids");
+  check(got[2].data1.string == 0 && got[3].data1.string == 1 && got[5].data1.string == 0,
+        "events carry published string ids");
+  // A restored position hands out the same published ids.
+  decoder.seek(decoder.start_position());
+  bool same = true;
+  for (const Event& want : got) same = same && decoder.read(e) && same_event(e, want);
+  check(same, "a second pass hands out the same ids");
+}
+
 }  // namespace
 
 int main() {
@@ -364,6 +439,7 @@ int main() {
   test_failing_import();
   test_unusable_directory();
   test_closing_while_importing();
+  test_first_appearance_order();
   std::printf("event_cache_test: %d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

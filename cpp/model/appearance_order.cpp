@@ -1,0 +1,66 @@
+#include "model/appearance_order.h"
+
+#include <string>
+
+namespace earl {
+
+namespace {
+std::unique_lock<std::mutex> hold(std::mutex* guard) {
+  return guard ? std::unique_lock<std::mutex>(*guard) : std::unique_lock<std::mutex>();
+}
+}  // namespace
+
+AppearanceOrder::AppearanceOrder(const Definitions& declared, const Definitions& met, std::mutex* guard)
+    : published_(declared),
+      met_(met),
+      guard_(guard),
+      declared_types_(static_cast<SymbolId>(declared.types.size())),
+      declared_regions_(static_cast<SymbolId>(declared.regions.size())),
+      declared_strings_(static_cast<SymbolId>(declared.strings.size())) {}
+
+SymbolId& AppearanceOrder::slot(std::vector<SymbolId>& map, SymbolId index) {
+  if (map.size() <= index) map.resize(index + 1, kUnpublished);
+  return map[index];
+}
+
+SymbolId AppearanceOrder::published_type(SymbolId met) {
+  SymbolId& id = slot(types_, met - declared_types_);
+  if (id == kUnpublished) {
+    std::string name;
+    {
+      auto lock = hold(guard_);
+      name = met_.types.name(met);
+    }
+    id = published_.types.intern(name);
+  }
+  return id;
+}
+
+SymbolId AppearanceOrder::published_region(SymbolId met) {
+  SymbolId& id = slot(regions_, met - declared_regions_);
+  if (id == kUnpublished) {
+    std::string name, group;
+    {
+      auto lock = hold(guard_);
+      name = met_.regions.name(met);
+      group = met_.groups.name(met_.region_group.at(met));
+    }
+    id = published_.define_region(name, group);
+  }
+  return id;
+}
+
+SymbolId AppearanceOrder::published_string(SymbolId met) {
+  SymbolId& id = slot(strings_, met - declared_strings_);
+  if (id == kUnpublished) {
+    std::string text;
+    {
+      auto lock = hold(guard_);
+      text = met_.strings.name(met);
+    }
+    id = published_.strings.intern(text);
+  }
+  return id;
+}
+
+}  // namespace earl
