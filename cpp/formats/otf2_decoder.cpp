@@ -88,7 +88,7 @@ std::string Otf2Decoder::find_anchor(const std::string& path) {
 
 void Otf2Decoder::fail(const std::string& what) const { throw EarlError(path_ + ": " + what); }
 
-Otf2Decoder::Otf2Decoder(const std::string& path) : path_(path) {
+Otf2Decoder::Otf2Decoder(const std::string& path, Reading reading) : path_(path) {
   install_error_handler();
   last_otf2_message.clear();
   anchor_ = find_anchor(path);
@@ -128,12 +128,14 @@ Otf2Decoder::Otf2Decoder(const std::string& path) : path_(path) {
         struct stat info;
         if (::stat(events.c_str(), &info) == 0) stream.record_limit = static_cast<std::uint64_t>(info.st_size);
       }
-      stream.reader = OTF2_Reader_GetEvtReader(reader_, id);
-      if (!stream.reader) fail("no event reader for location " + std::to_string(i) + ": " + otf2_problem(OTF2_ERROR_INVALID));
-      OTF2_EvtReader_SetCallbacks(stream.reader, callbacks_, this);
+      // A reader holds a whole event chunk (often 1 MiB) from its creation on.
+      if (reading == Reading::Merged) open_reader(stream);
       stream.pending.reserve(4);
     }
     if (have_definitions) OTF2_Reader_CloseDefFiles(reader_);
+    uint64_t definition_chunk_bytes = 0;
+    if (OTF2_Reader_GetChunkSize(reader_, &event_chunk_bytes_, &definition_chunk_bytes) != OTF2_SUCCESS)
+      event_chunk_bytes_ = 0;
     // Region ids are dense in practice: a table replaces the hash lookup per enter/exit.
     for (const auto& [ref, id] : defs_.region_of)
       if (ref < (1u << 20)) {
@@ -141,7 +143,8 @@ Otf2Decoder::Otf2Decoder(const std::string& path) : path_(path) {
         region_by_ref_[ref] = id;
       }
     order_ = std::make_unique<AppearanceOrder>(defs_.earl, defs_.earl);
-    for (Stream& stream : streams_) push(stream);
+    if (reading == Reading::Merged)
+      for (Stream& stream : streams_) push(stream);
     start_ = position();
   } catch (...) {
     if (callbacks_) OTF2_EvtReaderCallbacks_Delete(callbacks_);
@@ -234,6 +237,7 @@ bool Otf2Decoder::fill(Stream& stream) {
            "): event record " + std::to_string(record) + " cannot be read: " + otf2_problem(status));
     if (read == 0) {
       stream.exhausted = true;
+      close_reader(stream);  // its chunk buffer; a seek reopens it
       return false;
     }
     ++stream.next_record;
@@ -359,18 +363,27 @@ void Otf2Decoder::seek(const DecoderPosition& position) {
   std::make_heap(heap_.begin(), heap_.end(), stream_later);
 }
 
+void Otf2Decoder::open_reader(Stream& stream) {
+  stream.reader = OTF2_Reader_GetEvtReader(reader_, defs_.location_ids[stream.loc]);
+  if (!stream.reader)
+    fail("location " + std::to_string(stream.loc) + ": cannot open its event reader: " +
+         otf2_problem(OTF2_ERROR_INVALID));
+  OTF2_EvtReader_SetCallbacks(stream.reader, callbacks_, this);
+}
+
+void Otf2Decoder::close_reader(Stream& stream) {
+  if (stream.reader) OTF2_Reader_CloseEvtReader(reader_, stream.reader);
+  stream.reader = nullptr;
+}
+
 // Positions the stream's reader so that the next read returns `record`.
 void Otf2Decoder::move_to(Stream& stream, std::uint64_t record) {
-  if (record == stream.next_record && !stream.exhausted) return;
+  if (stream.reader && record == stream.next_record && !stream.exhausted) return;
   // libotf2 3.0.2 frees a chunk buffer twice when a reader that has read past a chunk
   // seeks back into it (OTF2_Buffer_ReadSeekChunk, then OTF2_Buffer_Delete), and cannot
   // seek to record 1 at all from a later chunk. A fresh reader seeks safely.
-  OTF2_Reader_CloseEvtReader(reader_, stream.reader);
-  stream.reader = OTF2_Reader_GetEvtReader(reader_, defs_.location_ids[stream.loc]);
-  if (!stream.reader)
-    fail("location " + std::to_string(stream.loc) + ": cannot reopen its event reader: " +
-         otf2_problem(OTF2_ERROR_INVALID));
-  OTF2_EvtReader_SetCallbacks(stream.reader, callbacks_, this);
+  close_reader(stream);
+  open_reader(stream);
   if (record == 1) return;
   OTF2_ErrorCode status = OTF2_EvtReader_Seek(stream.reader, record);
   if (status != OTF2_SUCCESS)
@@ -400,6 +413,7 @@ bool Otf2Decoder::read_records(Location loc, std::size_t records) {
     stream.taken = stream.pending.size();
     return false;
   }
+  if (!stream.reader) move_to(stream, stream.next_record);
   current_ = &stream;
   uint64_t read = 0;
   OTF2_ErrorCode status = OTF2_EvtReader_ReadEvents(stream.reader, records, &read);
@@ -410,9 +424,24 @@ bool Otf2Decoder::read_records(Location loc, std::size_t records) {
   stream.next_record += read;
   total_records_ += read;
   check_record_count(stream);
-  if (read < records) stream.exhausted = true;
+  if (read < records) {
+    stream.exhausted = true;
+    close_reader(stream);
+  }
   stream.taken = stream.pending.size();  // handed out: the next call drops them
   return !stream.exhausted;
+}
+
+void Otf2Decoder::release_batch(Location loc) {
+  Stream& stream = streams_[static_cast<std::size_t>(loc)];
+  stream.pending = std::vector<Event>();
+  stream.pending_ticks = std::vector<OTF2_TimeStamp>();
+  stream.taken = 0;
+}
+
+std::size_t Otf2Decoder::readers_within(std::uint64_t bytes) const {
+  if (event_chunk_bytes_ == 0) return streams_.size();
+  return static_cast<std::size_t>(std::max<std::uint64_t>(1, bytes / event_chunk_bytes_));
 }
 
 std::uint64_t Otf2Decoder::total_records() const {

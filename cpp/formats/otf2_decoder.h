@@ -21,7 +21,11 @@ namespace earl {
 // OTF2_EvtReader_Seek per location. The mapping is in docs/api-contract.md.
 class Otf2Decoder : public TraceDecoder {
  public:
-  explicit Otf2Decoder(const std::string& path);
+  // How the records are read: merged by time through read() (every location's reader open
+  // from the start), or per location through read_records() (a location's reader opens
+  // at its first batch and closes after its last: an importer bounds the number open).
+  enum class Reading { Merged, PerLocation };
+  explicit Otf2Decoder(const std::string& path, Reading reading = Reading::Merged);
   ~Otf2Decoder() override;
   Otf2Decoder(const Otf2Decoder&) = delete;
   Otf2Decoder& operator=(const Otf2Decoder&) = delete;
@@ -45,11 +49,15 @@ class Otf2Decoder : public TraceDecoder {
   bool read_records(Location loc, std::size_t records);
   const std::vector<Event>& batch_events(Location loc) const { return streams_[loc].pending; }
   const std::vector<OTF2_TimeStamp>& batch_ticks(Location loc) const { return streams_[loc].pending_ticks; }
+  // Frees the batch buffers of a location that is done (about 60 KB each).
+  void release_batch(Location loc);
   std::size_t location_count() const { return streams_.size(); }
   // Frees libotf2 (a chunk buffer of up to 1 MiB per location) once an importer is done;
   // the definitions stay, reading does not.
   void close_archive();
   std::uint64_t total_records() const;
+  // How many location readers fit into `bytes`: each holds one event chunk of the archive.
+  std::size_t readers_within(std::uint64_t bytes) const;
   // Everything decoding has met so far, in the order it met it (the ids of batch_events()).
   const Definitions& met_definitions() const { return defs_.earl; }
 
@@ -108,6 +116,8 @@ class Otf2Decoder : public TraceDecoder {
   bool fill(Stream& stream);
   void check_record_count(const Stream& stream) const;
   void move_to(Stream& stream, std::uint64_t record);
+  void open_reader(Stream& stream);
+  void close_reader(Stream& stream);
   void sift_down_top();
   void push(Stream& stream);
   [[noreturn]] void fail(const std::string& what) const;
@@ -126,6 +136,7 @@ class Otf2Decoder : public TraceDecoder {
   static constexpr SymbolId kNoRegion = ~SymbolId(0);
   std::vector<SymbolId> region_by_ref_;  // OTF2 region ref -> EARL region
   std::uint64_t total_records_ = 0;
+  std::uint64_t event_chunk_bytes_ = 0;
   DecoderPosition start_;
 };
 

@@ -15,9 +15,13 @@ namespace {
 // Records per turn of one location: large enough that libotf2's per-call cost vanishes,
 // small enough that every location stays close in time to the others.
 constexpr std::size_t kBatchRecords = 512;
+// What the open location readers may hold (one event chunk each, often 1 MiB): an archive
+// of more locations is read a window of locations at a time, each to its end.
+constexpr std::uint64_t kReaderMemory = 64ull << 20;
 }  // namespace
 
-Otf2Importer::Otf2Importer(const std::string& path) : archive_(path) {}
+Otf2Importer::Otf2Importer(const std::string& path)
+    : archive_(path, Otf2Decoder::Reading::PerLocation) {}
 
 Otf2Importer::~Otf2Importer() {
   stop();
@@ -36,7 +40,13 @@ void Otf2Importer::run(EventCache& cache) {
   try {
     using Turn = std::pair<std::uint64_t, Location>;  // (last timestamp read, location)
     std::priority_queue<Turn, std::vector<Turn>, std::greater<Turn>> behind;
-    for (std::size_t i = 0; i < archive_.location_count(); ++i) behind.push({0, static_cast<Location>(i)});
+    const std::size_t locations = archive_.location_count();
+    const std::size_t window = archive_.readers_within(kReaderMemory);
+    std::size_t admitted = 0;
+    auto admit = [&] {
+      while (admitted < locations && behind.size() < window) behind.push({0, static_cast<Location>(admitted++)});
+    };
+    admit();
     while (!behind.empty() && !stop_) {
       Location loc = behind.top().second;
       std::uint64_t last = behind.top().first;
@@ -50,8 +60,13 @@ void Otf2Importer::run(EventCache& cache) {
       const std::vector<OTF2_TimeStamp>& ticks = archive_.batch_ticks(loc);
       for (std::size_t i = 0; i < events.size(); ++i) cache.append(loc, events[i], ticks[i]);
       if (!ticks.empty()) last = ticks.back();
-      if (more) behind.push({last, loc});
-      else cache.finish(loc);
+      if (more) {
+        behind.push({last, loc});
+      } else {
+        cache.finish(loc);
+        archive_.release_batch(loc);
+        admit();
+      }
     }
     if (!stop_) archive_.close_archive();
   } catch (const std::exception& error) {
