@@ -12,16 +12,23 @@ namespace earl {
 namespace {
 constexpr std::size_t kWordsPerStream = 4;  // live, block, byte, timestamp before
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+// What a restore reads at most, over all locations (a portion per location).
+constexpr std::size_t kRestoreBytes = 1u << 20;
+constexpr std::size_t kMinPortion = 512;
 }  // namespace
 
 CachedDecoder::CachedDecoder(std::unique_ptr<CacheSource> source, const std::string& cache_directory,
-                             std::size_t block_size)
+                             std::size_t block_size, std::size_t portion_size)
     : source_(std::move(source)),
       cache_(std::make_unique<EventCache>(source_->location_count(), cache_directory, block_size)),
       order_(source_->declared_definitions(), source_->met_definitions(), &source_->met_guard()),
       streams_(source_->location_count()),
       tick_offset_(source_->tick_offset()),
       ticks_per_second_(static_cast<double>(source_->ticks_per_second())) {
+  portion_ = portion_size ? std::max(portion_size, kMaxEncodedEvent)
+                          : std::clamp(kRestoreBytes / std::max<std::size_t>(1, streams_.size()),
+                                       kMinPortion, std::max(kMinPortion, cache_->block_size()));
+  for (Stream& s : streams_) s.bytes = std::make_unique<std::uint8_t[]>(portion_);
   while (leaves_ < streams_.size()) leaves_ <<= 1;
   keys_.resize(leaves_);
   for (std::uint32_t i = 0; i < leaves_; ++i) keys_[i] = key(kNever, leaves_ + i);
@@ -42,30 +49,33 @@ void CachedDecoder::damaged(std::uint32_t loc) const {
 void CachedDecoder::end_stream(std::uint32_t loc) {
   Stream& s = streams_[loc];
   s.live = false;
-  s.bytes.clear();
+  s.size = 0;
   s.at = 0;
   keys_[loc] = key(kNever, leaves_ + loc);
 }
 
-// Reads block `block` of loc from byte `from` on; its next event is the one there.
+// Reads a portion of block `block` of loc from byte `from` on; its next event is there.
 void CachedDecoder::load(std::uint32_t loc, std::size_t block, std::uint32_t from) {
   Stream& s = streams_[loc];
   EventCache::Block where;
   s.block = block;
   if (!cache_->block(static_cast<Location>(loc), block, where)) return end_stream(loc);
-  cache_->read(where, from, s.bytes);
+  s.size = cache_->read(where, from, s.bytes.get(), portion_);
+  s.block_bytes = where.bytes;
   s.base = from;
   s.at = 0;
   s.live = true;
   peek(loc);
 }
 
-// Sets loc's merge key from its next event, moving on to the next block at a block's end.
+// Sets loc's merge key from its next event, reading on where the portion ends.
 void CachedDecoder::peek(std::uint32_t loc) {
   Stream& s = streams_[loc];
-  if (s.at == s.bytes.size()) return load(loc, s.block + 1, 0);
+  if (s.size - s.at < kMaxEncodedEvent && s.base + s.size < s.block_bytes)
+    return load(loc, s.block, static_cast<std::uint32_t>(s.base + s.at));  // no event cut
+  if (s.at == s.size) return load(loc, s.block + 1, 0);
   std::uint64_t tick;
-  if (!peek_tick(s.bytes.data() + s.at, s.bytes.data() + s.bytes.size(), s.tick_before, tick))
+  if (!peek_tick(s.bytes.get() + s.at, s.bytes.get() + s.size, s.tick_before, tick))
     damaged(loc);
   keys_[loc] = key(tick, loc);
 }
@@ -108,7 +118,7 @@ bool CachedDecoder::read(Event& event) {
   }
   Stream& s = streams_[winner];
   std::uint64_t tick = 0;
-  std::size_t used = decode_event(s.bytes.data() + s.at, s.bytes.data() + s.bytes.size(),
+  std::size_t used = decode_event(s.bytes.get() + s.at, s.bytes.get() + s.size,
                                   s.tick_before, event, tick);
   if (used == 0) damaged(winner);
   event.loc = static_cast<Location>(winner);

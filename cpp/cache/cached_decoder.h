@@ -14,12 +14,13 @@ namespace earl {
 // (timestamp, location) with a loser tree. While the importer still runs it reads blocks
 // as they are written, so opening a trace decodes on two threads. A position is, per
 // location, the block and byte of its next event and the timestamp before it: restoring
-// one reads one block per location.
+// one reads part of one block per location.
 class CachedDecoder : public TraceDecoder {
  public:
-  // cache_directory and block_size as for EventCache.
+  // cache_directory and block_size as for EventCache; portion_size: bytes read at a time
+  // per location (at least kMaxEncodedEvent), or sized by the location count when 0.
   CachedDecoder(std::unique_ptr<CacheSource> source, const std::string& cache_directory = "",
-                std::size_t block_size = 0);
+                std::size_t block_size = 0, std::size_t portion_size = 0);
   ~CachedDecoder() override;
 
   std::string format() const override { return source_->format(); }
@@ -35,9 +36,14 @@ class CachedDecoder : public TraceDecoder {
   const Definitions& definitions() const override { return order_.published(); }
 
  private:
+  // A location's next bytes: a portion of block `block` from byte `base` on, read when
+  // needed; a restore reads one portion per location, so portions are small when there
+  // are many locations.
   struct Stream {
-    std::vector<std::uint8_t> bytes;  // of block `block`, from byte `base` on
+    std::unique_ptr<std::uint8_t[]> bytes;  // portion_ bytes
+    std::size_t size = 0;             // read into `bytes`
     std::size_t block = 0;
+    std::uint32_t block_bytes = 0;
     std::uint32_t base = 0;
     std::size_t at = 0;               // the next event's first byte in `bytes`
     bool live = false;                // false once the location has no more events
@@ -62,6 +68,7 @@ class CachedDecoder : public TraceDecoder {
   std::unique_ptr<EventCache> cache_;
   AppearanceOrder order_;  // cached events carry the importer's ids
   std::vector<Stream> streams_;
+  std::size_t portion_ = 0;
   std::uint32_t leaves_ = 1;
   std::vector<Key> keys_;            // per leaf
   // tree_[0] is the winning leaf, tree_[1..leaves_-1] the loser of each match.

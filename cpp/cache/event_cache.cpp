@@ -111,18 +111,19 @@ bool EventCache::block(Location loc, std::size_t k, Block& block) {
   throw EarlError(failure_);
 }
 
-void EventCache::read(const Block& block, std::uint32_t from, std::vector<std::uint8_t>& bytes) const {
-  std::size_t wanted = from < block.bytes ? block.bytes - from : 0;
-  bytes.resize(wanted);
+std::size_t EventCache::read(const Block& block, std::uint32_t from, std::uint8_t* out,
+                             std::size_t capacity) const {
+  std::size_t wanted = std::min<std::size_t>(from < block.bytes ? block.bytes - from : 0, capacity);
   std::size_t done = 0;
   while (done < wanted) {
-    ssize_t n = ::pread(fd_, bytes.data() + done, wanted - done,
+    ssize_t n = ::pread(fd_, out + done, wanted - done,
                         static_cast<off_t>(block.offset + from + done));
     if (n < 0 && errno == EINTR) continue;
     if (n == 0) errno = EIO;  // shorter than written: someone truncated it
     if (n <= 0) file_error("cannot be read back");
     done += static_cast<std::size_t>(n);
   }
+  return wanted;
 }
 
 }  // namespace earl

@@ -36,8 +36,8 @@ class EventCache {
   // Reader side. Block k of loc, waiting while the import may still write it; false when
   // loc ends before block k. Throws EarlError with the import's message when it failed.
   bool block(Location loc, std::size_t k, Block& block);
-  // The block's bytes from `from` on.
-  void read(const Block& block, std::uint32_t from, std::vector<std::uint8_t>& bytes) const;
+  // Up to `capacity` bytes of the block from `from` on into `out`; returns how many.
+  std::size_t read(const Block& block, std::uint32_t from, std::uint8_t* out, std::size_t capacity) const;
 
   std::size_t block_size() const { return block_size_; }
 

@@ -250,13 +250,14 @@ std::vector<std::vector<MemorySource::Item>> random_streams(std::mt19937_64& rng
 }
 
 void test_merge_and_positions(std::size_t locations, std::size_t events, std::size_t block_size,
-                              int pause_every, std::uint64_t seed) {
+                              int pause_every, std::uint64_t seed, std::size_t portion = 0) {
   std::mt19937_64 rng(seed);
   std::vector<Event> merged;
   auto streams = random_streams(rng, locations, events, merged);
-  CachedDecoder decoder(std::make_unique<MemorySource>(streams, pause_every), "", block_size);
+  CachedDecoder decoder(std::make_unique<MemorySource>(streams, pause_every), "", block_size, portion);
   std::string ctx = "[" + std::to_string(locations) + " locations, " + std::to_string(events) +
-                    " events, block " + std::to_string(block_size) + "] ";
+                    " events, block " + std::to_string(block_size) + ", portion " +
+                    std::to_string(portion) + "] ";
   decoder.seek(decoder.start_position());
   std::vector<DecoderPosition> positions;
   std::vector<std::size_t> indices;
@@ -435,6 +436,11 @@ int main() {
   test_merge_and_positions(17, 30000, 200, 0, 14);
   test_merge_and_positions(5, 20000, 512, 100, 15);  // a slow importer: the reader waits
   test_merge_and_positions(6, 0, 512, 0, 16);        // no events at all
+  // Blocks read in portions (as for many locations): the smallest portion, one that
+  // splits blocks unevenly, and one larger than a block.
+  test_merge_and_positions(4, 20000, 4096, 0, 17, kMaxEncodedEvent);
+  test_merge_and_positions(7, 20000, 4096, 0, 18, 1000);
+  test_merge_and_positions(3, 10000, 512, 50, 19, 3000);
   test_random_access_over_cache();
   test_failing_import();
   test_unusable_directory();
