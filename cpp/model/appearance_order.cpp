@@ -23,17 +23,27 @@ SymbolId& AppearanceOrder::slot(std::vector<SymbolId>& map, SymbolId index) {
   return map[index];
 }
 
-SymbolId AppearanceOrder::published_type(SymbolId met) {
-  SymbolId& id = slot(types_, met - declared_types_);
+SymbolId AppearanceOrder::published_symbol(std::vector<SymbolId>& map, SymbolId declared,
+                                           const SymbolTable& met_table, SymbolTable& published_table,
+                                           SymbolId met) {
+  SymbolId& id = slot(map, met - declared);
   if (id == kUnpublished) {
     std::string name;
     {
       auto lock = hold(guard_);
-      name = met_.types.name(met);
+      name = met_table.name(met);
     }
-    id = published_.types.intern(name);
+    id = published_table.intern(name);
   }
   return id;
+}
+
+SymbolId AppearanceOrder::published_type(SymbolId met) {
+  return published_symbol(types_, declared_types_, met_.types, published_.types, met);
+}
+
+SymbolId AppearanceOrder::published_string(SymbolId met) {
+  return published_symbol(strings_, declared_strings_, met_.strings, published_.strings, met);
 }
 
 SymbolId AppearanceOrder::published_region(SymbolId met) {
@@ -46,19 +56,6 @@ SymbolId AppearanceOrder::published_region(SymbolId met) {
       group = met_.groups.name(met_.region_group.at(met));
     }
     id = published_.define_region(name, group);
-  }
-  return id;
-}
-
-SymbolId AppearanceOrder::published_string(SymbolId met) {
-  SymbolId& id = slot(strings_, met - declared_strings_);
-  if (id == kUnpublished) {
-    std::string text;
-    {
-      auto lock = hold(guard_);
-      text = met_.strings.name(met);
-    }
-    id = published_.strings.intern(text);
   }
   return id;
 }

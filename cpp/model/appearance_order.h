@@ -38,6 +38,8 @@ class AppearanceOrder {
   SymbolId published_type(SymbolId met);
   SymbolId published_region(SymbolId met);
   SymbolId published_string(SymbolId met);
+  SymbolId published_symbol(std::vector<SymbolId>& map, SymbolId declared, const SymbolTable& met_table,
+                            SymbolTable& published_table, SymbolId met);
   static SymbolId& slot(std::vector<SymbolId>& map, SymbolId index);
 
   Definitions published_;
