@@ -11,7 +11,9 @@ namespace earl {
 
 // Reads an OTF2 archive once into EARL's event cache: each location's records strictly
 // forward in batches (no libotf2 seeks), always the location that is furthest behind in
-// time next, so that the merging reader on the other thread rarely waits.
+// time next, so that the merging reader on the other thread rarely waits. Archives with
+// more locations than 64 MiB of libotf2 chunk buffers hold are read a window of locations
+// at a time, each to its end.
 class Otf2Importer : public CacheSource {
  public:
   explicit Otf2Importer(const std::string& path);
