@@ -409,26 +409,11 @@ def _first_seen_differences(*names_and_anchors):
 
 # ----------------------------------------------------------------------------------------
 # subprocesses
-PRELUDE = r'''
-import json, os, sys, time
+# Children use this module's helpers (its directory goes on their path).
+PRELUDE = f"import sys; sys.path.insert(0, {str(HERE)!r})\n" + r'''
+import json, os, time
 import earl
-
-def cache_files():
-    out = []
-    for fd in os.listdir("/proc/self/fd"):
-        try:
-            target = os.readlink("/proc/self/fd/" + fd)
-        except OSError:
-            continue
-        if "earl-cache-" in target:
-            out.append(target)
-    return sorted(out)
-
-def thread_count():
-    return len(os.listdir("/proc/self/task"))
-
-def quiet(fraction):
-    pass
+from test_event_cache import cache_files, thread_count, quiet
 
 def report(**values):
     print("RESULT " + json.dumps(values), flush=True)
