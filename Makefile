@@ -7,24 +7,30 @@ JOBS   ?= 2
 
 .PHONY: setup build demo test test-cpp test-python bench clean
 
-# System packages: libotf2 (OTF2 traces) where it is missing and apt can install it.
-$(VENV)/.system:
+# System packages from the distribution where apt can install them: libotf2 (OTF2 traces),
+# the Lua 5.4 headers (the Lua module), Tcl/Tk and BLT (the Tcl extension, wish, the
+# seed's bar chart), Xvfb and tmux (tests of wish and of the REPL in a real terminal).
+# Elsewhere CMake says what is missing and builds without it.
+SYSTEM_PACKAGES := libopen-trace-format2-dev pkg-config liblua5.4-dev lua5.4 tcl8.6-dev tk8.6 blt xvfb xauth tmux
+$(VENV)/.system: Makefile
 	@mkdir -p $(VENV)
-	@if pkg-config --exists otf2 2>/dev/null || command -v otf2-config >/dev/null 2>&1 || [ -n "$$OTF2_ROOT" ]; then \
-	    echo "OTF2 found"; \
+	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done 2>/dev/null); \
+	if [ -z "$$missing" ]; then \
+	    echo "system packages present"; \
 	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-	    echo "installing OTF2 (libopen-trace-format2-dev) with apt-get"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopen-trace-format2-dev pkg-config >/dev/null; \
+	    echo "installing with apt-get:" $$missing; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	else \
-	    echo "OTF2 not found and apt-get unavailable: EARL builds without OTF2 (install libotf2 or set OTF2_ROOT)"; \
+	    echo "missing system packages (EARL builds without what they provide):" $$missing; \
 	fi
 	@touch $@
 
-$(VENV)/.deps: pyproject.toml $(VENV)/.system
+$(VENV)/.deps: pyproject.toml Makefile $(VENV)/.system
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet "scikit-build-core>=0.10" "pybind11>=2.12" "numpy>=1.22" "rich>=12" \
-	    "pytest>=7" "hypothesis>=6" "matplotlib>=3.5" "otf2>=3"
+	    "pytest>=7" "hypothesis>=6" "matplotlib>=3.5" "otf2>=3" "lupa>=2.0" \
+	    "prompt_toolkit>=3" "pygments>=2"
 	touch $@
 
 # Incremental: the CMake build directory persists in build/, so only changed sources compile.

@@ -13,6 +13,7 @@
 #include "model/error.h"
 #include "trace/event_attributes.h"
 #include "trace/event_trace.h"
+#include "trace/shared_trace.h"
 
 namespace py = pybind11;
 
@@ -67,23 +68,24 @@ class PyEventTrace {
     ProgressCallback callback = make_callback();
     {
       py::gil_scoped_release unlocked;
-      trace_ = std::make_unique<EventTrace>(file, options, callback);
+      shared_ = std::make_shared<SharedTrace>(std::make_unique<EventTrace>(file, options, callback));
     }
-    for (const auto& name : trace_->definitions().types.names()) type_names_.push_back(py::str(name));
-    for (const auto& name : trace_->definitions().regions.names()) region_names_.push_back(py::str(name));
-    for (const auto& name : trace_->definitions().strings.names()) string_values_.push_back(py::str(name));
+    for (const auto& name : trace().definitions().types.names()) type_names_.push_back(py::str(name));
+    for (const auto& name : trace().definitions().regions.names()) region_names_.push_back(py::str(name));
+    for (const auto& name : trace().definitions().strings.names()) string_values_.push_back(py::str(name));
   }
 
-  EventTrace& trace() {
-    if (!trace_) throw EarlError("the trace is closed");
-    return *trace_;
-  }
+  EventTrace& trace() { return shared_->trace(); }
 
   void close() {
     auto lock = acquire();
-    trace_.reset();
+    shared_->close();
   }
-  bool closed() const { return !trace_; }
+  bool closed() const { return shared_->closed(); }
+
+  // A ticket for another language module (earl.lua.share, the Tcl extension) to take the
+  // same C++ trace, iterator and lock.
+  std::uintptr_t ticket() { return issue_ticket(shared_); }
 
   void set_progress(py::object progress) { progress_ = std::move(progress); }
   py::object progress() const { return progress_; }
@@ -129,11 +131,26 @@ class PyEventTrace {
     return t.queue(src, dest, at, callback);
   }
 
-  Position next() { return trace().next(); }
-  Position prev() { return trace().prev(); }
-  Position jump(std::int64_t pos) { return trace().jump(pos); }
-  void reset() { trace().reset(); }
-  Position iterator() { return trace().iterator(); }
+  Position next() {
+    auto lock = acquire();
+    return trace().next();
+  }
+  Position prev() {
+    auto lock = acquire();
+    return trace().prev();
+  }
+  Position jump(std::int64_t pos) {
+    auto lock = acquire();
+    return trace().jump(pos);
+  }
+  void reset() {
+    auto lock = acquire();
+    trace().reset();
+  }
+  Position iterator() {
+    auto lock = acquire();
+    return trace().iterator();
+  }
 
   py::object locsym(Location loc) {
     auto name = trace().locsym(loc);
@@ -193,8 +210,8 @@ class PyEventTrace {
  private:
   // Serialises use of the core between Python threads without deadlocking on the GIL:
   // a thread that must wait for the lock waits with the GIL released.
-  std::unique_lock<std::mutex> acquire() {
-    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+  std::unique_lock<std::recursive_mutex> acquire() {
+    std::unique_lock<std::recursive_mutex> lock(shared_->mutex(), std::try_to_lock);
     if (!lock.owns_lock()) {
       py::gil_scoped_release unlocked;
       lock.lock();
@@ -279,9 +296,8 @@ class PyEventTrace {
     return dict;
   }
 
-  std::unique_ptr<EventTrace> trace_;
+  std::shared_ptr<SharedTrace> shared_;
   py::object progress_;
-  std::mutex mutex_;
   std::vector<py::str> type_names_;
   std::vector<py::str> region_names_;
   std::vector<py::str> string_values_;
@@ -350,6 +366,7 @@ void bind_event_trace(py::module_& m) {
       .def("close", method(&PyEventTrace::close))
       .def_property_readonly("closed", method(&PyEventTrace::closed))
       .def_property("progress", method(&PyEventTrace::progress), method(&PyEventTrace::set_progress))
+      .def("_ticket", method(&PyEventTrace::ticket))
       .def("_fill_records", method(&PyEventTrace::fill_records), py::arg("out"), py::arg("first"));
 }
 
