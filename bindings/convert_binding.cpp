@@ -8,6 +8,7 @@
 #include "bindings/bindings.h"
 #include "bindings/interrupts.h"
 #include "convert/convert.h"
+#include "registry/format_registry.h"
 #include "model/error.h"
 
 namespace py = pybind11;
@@ -49,7 +50,7 @@ void bind_convert(py::module_& m) {
       py::arg("input"), py::arg("output"), py::arg("format") = py::none(),
       "Converts the trace `input` into `output` (format from `format`, else output's suffix, "
       "else the input's) and returns a summary dict.");
-  m.def("convert_format_for_path", &convert::format_for_path,
+  m.def("convert_format_for_path", &format_for_path,
         "The output format a path's suffix implies ('alog', 'otf2' or '').");
 }
 

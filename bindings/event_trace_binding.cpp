@@ -9,7 +9,7 @@
 
 #include "bindings/bindings.h"
 #include "bindings/interrupts.h"
-#include "formats/open_decoder.h"
+#include "registry/format_registry.h"
 #include "model/error.h"
 #include "trace/event_attributes.h"
 #include "trace/event_trace.h"
@@ -334,7 +334,7 @@ auto on_trace(F f) {
 }  // namespace
 
 void bind_event_trace(py::module_& m) {
-  m.def("known_formats", &known_formats, "The trace formats this build reads.");
+  m.def("known_formats", &readable_formats, "The trace formats this build reads.");
   py::class_<PyEventTrace> cls(m, "EventTrace");
   event_trace_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   cls

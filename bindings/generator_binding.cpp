@@ -10,7 +10,8 @@
 #include "bindings/bindings.h"
 #include "bindings/interrupts.h"
 #include "gen/generator.h"
-#include "gen/trace_writer.h"
+#include "registry/format_registry.h"
+#include "format_interface/trace_writer.h"
 #include "model/error.h"
 
 namespace py = pybind11;
@@ -160,7 +161,7 @@ void bind_generator(py::module_& m) {
       py::arg("path"), py::arg("truth_path"), py::arg("options"),
       "Writes a synthetic trace to `path` and its ground truth (JSON) to `truth_path`.");
   m.def("generator_defaults", &defaults, "Option names of the generator and their defaults.");
-  m.def("generator_formats", &gen::writer_formats, "Formats the generator can write.");
+  m.def("generator_formats", &writable_formats, "Formats the generator can write.");
 }
 
 }  // namespace earl::bindings

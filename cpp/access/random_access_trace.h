@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "formats/trace_decoder.h"
+#include "format_interface/trace_decoder.h"
 #include "model/event.h"
 #include "state/trace_state.h"
 

@@ -1,38 +1,34 @@
 #include "cache/cached_decoder.h"
 
 #include <algorithm>
-#include <limits>
 #include <string>
 
 #include "cache/event_codec.h"
+#include "model/clock.h"
 #include "model/error.h"
 
 namespace earl {
 
 namespace {
 constexpr std::size_t kWordsPerStream = 4;  // live, block, byte, timestamp before
-constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 // What a restore reads at most, over all locations (a portion per location).
 constexpr std::size_t kRestoreBytes = 1u << 20;
 constexpr std::size_t kMinPortion = 512;
 }  // namespace
 
-CachedDecoder::CachedDecoder(std::unique_ptr<CacheSource> source, const std::string& cache_directory,
+CachedDecoder::CachedDecoder(std::unique_ptr<ImportSource> source, const std::string& cache_directory,
                              std::size_t block_size, std::size_t portion_size)
     : source_(std::move(source)),
       cache_(std::make_unique<EventCache>(source_->location_count(), cache_directory, block_size)),
       order_(source_->declared_definitions(), source_->met_definitions(), &source_->met_guard()),
       streams_(source_->location_count()),
+      merge_(static_cast<std::uint32_t>(source_->location_count())),
       tick_offset_(source_->tick_offset()),
       ticks_per_second_(static_cast<double>(source_->ticks_per_second())) {
   portion_ = portion_size ? std::max(portion_size, kMaxEncodedEvent)
                           : std::clamp(kRestoreBytes / std::max<std::size_t>(1, streams_.size()),
                                        kMinPortion, std::max(kMinPortion, cache_->block_size()));
   for (Stream& s : streams_) s.bytes = std::make_unique<std::uint8_t[]>(portion_);
-  while (leaves_ < streams_.size()) leaves_ <<= 1;
-  keys_.resize(leaves_);
-  for (std::uint32_t i = 0; i < leaves_; ++i) keys_[i] = key(kNever, leaves_ + i);
-  tree_.assign(leaves_, 0);
   source_->start(*cache_);
 }
 
@@ -51,7 +47,7 @@ void CachedDecoder::end_stream(std::uint32_t loc) {
   s.live = false;
   s.size = 0;
   s.at = 0;
-  keys_[loc] = key(kNever, leaves_ + loc);
+  merge_.end(loc);
 }
 
 // Reads a portion of block `block` of loc from byte `from` on; its next event is there.
@@ -77,45 +73,18 @@ void CachedDecoder::peek(std::uint32_t loc) {
   std::uint64_t tick;
   if (!peek_tick(s.bytes.get() + s.at, s.bytes.get() + s.size, s.tick_before, tick))
     damaged(loc);
-  keys_[loc] = key(tick, loc);
-}
-
-void CachedDecoder::build_tree() {
-  if (leaves_ == 1) {
-    tree_[0] = 0;
-    return;
-  }
-  std::vector<std::uint32_t> winners(2 * leaves_);
-  for (std::uint32_t i = 0; i < leaves_; ++i) winners[leaves_ + i] = i;
-  for (std::uint32_t node = leaves_ - 1; node >= 1; --node) {
-    std::uint32_t left = winners[2 * node], right = winners[2 * node + 1];
-    bool left_wins = keys_[left] < keys_[right];
-    winners[node] = left_wins ? left : right;
-    tree_[node] = left_wins ? right : left;
-  }
-  tree_[0] = winners[1];
-}
-
-void CachedDecoder::replay(std::uint32_t leaf) {
-  std::uint32_t winner = leaf;
-  for (std::uint32_t node = (leaves_ + leaf) / 2; node >= 1; node /= 2) {
-    std::uint32_t other = tree_[node];
-    std::uint32_t swap = 0u - static_cast<std::uint32_t>(keys_[other] < keys_[winner]);
-    tree_[node] = (winner & swap) | (other & ~swap);
-    winner = (other & swap) | (winner & ~swap);
-  }
-  tree_[0] = winner;
+  merge_.set(loc, tick);
 }
 
 bool CachedDecoder::read(Event& event) {
-  std::uint32_t winner = tree_[0];
-  if (static_cast<std::uint32_t>(keys_[winner]) >= streams_.size()) {  // every stream has ended
+  if (merge_.done()) {
     if (importing_) {
       source_->wait();
       importing_ = false;
     }
     return false;
   }
+  std::uint32_t winner = merge_.winner();
   Stream& s = streams_[winner];
   std::uint64_t tick = 0;
   std::size_t used = decode_event(s.bytes.get() + s.at, s.bytes.get() + s.size,
@@ -124,12 +93,12 @@ bool CachedDecoder::read(Event& event) {
   event.loc = static_cast<Location>(winner);
   order_.publish(event);
   // The same expression as the format's decoder: identical doubles either way.
-  event.time = static_cast<double>(static_cast<std::int64_t>(tick - tick_offset_)) / ticks_per_second_;
+  event.time = ticks_to_seconds(tick, tick_offset_, ticks_per_second_);
   s.at += used;
   s.tick_before = tick;
   ++decoded_;
   peek(winner);
-  replay(winner);
+  merge_.replay(winner);
   return true;
 }
 
@@ -170,7 +139,7 @@ void CachedDecoder::seek(const DecoderPosition& position) {
     load(loc, s.block, static_cast<std::uint32_t>(at[2]));
   }
   decoded_ = w.back();
-  build_tree();
+  merge_.rebuild();
 }
 
 double CachedDecoder::progress() const {

@@ -3,15 +3,16 @@
 #include <memory>
 #include <vector>
 
-#include "cache/cache_source.h"
+#include "format_interface/import_source.h"
 #include "cache/event_cache.h"
-#include "formats/trace_decoder.h"
-#include "model/appearance_order.h"
+#include "format_interface/trace_decoder.h"
+#include "format_interface/appearance_order.h"
+#include "format_interface/stream_merge.h"
 
 namespace earl {
 
 // The decoder of a cached trace: merges the locations' cached event streams by
-// (timestamp, location) with a loser tree. While the importer still runs it reads blocks
+// (timestamp, location). While the importer still runs it reads blocks
 // as they are written, so opening a trace decodes on two threads. A position is, per
 // location, the block and byte of its next event and the timestamp before it: restoring
 // one reads part of one block per location.
@@ -19,7 +20,7 @@ class CachedDecoder : public TraceDecoder {
  public:
   // cache_directory and block_size as for EventCache; portion_size: bytes read at a time
   // per location (at least kMaxEncodedEvent), or sized by the location count when 0.
-  CachedDecoder(std::unique_ptr<CacheSource> source, const std::string& cache_directory = "",
+  CachedDecoder(std::unique_ptr<ImportSource> source, const std::string& cache_directory = "",
                 std::size_t block_size = 0, std::size_t portion_size = 0);
   ~CachedDecoder() override;
 
@@ -49,30 +50,17 @@ class CachedDecoder : public TraceDecoder {
     bool live = false;                // false once the location has no more events
     std::uint64_t tick_before = 0;    // timestamp of the event before the next one
   };
-  // Merge order: timestamp << 32 | location of each stream's next event; ended streams
-  // and padding leaves get kEnded | leaf and sort after every live stream. One integer
-  // compare without branches: the merge's compares are unpredictable by nature.
-  using Key = unsigned __int128;
-  static Key key(std::uint64_t tick, std::uint32_t order) {
-    return (static_cast<Key>(tick) << 32) | order;
-  }
-
   void load(std::uint32_t loc, std::size_t block, std::uint32_t from);
   void peek(std::uint32_t loc);
   void end_stream(std::uint32_t loc);
-  void build_tree();
-  void replay(std::uint32_t leaf);
   [[noreturn]] void damaged(std::uint32_t loc) const;
 
-  std::unique_ptr<CacheSource> source_;
+  std::unique_ptr<ImportSource> source_;
   std::unique_ptr<EventCache> cache_;
   AppearanceOrder order_;  // cached events carry the importer's ids
   std::vector<Stream> streams_;
   std::size_t portion_ = 0;
-  std::uint32_t leaves_ = 1;
-  std::vector<Key> keys_;            // per leaf
-  // tree_[0] is the winning leaf, tree_[1..leaves_-1] the loser of each match.
-  std::vector<std::uint32_t> tree_;
+  StreamMerge merge_;
   std::uint64_t tick_offset_ = 0;
   double ticks_per_second_ = 1.0;
   std::uint64_t decoded_ = 0;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "format_interface/import_source.h"
 #include "model/event.h"
 
 namespace earl {
@@ -14,7 +15,7 @@ namespace earl {
 // unlinked temporary file, so any position is reached by reading one block per location.
 // One thread (the importer) appends while another reads blocks back, waiting for blocks
 // not yet written. Memory: one open block per location; the rest lives in the file.
-class EventCache {
+class EventCache : public EventSink {
  public:
   struct Block {
     std::uint64_t offset = 0;  // in the file
@@ -24,14 +25,17 @@ class EventCache {
   // The file goes to `directory`, or to $TMPDIR (else /tmp) when it is empty. Blocks are
   // `block_size` bytes (at least kMaxEncodedEvent), or sized by the location count when 0.
   EventCache(std::size_t locations, const std::string& directory = "", std::size_t block_size = 0);
-  ~EventCache();
+  ~EventCache() override;
   EventCache(const EventCache&) = delete;
   EventCache& operator=(const EventCache&) = delete;
 
   // Importer side: a location's events in stream order with their timestamps.
   void append(Location loc, const Event& event, std::uint64_t tick);
-  void finish(Location loc);  // loc has no more events
-  void fail(const std::string& message);  // the import stopped; readers get the message
+  void append(Location loc, const Event* events, const std::uint64_t* ticks, std::size_t count) override {
+    for (std::size_t i = 0; i < count; ++i) append(loc, events[i], ticks[i]);
+  }
+  void finish(Location loc) override;
+  void fail(const std::string& message) override;  // readers get the message
 
   // Reader side. Block k of loc, waiting while the import may still write it; false when
   // loc ends before block k. Throws EarlError with the import's message when it failed.

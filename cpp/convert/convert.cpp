@@ -5,8 +5,10 @@
 #include <memory>
 #include <unordered_map>
 
-#include "gen/trace_writer.h"
+#include "format_interface/trace_writer.h"
+#include "model/clock.h"
 #include "model/error.h"
+#include "registry/format_registry.h"
 #include "trace/event_trace.h"
 
 namespace fs = std::filesystem;
@@ -24,10 +26,16 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::string known_formats() {
+std::string writable_format_list() {
   std::string known;
-  for (const auto& f : gen::writer_formats()) known += (known.empty() ? "" : ", ") + f;
+  for (const auto& f : writable_formats()) known += (known.empty() ? "" : ", ") + f;
   return known;
+}
+
+bool writable(const std::string& format) {
+  for (const auto& f : writable_formats())
+    if (f == format) return true;
+  return false;
 }
 
 // True when writing `output` would overwrite `input` (or the archive it belongs to).
@@ -86,22 +94,13 @@ gen::TraceHeader header_of(const EventTrace& trace, bool otf2_output) {
 
 }  // namespace
 
-std::string format_for_path(const std::string& path) {
-  if (ends_with(path, ".alog")) return "alog";
-  if (ends_with(path, ".otf2")) return "otf2";
-  return "";
-}
-
 ConvertSummary convert(const std::string& input, const std::string& output,
                        const ConvertOptions& options) {
   if (input.empty()) bad("no input trace");
   if (output.empty()) bad("no output path");
   std::string format = options.format;
-  if (!format.empty()) {
-    bool known = false;
-    for (const auto& f : gen::writer_formats()) known = known || f == format;
-    if (!known) bad("unknown output format '" + format + "' (supported: " + known_formats() + ")");
-  }
+  if (!format.empty() && !writable(format))
+    bad("unknown output format '" + format + "' (supported: " + writable_format_list() + ")");
   if (same_trace(input, output))
     bad("'" + output + "' is the input trace '" + input + "' itself; choose another output path");
 
@@ -112,19 +111,15 @@ ConvertSummary convert(const std::string& input, const std::string& output,
   summary.input_format = trace.format();
   if (format.empty()) format = format_for_path(output);
   if (format.empty()) format = summary.input_format;
-  {
-    bool known = false;
-    for (const auto& f : gen::writer_formats()) known = known || f == format;
-    if (!known)
-      bad("cannot write format '" + format + "' (the input's; supported: " + known_formats() +
-          "); give --format or an output path ending in .alog or .otf2");
-  }
+  if (!writable(format))
+    bad("cannot write format '" + format + "' (the input's; supported: " + writable_format_list() +
+        "); give --format or an output path ending in .alog or .otf2");
   summary.output_format = format;
   const bool otf2 = format == "otf2";
 
   const Definitions& defs = trace.definitions();
   const gen::TraceHeader header = header_of(trace, otf2);
-  std::unique_ptr<gen::TraceWriter> writer = gen::make_trace_writer(format, output, gen::WriterOptions{});
+  std::unique_ptr<gen::TraceWriter> writer = open_writer(format, output, gen::WriterOptions{});
   try {
     writer->begin(header);
     std::vector<gen::GenEvent> batch;
@@ -176,7 +171,7 @@ ConvertSummary convert(const std::string& input, const std::string& output,
           continue;
         }
       }
-      const double us = e.time * 1e6;
+      const double us = e.time * kMicrosecondsPerSecond;
       const double rounded = std::nearbyint(us);
       if (!std::isfinite(rounded) || std::fabs(rounded) > 9.0e18)
         bad("event " + std::to_string(pos) + " of '" + input + "': time out of range");

@@ -2,7 +2,7 @@
 // `earl convert IN OUT`: a trace of one format rewritten in another, where the EARL model
 // allows it. IN is read through EventTrace (any format EARL reads, detected from its
 // content) and streamed event by event (memory stays bounded as for any EventTrace); OUT
-// is written by the generator's writers (gen/trace_writer.h).
+// is written by the format's writer from the format registry (registry/format_registry.h).
 //
 // Kept: enter, exit, send, recv with their attributes; location names; regions (and their
 // groups where the output has them). Collective exits become plain exits in ALOG; in OTF2
@@ -41,9 +41,6 @@ struct ConvertSummary {
   std::uint64_t times_rounded = 0;           // events whose time was no whole microsecond
   std::uint64_t ties_reordered = 0;          // equal times that OTF2 orders by location
 };
-
-// The output format a path implies: "alog" for *.alog, "otf2" for *.otf2, else "".
-std::string format_for_path(const std::string& path);
 
 // Converts; EarlError names the file and what failed (a partial OUT is removed).
 ConvertSummary convert(const std::string& input, const std::string& output,

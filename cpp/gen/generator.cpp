@@ -8,6 +8,7 @@
 #include "gen/rng.h"
 #include "gen/truth.h"
 #include "model/error.h"
+#include "registry/format_registry.h"
 
 namespace earl::gen {
 
@@ -292,7 +293,7 @@ void GenOptions::validate() const {
   need(events >= 0, "events must not be negative (got " + std::to_string(events) + ")");
   bool known = false;
   std::string formats;
-  for (const auto& f : writer_formats()) {
+  for (const auto& f : writable_formats()) {
     known = known || f == format;
     formats += (formats.empty() ? "" : ", ") + f;
   }
@@ -369,7 +370,7 @@ GenSummary generate(const GenOptions& options, const std::string& trace_path,
   try {
     WriterOptions wo;
     wo.rollover = options.rollover;
-    writer = make_trace_writer(options.format, trace_path, wo);
+    writer = open_writer(options.format, trace_path, wo);
     TruthCollector truth(kMpiSend, kMpiRecv, {kMpiAllreduce, kMpiBarrier}, options.truth_limit);
     const GenSummary summary = run_program(options, {writer.get(), &truth});
 

@@ -47,7 +47,7 @@
 #include <string>
 #include <vector>
 
-#include "gen/trace_writer.h"
+#include "format_interface/trace_writer.h"
 
 namespace earl::gen {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "gen/trace_writer.h"
+#include "format_interface/trace_writer.h"
 
 namespace earl::gen {
 

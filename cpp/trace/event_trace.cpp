@@ -1,6 +1,6 @@
 #include "trace/event_trace.h"
 
-#include "formats/open_decoder.h"
+#include "registry/format_registry.h"
 #include "trace/event_attributes.h"
 #include "model/error.h"
 

@@ -128,11 +128,11 @@ void test_codec() {
   check(decode_event(bad, bad + sizeof(bad), 0, scratch, t) == 0, "an unknown kind is refused");
 }
 
-// A CacheSource from memory: per-location event lists, fed by a thread of its own,
+// An ImportSource from memory: per-location event lists, fed by a thread of its own,
 // optionally slowly or failing after some events.
 constexpr std::size_t kRandomIds = 300;  // types, regions and strings of random_streams()
 
-class MemorySource : public CacheSource {
+class MemorySource : public ImportSource {
  public:
   struct Item {
     Event event;
@@ -165,7 +165,7 @@ class MemorySource : public CacheSource {
     for (const auto& s : streams_) n += s.size();
     return n;
   }
-  void start(EventCache& cache) override {
+  void start(EventSink& cache) override {
     thread_ = std::thread([this, &cache] {
       long count = 0;
       // Round robin in small turns, like the OTF2 importer.
@@ -182,7 +182,7 @@ class MemorySource : public CacheSource {
               return;
             }
             const Item& item = streams_[loc][next[loc]++];
-            cache.append(static_cast<Location>(loc), item.event, item.tick);
+            cache.append(static_cast<Location>(loc), &item.event, &item.tick, 1);
             if (pause_every_ && count % pause_every_ == 0)
               std::this_thread::sleep_for(std::chrono::microseconds(200));
           }

@@ -13,11 +13,12 @@
 #include <tuple>
 #include <vector>
 
-#include "gen/alog_writer.h"
+#include "formats/alog/alog_writer.h"
 #include "gen/generator.h"
 #include "gen/rng.h"
 #include "gen/truth.h"
 #include "model/error.h"
+#include "registry/format_registry.h"
 
 using namespace earl::gen;
 
@@ -253,7 +254,7 @@ void test_errors() {
   check(with([](GenOptions& o) { o.late_sender_rate = 1.5; }), "rate above 1");
   check(with([](GenOptions& o) { o.latency_us = 0; }), "zero latency");
   check(!with([](GenOptions&) {}), "defaults are valid");
-  check(throws_earl_error([] { make_trace_writer("nope", "x", WriterOptions{}); }),
+  check(throws_earl_error([] { earl::open_writer("nope", "x", WriterOptions{}); }),
         "writer factory rejects unknown formats");
   check(throws_earl_error([] {
           generate(GenOptions{}, "no/such/dir/generator_test.alog", "no/such/dir/t.json");

@@ -6,8 +6,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "formats/line_reader.h"
-#include "formats/trace_decoder.h"
+#include "formats/alog/line_reader.h"
+#include "format_interface/trace_decoder.h"
 
 namespace earl {
 

@@ -1,11 +1,10 @@
 #pragma once
-// The writers' sink interface. The program model (generator.h) produces the events of
-// one round at a time, sorted by (time, location, sequence), and hands them to every sink;
-// a trace format is one TraceWriter implementation (alog_writer.h, otf2_writer.h). The
-// ground-truth collector is a sink as well, and `earl convert` (convert/) feeds the same
-// writers from an EventTrace.
+// The writers' sink interface. The program model (gen/generator.h) produces the events
+// of one round at a time, sorted by (time, location, sequence), and hands them to every
+// sink; each format folder that can write holds one TraceWriter (formats/alog,
+// formats/otf2), made through the format registry. The ground-truth collector is a sink
+// as well, and `earl convert` (convert/) feeds the same writers from an EventTrace.
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -88,12 +87,5 @@ class TraceWriter {
 struct WriterOptions {
   std::int64_t rollover = 0;  // clock roll-over point in microseconds; 0 = none
 };
-
-// The formats a writer exists for ("alog", and "otf2" when built with libotf2), and the
-// factory (EarlError for an unknown format). `path` is the file to write; for OTF2 the
-// anchor file, which must end in ".otf2" (its .def file and directory go beside it).
-std::vector<std::string> writer_formats();
-std::unique_ptr<TraceWriter> make_trace_writer(const std::string& format, const std::string& path,
-                                               const WriterOptions& options);
 
 }  // namespace earl::gen

@@ -1,4 +1,4 @@
-#include "gen/otf2_writer.h"
+#include "formats/otf2/otf2_writer.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -8,7 +8,9 @@
 #include <unordered_map>
 #include <utility>
 
-#include "gen/mpi_regions.h"
+#include "formats/otf2/otf2_anchor.h"
+#include "formats/otf2/otf2_mpi_regions.h"
+#include "formats/otf2/otf2_paradigms.h"
 #include "model/error.h"
 
 namespace fs = std::filesystem;
@@ -71,30 +73,8 @@ const OTF2_MemoryCallbacks kMemoryCallbacks = {allocate_chunk, free_chunks};
 
 // --- names ----------------------------------------------------------------------------
 
-struct ParadigmName {
-  const char* earl;  // as EARL's OTF2 decoder names groups
-  OTF2_Paradigm paradigm;
-};
-
-const ParadigmName kParadigms[] = {
-    {"UNKNOWN", OTF2_PARADIGM_UNKNOWN},   {"USER", OTF2_PARADIGM_USER},
-    {"COMPILER", OTF2_PARADIGM_COMPILER}, {"OPENMP", OTF2_PARADIGM_OPENMP},
-    {"MPI", OTF2_PARADIGM_MPI},           {"CUDA", OTF2_PARADIGM_CUDA},
-    {"MEASUREMENT_SYSTEM", OTF2_PARADIGM_MEASUREMENT_SYSTEM},
-    {"PTHREAD", OTF2_PARADIGM_PTHREAD},   {"HMPP", OTF2_PARADIGM_HMPP},
-    {"OMPSS", OTF2_PARADIGM_OMPSS},       {"HARDWARE", OTF2_PARADIGM_HARDWARE},
-    {"GASPI", OTF2_PARADIGM_GASPI},       {"UPC", OTF2_PARADIGM_UPC},
-    {"SHMEM", OTF2_PARADIGM_SHMEM},       {"WINTHREAD", OTF2_PARADIGM_WINTHREAD},
-    {"QTTHREAD", OTF2_PARADIGM_QTTHREAD}, {"ACETHREAD", OTF2_PARADIGM_ACETHREAD},
-    {"TBBTHREAD", OTF2_PARADIGM_TBBTHREAD}, {"OPENACC", OTF2_PARADIGM_OPENACC},
-    {"OPENCL", OTF2_PARADIGM_OPENCL},     {"MTAPI", OTF2_PARADIGM_MTAPI},
-    {"SAMPLING", OTF2_PARADIGM_SAMPLING}, {"NONE", OTF2_PARADIGM_NONE},
-    {"HIP", OTF2_PARADIGM_HIP},           {"KOKKOS", OTF2_PARADIGM_KOKKOS},
-};
-
 OTF2_Paradigm paradigm_of(const RegionDef& region) {
-  for (const ParadigmName& p : kParadigms)
-    if (region.group == p.earl) return p.paradigm;
+  if (auto named = otf2_paradigm_named(region.group)) return *named;
   return region.name.compare(0, 4, "MPI_") == 0 ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER;
 }
 
@@ -113,16 +93,6 @@ OTF2_RegionRole role_of(MpiRole role) {
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// True when `anchor` starts like an OTF2 anchor file (so replacing it destroys no
-// unrelated file).
-bool looks_like_otf2_anchor(const fs::path& anchor) {
-  std::ifstream in(anchor, std::ios::binary);
-  char head[64] = {};
-  in.read(head, sizeof head);
-  const std::string text(head, static_cast<std::size_t>(in.gcount()));
-  return text.find("OTF2") != std::string::npos;
 }
 
 }  // namespace
@@ -145,7 +115,7 @@ Otf2Writer::Otf2Writer(std::string path, const WriterOptions& options) : path_(s
   // one); anything else in the way is an error, never deleted.
   const fs::path def = parent / (name_ + ".def"), dir = parent / name_;
   if (fs::exists(anchor, ec) || fs::exists(dir, ec)) {
-    if (fs::exists(anchor, ec) && (!fs::is_regular_file(anchor, ec) || !looks_like_otf2_anchor(anchor)))
+    if (fs::exists(anchor, ec) && (!fs::is_regular_file(anchor, ec) || !has_otf2_magic(anchor.string())))
       fail("exists and is not an OTF2 anchor file (not replaced)");
     if (fs::exists(dir, ec)) {
       if (!fs::is_directory(dir, ec)) fail("'" + dir.string() + "' exists and is not a directory");

@@ -1,40 +1,40 @@
 // The OTF2 record -> EARL event mapping (docs/api-contract.md, "OTF2"). libotf2 calls one
 // of these per record; each appends the record's events to the current stream.
-#include "formats/otf2_records.h"
+#include "formats/otf2/otf2_records.h"
 
 #include <type_traits>
 
-#include "formats/otf2_decoder.h"
+#include "formats/otf2/otf2_archive.h"
 
 namespace earl {
 
 namespace {
 
-Otf2Decoder& decoder(void* data) { return *static_cast<Otf2Decoder*>(data); }
+Otf2Archive& archive(void* data) { return *static_cast<Otf2Archive*>(data); }
 
 constexpr OTF2_CallbackCode kOk = OTF2_CALLBACK_SUCCESS;
 
-Location rank_location(Otf2Decoder& d, std::uint64_t comm, std::uint64_t rank) {
+Location rank_location(Otf2Archive& d, std::uint64_t comm, std::uint64_t rank) {
   return d.otf2().rank_location(comm, rank, d.current().loc);
 }
 
-Location window_peer(Otf2Decoder& d, OTF2_RmaWinRef window, std::uint64_t rank) {
+Location window_peer(Otf2Archive& d, OTF2_RmaWinRef window, std::uint64_t rank) {
   auto found = d.otf2().window_comm.find(window);
   if (found == d.otf2().window_comm.end()) return -1;
   return rank_location(d, found->second, rank);
 }
 
-Event& other(Otf2Decoder& d, OTF2_TimeStamp time, int record) {
+Event& other(Otf2Archive& d, OTF2_TimeStamp time, int record) {
   return d.emit(time, EventKind::Other, d.type_id(record));
 }
 
-Value string_value(Otf2Decoder& d, const std::string& text) {
+Value string_value(Otf2Archive& d, const std::string& text) {
   return Value::of_string(d.string_value(text));
 }
 
 OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                            OTF2_AttributeList*, OTF2_RegionRef region) {
-  Otf2Decoder& d = decoder(data);
+  Otf2Archive& d = archive(data);
   Event& e = d.emit(time, EventKind::Enter, kEnterType);
   e.region = d.region(region, e);
   return kOk;
@@ -42,7 +42,7 @@ OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void
 
 OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                            OTF2_AttributeList*, OTF2_RegionRef region) {
-  Otf2Decoder& d = decoder(data);
+  Otf2Archive& d = archive(data);
   auto& pending = d.current().carry.collective;
   if (!pending.valid) {
     Event& e = d.emit(time, EventKind::Exit, kExitType);
@@ -56,11 +56,11 @@ OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void
   e.peer = static_cast<Location>(pending.root);
   e.len = static_cast<std::uint64_t>(pending.sent);
   e.tag = pending.recvd;
-  pending = Otf2Decoder::PendingCollective();
+  pending = Otf2Archive::PendingCollective();
   return kOk;
 }
 
-void message(Otf2Decoder& d, OTF2_TimeStamp time, bool send, uint32_t rank, OTF2_CommRef comm,
+void message(Otf2Archive& d, OTF2_TimeStamp time, bool send, uint32_t rank, OTF2_CommRef comm,
              uint32_t tag, uint64_t length) {
   Event& e = d.emit(time, send ? EventKind::Send : EventKind::Recv, send ? kSendType : kRecvType);
   e.peer = rank_location(d, comm, rank);
@@ -73,28 +73,28 @@ void message(Otf2Decoder& d, OTF2_TimeStamp time, bool send, uint32_t rank, OTF2
 OTF2_CallbackCode on_send(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                           OTF2_AttributeList*, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
                           uint64_t length) {
-  message(decoder(data), time, true, receiver, comm, tag, length);
+  message(archive(data), time, true, receiver, comm, tag, length);
   return kOk;
 }
 
 OTF2_CallbackCode on_isend(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                            OTF2_AttributeList*, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
                            uint64_t length, uint64_t) {
-  message(decoder(data), time, true, receiver, comm, tag, length);
+  message(archive(data), time, true, receiver, comm, tag, length);
   return kOk;
 }
 
 OTF2_CallbackCode on_recv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                           OTF2_AttributeList*, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
                           uint64_t length) {
-  message(decoder(data), time, false, sender, comm, tag, length);
+  message(archive(data), time, false, sender, comm, tag, length);
   return kOk;
 }
 
 OTF2_CallbackCode on_irecv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                            OTF2_AttributeList*, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
                            uint64_t length, uint64_t) {
-  message(decoder(data), time, false, sender, comm, tag, length);
+  message(archive(data), time, false, sender, comm, tag, length);
   return kOk;
 }
 
@@ -106,7 +106,7 @@ OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp, uint64_t
 OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* data,
                                     OTF2_AttributeList*, OTF2_CollectiveOp, OTF2_CommRef comm,
                                     uint32_t root, uint64_t sent, uint64_t received) {
-  Otf2Decoder& d = decoder(data);
+  Otf2Archive& d = archive(data);
   d.note_carry_change();
   auto& pending = d.current().carry.collective;
   pending.valid = true;
@@ -119,57 +119,57 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, 
 
 OTF2_CallbackCode on_thread_fork(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                  OTF2_AttributeList*, OTF2_Paradigm, uint32_t) {
-  decoder(data).emit(time, EventKind::Fork, decoder(data).type_id(kRecFork));
+  archive(data).emit(time, EventKind::Fork, archive(data).type_id(kRecFork));
   return kOk;
 }
 
 OTF2_CallbackCode on_omp_fork(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                               OTF2_AttributeList*, uint32_t) {
-  decoder(data).emit(time, EventKind::Fork, decoder(data).type_id(kRecFork));
+  archive(data).emit(time, EventKind::Fork, archive(data).type_id(kRecFork));
   return kOk;
 }
 
 OTF2_CallbackCode on_thread_join(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                  OTF2_AttributeList*, OTF2_Paradigm) {
-  decoder(data).emit(time, EventKind::Join, decoder(data).type_id(kRecJoin));
+  archive(data).emit(time, EventKind::Join, archive(data).type_id(kRecJoin));
   return kOk;
 }
 
 OTF2_CallbackCode on_omp_join(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                               OTF2_AttributeList*) {
-  decoder(data).emit(time, EventKind::Join, decoder(data).type_id(kRecJoin));
+  archive(data).emit(time, EventKind::Join, archive(data).type_id(kRecJoin));
   return kOk;
 }
 
-void thread_lock(Otf2Decoder& d, OTF2_TimeStamp time, bool acquire, uint32_t lock) {
+void thread_lock(Otf2Archive& d, OTF2_TimeStamp time, bool acquire, uint32_t lock) {
   d.emit(time, EventKind::ThreadLock, d.type_id(acquire ? kRecAlock : kRecRlock)).tag = lock;
 }
 
 OTF2_CallbackCode on_thread_acquire(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                     OTF2_AttributeList*, OTF2_Paradigm, uint32_t lock, uint32_t) {
-  thread_lock(decoder(data), time, true, lock);
+  thread_lock(archive(data), time, true, lock);
   return kOk;
 }
 
 OTF2_CallbackCode on_thread_release(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                     OTF2_AttributeList*, OTF2_Paradigm, uint32_t lock, uint32_t) {
-  thread_lock(decoder(data), time, false, lock);
+  thread_lock(archive(data), time, false, lock);
   return kOk;
 }
 
 OTF2_CallbackCode on_omp_acquire(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                  OTF2_AttributeList*, uint32_t lock, uint32_t) {
-  thread_lock(decoder(data), time, true, lock);
+  thread_lock(archive(data), time, true, lock);
   return kOk;
 }
 
 OTF2_CallbackCode on_omp_release(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                  OTF2_AttributeList*, uint32_t lock, uint32_t) {
-  thread_lock(decoder(data), time, false, lock);
+  thread_lock(archive(data), time, false, lock);
   return kOk;
 }
 
-void rma_start(Otf2Decoder& d, OTF2_TimeStamp time, bool get, OTF2_RmaWinRef window,
+void rma_start(Otf2Archive& d, OTF2_TimeStamp time, bool get, OTF2_RmaWinRef window,
                uint32_t remote, uint64_t bytes, uint64_t id) {
   Event& e = d.emit(time, EventKind::RmaTransferStart, d.type_id(get ? kRecGetOrigin : kRecPutStart));
   e.com = window;
@@ -184,19 +184,19 @@ void rma_start(Otf2Decoder& d, OTF2_TimeStamp time, bool get, OTF2_RmaWinRef win
 OTF2_CallbackCode on_rma_put(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                              OTF2_AttributeList*, OTF2_RmaWinRef window, uint32_t remote,
                              uint64_t bytes, uint64_t id) {
-  rma_start(decoder(data), time, false, window, remote, bytes, id);
+  rma_start(archive(data), time, false, window, remote, bytes, id);
   return kOk;
 }
 
 OTF2_CallbackCode on_rma_get(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                              OTF2_AttributeList*, OTF2_RmaWinRef window, uint32_t remote,
                              uint64_t bytes, uint64_t id) {
-  rma_start(decoder(data), time, true, window, remote, bytes, id);
+  rma_start(archive(data), time, true, window, remote, bytes, id);
   return kOk;
 }
 
 // The completion of an open put or get ends its transfer; any other is its own event.
-void rma_complete(Otf2Decoder& d, OTF2_TimeStamp time, int record, OTF2_RmaWinRef window,
+void rma_complete(Otf2Archive& d, OTF2_TimeStamp time, int record, OTF2_RmaWinRef window,
                   uint64_t id) {
   auto& open = d.current().carry.rma;
   for (auto op = open.begin(); op != open.end(); ++op) {
@@ -219,7 +219,7 @@ void rma_complete(Otf2Decoder& d, OTF2_TimeStamp time, int record, OTF2_RmaWinRe
 template <int Record>
 OTF2_CallbackCode on_rma_complete(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                   OTF2_AttributeList*, OTF2_RmaWinRef window, uint64_t id) {
-  rma_complete(decoder(data), time, Record, window, id);
+  rma_complete(archive(data), time, Record, window, id);
   return kOk;
 }
 
@@ -227,7 +227,7 @@ template <bool Acquire>
 OTF2_CallbackCode on_rma_lock(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                               OTF2_AttributeList*, OTF2_RmaWinRef window, uint32_t remote,
                               uint64_t, OTF2_LockType) {
-  Otf2Decoder& d = decoder(data);
+  Otf2Archive& d = archive(data);
   Event& e = d.emit(time, EventKind::WindowLock, d.type_id(Acquire ? kRecWlock : kRecWunlock));
   e.com = window;
   e.peer = window_peer(d, window, remote);
@@ -237,7 +237,7 @@ OTF2_CallbackCode on_rma_lock(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, v
 OTF2_CallbackCode on_rma_release(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                  OTF2_AttributeList*, OTF2_RmaWinRef window, uint32_t remote,
                                  uint64_t) {
-  Otf2Decoder& d = decoder(data);
+  Otf2Archive& d = archive(data);
   Event& e = d.emit(time, EventKind::WindowLock, d.type_id(kRecWunlock));
   e.com = window;
   e.peer = window_peer(d, window, remote);
@@ -247,7 +247,7 @@ OTF2_CallbackCode on_rma_release(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t
 OTF2_CallbackCode on_metric(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                             OTF2_AttributeList*, OTF2_MetricRef metric, uint8_t count,
                             const OTF2_Type* types, const OTF2_MetricValue* values) {
-  Otf2Decoder& d = decoder(data);
+  Otf2Archive& d = archive(data);
   const auto& members = d.otf2().metric_members;
   auto names = members.find(metric);
   for (uint8_t i = 0; i < count; ++i) {
@@ -268,7 +268,7 @@ OTF2_CallbackCode on_metric(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, voi
 OTF2_CallbackCode on_program_begin(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                    OTF2_AttributeList*, OTF2_StringRef name, uint32_t arguments,
                                    const OTF2_StringRef*) {
-  Otf2Decoder& d = decoder(data);
+  Otf2Archive& d = archive(data);
   Event& e = other(d, time, kRecProgramBegin);
   e.data1 = string_value(d, d.otf2().string(name));
   e.data2 = Value::of_int(arguments);
@@ -277,11 +277,11 @@ OTF2_CallbackCode on_program_begin(OTF2_LocationRef, OTF2_TimeStamp time, uint64
 
 OTF2_CallbackCode on_program_end(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                  OTF2_AttributeList*, int64_t status) {
-  other(decoder(data), time, kRecProgramEnd).data1 = Value::of_int(status);
+  other(archive(data), time, kRecProgramEnd).data1 = Value::of_int(status);
   return kOk;
 }
 
-const std::string& parameter_name(Otf2Decoder& d, OTF2_ParameterRef parameter) {
+const std::string& parameter_name(Otf2Archive& d, OTF2_ParameterRef parameter) {
   static const std::string unknown = "unknown parameter";
   auto found = d.otf2().parameter_names.find(parameter);
   return found == d.otf2().parameter_names.end() ? unknown : found->second;
@@ -289,7 +289,7 @@ const std::string& parameter_name(Otf2Decoder& d, OTF2_ParameterRef parameter) {
 
 OTF2_CallbackCode on_parameter_int(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                    OTF2_AttributeList*, OTF2_ParameterRef parameter, int64_t value) {
-  Otf2Decoder& d = decoder(data);
+  Otf2Archive& d = archive(data);
   Event& e = other(d, time, kRecParameterInt);
   e.data1 = string_value(d, parameter_name(d, parameter));
   e.data2 = Value::of_int(value);
@@ -299,7 +299,7 @@ OTF2_CallbackCode on_parameter_int(OTF2_LocationRef, OTF2_TimeStamp time, uint64
 OTF2_CallbackCode on_parameter_unsigned(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                         OTF2_AttributeList*, OTF2_ParameterRef parameter,
                                         uint64_t value) {
-  Otf2Decoder& d = decoder(data);
+  Otf2Archive& d = archive(data);
   Event& e = other(d, time, kRecParameterUnsignedInt);
   e.data1 = string_value(d, parameter_name(d, parameter));
   e.data2 = Value::of_uint(value);
@@ -309,7 +309,7 @@ OTF2_CallbackCode on_parameter_unsigned(OTF2_LocationRef, OTF2_TimeStamp time, u
 OTF2_CallbackCode on_parameter_string(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                       OTF2_AttributeList*, OTF2_ParameterRef parameter,
                                       OTF2_StringRef value) {
-  Otf2Decoder& d = decoder(data);
+  Otf2Archive& d = archive(data);
   Event& e = other(d, time, kRecParameterString);
   e.data1 = string_value(d, parameter_name(d, parameter));
   e.data2 = string_value(d, d.otf2().string(value));
@@ -318,17 +318,14 @@ OTF2_CallbackCode on_parameter_string(OTF2_LocationRef, OTF2_TimeStamp time, uin
 
 OTF2_CallbackCode on_buffer_flush(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                   OTF2_AttributeList*, OTF2_TimeStamp stop) {
-  Otf2Decoder& d = decoder(data);
-  const Otf2Definitions& defs = d.otf2();
-  double seconds = static_cast<double>(static_cast<std::int64_t>(stop - defs.global_offset)) /
-                   static_cast<double>(defs.timer_resolution);
-  other(d, time, kRecBufferFlush).data1 = Value::of_float(seconds);
+  Otf2Archive& d = archive(data);
+  other(d, time, kRecBufferFlush).data1 = Value::of_float(d.seconds(stop));
   return kOk;
 }
 
 OTF2_CallbackCode on_measurement(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                  OTF2_AttributeList*, OTF2_MeasurementMode mode) {
-  Otf2Decoder& d = decoder(data);
+  Otf2Archive& d = archive(data);
   other(d, time, kRecMeasurementOnOff).data1 =
       string_value(d, mode == OTF2_MEASUREMENT_ON ? "on" : "off");
   return kOk;
@@ -349,7 +346,7 @@ void keep_integer(Event& e, int& kept, T value) {
 template <int Record, typename... Fields>
 OTF2_CallbackCode on_record(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                             OTF2_AttributeList*, Fields... fields) {
-  Event& e = other(decoder(data), time, Record);
+  Event& e = other(archive(data), time, Record);
   int kept = 0;
   (keep_integer(e, kept, fields), ...);
   (void)kept;  // unused when the record has no fields
@@ -361,7 +358,7 @@ OTF2_CallbackCode on_record(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, voi
 const char* otf2_record_type_name(int record) {
   static const char* const names[] = {
 #define EARL_OTF2_RECORD(id, name) name,
-#include "formats/otf2_record_list.h"
+#include "formats/otf2/otf2_record_list.h"
 #undef EARL_OTF2_RECORD
   };
   return names[record];

@@ -33,7 +33,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "gen/trace_writer.h"
+#include "format_interface/trace_writer.h"
 
 namespace earl::gen {
 

@@ -6,7 +6,7 @@ namespace earl {
 // The EARL type of each OTF2 record that has one (index into otf2_record_type_names()).
 enum Otf2Record : int {
 #define EARL_OTF2_RECORD(id, name) id,
-#include "formats/otf2_record_list.h"
+#include "formats/otf2/otf2_record_list.h"
 #undef EARL_OTF2_RECORD
   kOtf2RecordCount
 };

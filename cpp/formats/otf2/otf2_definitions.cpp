@@ -1,5 +1,6 @@
-#include "formats/otf2_definitions.h"
+#include "formats/otf2/otf2_definitions.h"
 
+#include "formats/otf2/otf2_paradigms.h"
 #include "model/error.h"
 
 namespace earl {
@@ -157,35 +158,6 @@ Location Otf2Definitions::rank_location(std::uint64_t comm, std::uint64_t rank, 
   auto found = comm_ranks.find(comm);
   if (found == comm_ranks.end() || rank >= found->second.size()) return -1;
   return found->second[rank];
-}
-
-std::string otf2_paradigm_name(OTF2_Paradigm paradigm) {
-  switch (paradigm) {
-    case OTF2_PARADIGM_UNKNOWN: return "UNKNOWN";
-    case OTF2_PARADIGM_USER: return "USER";
-    case OTF2_PARADIGM_COMPILER: return "COMPILER";
-    case OTF2_PARADIGM_OPENMP: return "OPENMP";
-    case OTF2_PARADIGM_MPI: return "MPI";
-    case OTF2_PARADIGM_CUDA: return "CUDA";
-    case OTF2_PARADIGM_MEASUREMENT_SYSTEM: return "MEASUREMENT_SYSTEM";
-    case OTF2_PARADIGM_PTHREAD: return "PTHREAD";
-    case OTF2_PARADIGM_HMPP: return "HMPP";
-    case OTF2_PARADIGM_OMPSS: return "OMPSS";
-    case OTF2_PARADIGM_HARDWARE: return "HARDWARE";
-    case OTF2_PARADIGM_GASPI: return "GASPI";
-    case OTF2_PARADIGM_UPC: return "UPC";
-    case OTF2_PARADIGM_SHMEM: return "SHMEM";
-    case OTF2_PARADIGM_WINTHREAD: return "WINTHREAD";
-    case OTF2_PARADIGM_QTTHREAD: return "QTTHREAD";
-    case OTF2_PARADIGM_ACETHREAD: return "ACETHREAD";
-    case OTF2_PARADIGM_TBBTHREAD: return "TBBTHREAD";
-    case OTF2_PARADIGM_OPENACC: return "OPENACC";
-    case OTF2_PARADIGM_OPENCL: return "OPENCL";
-    case OTF2_PARADIGM_MTAPI: return "MTAPI";
-    case OTF2_PARADIGM_SAMPLING: return "SAMPLING";
-    case OTF2_PARADIGM_NONE: return "NONE";
-    default: return "PARADIGM_" + std::to_string(static_cast<int>(paradigm));
-  }
 }
 
 void read_otf2_definitions(OTF2_Reader* reader, const std::string& archive, Otf2Definitions& out) {

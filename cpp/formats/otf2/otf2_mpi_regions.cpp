@@ -1,4 +1,4 @@
-#include "gen/mpi_regions.h"
+#include "formats/otf2/otf2_mpi_regions.h"
 
 #include <unordered_map>
 

@@ -1,4 +1,4 @@
-#include "gen/alog_writer.h"
+#include "formats/alog/alog_writer.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -1,9 +1,10 @@
-#include "formats/alog_decoder.h"
+#include "formats/alog/alog_decoder.h"
 
 #include <algorithm>
 #include <charconv>
 #include <limits>
 
+#include "model/clock.h"
 #include "model/error.h"
 
 namespace earl {
@@ -230,8 +231,7 @@ Location AlogDecoder::location(std::int64_t value, const char* field) {
 double AlogDecoder::time_of(const Record& record) const {
   std::int64_t ticks = record.timestamp;
   if (record.cycle != 0) ticks += record.cycle * rollover_;
-  // Division, not multiplication by 1e-6: it gives the double nearest to the true time.
-  return static_cast<double>(ticks) / 1e6;
+  return ticks_to_seconds(ticks, kMicrosecondsPerSecond);
 }
 
 bool AlogDecoder::read_file_order(Record& record, std::uint64_t& offset) {

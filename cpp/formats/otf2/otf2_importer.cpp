@@ -1,4 +1,4 @@
-#include "formats/otf2_importer.h"
+#include "formats/otf2/otf2_importer.h"
 
 #include <exception>
 #include <functional>
@@ -21,22 +21,22 @@ constexpr std::uint64_t kReaderMemory = 64ull << 20;
 }  // namespace
 
 Otf2Importer::Otf2Importer(const std::string& path)
-    : archive_(path, Otf2Decoder::Reading::PerLocation) {}
+    : archive_(path), declared_(archive_.met_definitions()) {}
 
 Otf2Importer::~Otf2Importer() {
   stop();
   wait();
 }
 
-void Otf2Importer::start(EventCache& cache) {
-  thread_ = std::thread([this, &cache] { run(cache); });
+void Otf2Importer::start(EventSink& sink) {
+  thread_ = std::thread([this, &sink] { run(sink); });
 }
 
 void Otf2Importer::wait() {
   if (thread_.joinable()) thread_.join();
 }
 
-void Otf2Importer::run(EventCache& cache) {
+void Otf2Importer::run(EventSink& sink) {
   try {
     using Turn = std::pair<std::uint64_t, Location>;  // (last timestamp read, location)
     std::priority_queue<Turn, std::vector<Turn>, std::greater<Turn>> behind;
@@ -54,23 +54,23 @@ void Otf2Importer::run(EventCache& cache) {
       bool more;
       {
         std::lock_guard<std::mutex> decoding(met_guard_);
-        more = archive_.read_records(loc, kBatchRecords);
+        more = archive_.read_batch(loc, kBatchRecords);
       }
-      const std::vector<Event>& events = archive_.batch_events(loc);
-      const std::vector<OTF2_TimeStamp>& ticks = archive_.batch_ticks(loc);
-      for (std::size_t i = 0; i < events.size(); ++i) cache.append(loc, events[i], ticks[i]);
-      if (!ticks.empty()) last = ticks.back();
+      const Otf2Archive::Stream& batch = archive_.stream(loc);
+      static_assert(sizeof(OTF2_TimeStamp) == sizeof(std::uint64_t), "ticks are passed as uint64");
+      sink.append(loc, batch.pending.data(), batch.pending_ticks.data(), batch.pending.size());
+      if (!batch.pending_ticks.empty()) last = batch.pending_ticks.back();
       if (more) {
         behind.push({last, loc});
       } else {
-        cache.finish(loc);
+        sink.finish(loc);
         archive_.release_batch(loc);
         admit();
       }
     }
-    if (!stop_) archive_.close_archive();
+    if (!stop_) archive_.close();
   } catch (const std::exception& error) {
-    cache.fail(error.what());
+    sink.fail(error.what());
   }
 }
 

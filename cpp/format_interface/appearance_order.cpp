@@ -1,4 +1,4 @@
-#include "model/appearance_order.h"
+#include "format_interface/appearance_order.h"
 
 #include <string>
 

@@ -39,7 +39,4 @@ struct Otf2Definitions {
 // Reads the global definitions of an open reader. Throws EarlError naming `archive`.
 void read_otf2_definitions(OTF2_Reader* reader, const std::string& archive, Otf2Definitions& out);
 
-// The paradigm's name in upper case as OTF2 spells it ("MPI", "OPENMP", "USER", ...).
-std::string otf2_paradigm_name(OTF2_Paradigm paradigm);
-
 }  // namespace earl

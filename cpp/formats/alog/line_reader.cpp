@@ -1,4 +1,4 @@
-#include "formats/line_reader.h"
+#include "formats/alog/line_reader.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

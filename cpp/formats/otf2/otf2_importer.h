@@ -4,8 +4,8 @@
 #include <string>
 #include <thread>
 
-#include "cache/cache_source.h"
-#include "formats/otf2_decoder.h"
+#include "format_interface/import_source.h"
+#include "formats/otf2/otf2_archive.h"
 
 namespace earl {
 
@@ -14,7 +14,7 @@ namespace earl {
 // time next, so that the merging reader on the other thread rarely waits. Archives with
 // more locations than 64 MiB of libotf2 chunk buffers hold are read a window of locations
 // at a time, each to its end.
-class Otf2Importer : public CacheSource {
+class Otf2Importer : public ImportSource {
  public:
   explicit Otf2Importer(const std::string& path);
   ~Otf2Importer() override;
@@ -22,23 +22,22 @@ class Otf2Importer : public CacheSource {
   std::string format() const override { return "otf2"; }
   std::string file() const override { return archive_.file(); }
   std::size_t location_count() const override { return archive_.location_count(); }
-  // The archive's decoder hands nothing out itself, so its published definitions stay
-  // the declared ones.
-  const Definitions& declared_definitions() const override { return archive_.definitions(); }
+  const Definitions& declared_definitions() const override { return declared_; }
   const Definitions& met_definitions() const override { return archive_.met_definitions(); }
   std::mutex& met_guard() const override { return met_guard_; }
   std::uint64_t tick_offset() const override { return archive_.otf2().global_offset; }
   std::uint64_t ticks_per_second() const override { return archive_.otf2().timer_resolution; }
   std::uint64_t expected_events() const override { return archive_.total_records(); }
 
-  void start(EventCache& cache) override;
+  void start(EventSink& sink) override;
   void stop() override { stop_ = true; }
   void wait() override;
 
  private:
-  void run(EventCache& cache);
+  void run(EventSink& sink);
 
-  Otf2Decoder archive_;
+  Otf2Archive archive_;
+  Definitions declared_;  // the archive's definitions before any event was read
   std::thread thread_;
   std::atomic<bool> stop_{false};
   mutable std::mutex met_guard_;  // held while a batch is decoded

@@ -1,0 +1,30 @@
+#include "formats/alog/alog_format.h"
+
+#include "formats/alog/alog_decoder.h"
+#include "formats/alog/alog_writer.h"
+
+namespace earl {
+
+namespace {
+
+bool sniff(const std::string&, bool directory, const std::string& head) {
+  return !directory && AlogDecoder::looks_like(head);
+}
+
+std::unique_ptr<TraceDecoder> open_reader(const std::string& path) {
+  return std::make_unique<AlogDecoder>(path);
+}
+
+std::unique_ptr<gen::TraceWriter> open_writer(const std::string& path, const gen::WriterOptions& options) {
+  return std::make_unique<gen::AlogWriter>(path, options);
+}
+
+}  // namespace
+
+const TraceFormat& alog_format() {
+  static const TraceFormat format{"alog", "ALOG: MPE's text traces (thesis appendix A)", {".alog"},
+                                  sniff, open_reader, nullptr, open_writer, nullptr};
+  return format;
+}
+
+}  // namespace earl

@@ -1,0 +1,120 @@
+#include "formats/otf2/otf2_decoder.h"
+
+#include <algorithm>
+
+namespace earl {
+
+namespace {
+constexpr std::size_t kWordsPerStream = 8;  // record, taken, collective (5), open rma ops
+}  // namespace
+
+Otf2Decoder::Otf2Decoder(const std::string& path)
+    : archive_(path), merge_(static_cast<std::uint32_t>(archive_.location_count())) {
+  order_ = std::make_unique<AppearanceOrder>(archive_.met_definitions(), archive_.met_definitions());
+  for (std::size_t loc = 0; loc < archive_.location_count(); ++loc) {
+    Location l = static_cast<Location>(loc);
+    if (archive_.read_next(l))
+      merge_.set(static_cast<std::uint32_t>(loc), archive_.stream(l).timestamp);
+    else
+      merge_.end(static_cast<std::uint32_t>(loc));
+  }
+  merge_.rebuild();
+  start_ = position();
+}
+
+// The lookahead of loc was used up: read its next record (or end it) and re-merge.
+void Otf2Decoder::advance(Location loc) {
+  std::uint32_t leaf = static_cast<std::uint32_t>(loc);
+  if (archive_.read_next(loc))
+    merge_.set(leaf, archive_.stream(loc).timestamp);
+  else
+    merge_.end(leaf);
+  merge_.replay(leaf);
+}
+
+bool Otf2Decoder::read(Event& event) {
+  if (merge_.done()) return false;
+  Location loc = static_cast<Location>(merge_.winner());
+  Otf2Archive::Stream& stream = archive_.stream(loc);
+  event = stream.pending[stream.taken];
+  event.time = archive_.seconds(stream.pending_ticks[stream.taken++]);
+  order_->publish(event);
+  if (stream.taken == stream.pending.size()) advance(loc);
+  return true;
+}
+
+DecoderPosition Otf2Decoder::position() const {
+  DecoderPosition position;
+  for (std::size_t loc = 0; loc < archive_.location_count(); ++loc) {
+    const Otf2Archive::Stream& stream = archive_.stream(static_cast<Location>(loc));
+    const Otf2Archive::Carry& carry = stream.carry_changed ? stream.carry_before : stream.carry;
+    bool live = !stream.exhausted && stream.taken < stream.pending.size();
+    position.words.push_back(live ? stream.pending_record : 0);
+    position.words.push_back(stream.taken);
+    position.words.push_back(carry.collective.valid);
+    position.words.push_back(static_cast<std::uint64_t>(carry.collective.com));
+    position.words.push_back(static_cast<std::uint64_t>(carry.collective.root));
+    position.words.push_back(static_cast<std::uint64_t>(carry.collective.sent));
+    position.words.push_back(static_cast<std::uint64_t>(carry.collective.recvd));
+    position.words.push_back(carry.rma.size());
+    for (const Otf2Archive::OpenRmaOp& op : carry.rma) {
+      position.words.push_back(static_cast<std::uint64_t>(op.window));
+      position.words.push_back(static_cast<std::uint64_t>(op.id));
+      position.words.push_back(static_cast<std::uint64_t>(op.peer));
+      position.words.push_back(static_cast<std::uint64_t>(op.bytes));
+      position.words.push_back(op.is_get);
+    }
+  }
+  return position;
+}
+
+void Otf2Decoder::seek(const DecoderPosition& position) {
+  const auto& w = position.words;
+  std::size_t at = 0;
+  auto word = [&]() -> std::uint64_t {
+    if (at >= w.size()) archive_.fail("invalid decoder position");
+    return w[at++];
+  };
+  for (std::size_t index = 0; index < archive_.location_count(); ++index) {
+    Location loc = static_cast<Location>(index);
+    if (w.size() - at < kWordsPerStream) archive_.fail("invalid decoder position");
+    std::uint64_t record = word();
+    std::size_t taken = static_cast<std::size_t>(word());
+    Otf2Archive::Carry carry;
+    carry.collective.valid = word() != 0;
+    carry.collective.com = static_cast<std::int64_t>(word());
+    carry.collective.root = static_cast<std::int64_t>(word());
+    carry.collective.sent = static_cast<std::int64_t>(word());
+    carry.collective.recvd = static_cast<std::int64_t>(word());
+    std::uint64_t open = word();
+    for (std::uint64_t i = 0; i < open; ++i) {
+      Otf2Archive::OpenRmaOp op;
+      op.window = static_cast<std::int64_t>(word());
+      op.id = static_cast<std::int64_t>(word());
+      op.peer = static_cast<std::int64_t>(word());
+      op.bytes = static_cast<std::int64_t>(word());
+      op.is_get = word() != 0;
+      carry.rma.push_back(op);
+    }
+    archive_.restore(loc, record, carry);
+    if (record == 0) {
+      merge_.end(static_cast<std::uint32_t>(index));
+      continue;
+    }
+    const Otf2Archive::Stream& stream = archive_.stream(loc);
+    if (!archive_.read_next(loc) || stream.pending_record != record || taken >= stream.pending.size())
+      archive_.fail("location " + std::to_string(loc) + ": event record " + std::to_string(record) +
+                    " is not where a saved position says (was the archive changed?)");
+    archive_.stream(loc).taken = taken;
+    merge_.set(static_cast<std::uint32_t>(index), stream.timestamp);
+  }
+  merge_.rebuild();
+}
+
+double Otf2Decoder::progress() const {
+  std::uint64_t total = archive_.total_records();
+  if (total == 0) return 0.0;
+  return std::min(1.0, static_cast<double>(archive_.records_read()) / static_cast<double>(total));
+}
+
+}  // namespace earl

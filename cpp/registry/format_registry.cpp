@@ -1,0 +1,109 @@
+#include "registry/format_registry.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "cache/cached_decoder.h"
+#include "formats/alog/alog_format.h"
+#include "formats/otf2/otf2_format.h"
+#include "model/error.h"
+
+namespace earl {
+
+namespace {
+
+// Bytes of a file the sniffers see.
+constexpr std::size_t kHeadBytes = 4096;
+
+std::string listing(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+const std::vector<const TraceFormat*>& trace_formats() {
+  static const std::vector<const TraceFormat*> formats = {&alog_format(), &otf2_format()};
+  return formats;
+}
+
+std::vector<std::string> readable_formats() {
+  std::vector<std::string> names;
+  for (const TraceFormat* format : trace_formats())
+    if (format->open_reader) names.push_back(format->name);
+  return names;
+}
+
+std::vector<std::string> writable_formats() {
+  std::vector<std::string> names;
+  for (const TraceFormat* format : trace_formats())
+    if (format->open_writer) names.push_back(format->name);
+  return names;
+}
+
+const TraceFormat& trace_format(const std::string& name) {
+  for (const TraceFormat* format : trace_formats())
+    if (name == format->name) return *format;
+  throw EarlError("unknown format '" + name + "' (known formats: " + listing(readable_formats()) + ")");
+}
+
+std::string format_for_path(const std::string& path) {
+  for (const TraceFormat* format : trace_formats())
+    for (const std::string& extension : format->extensions)
+      if (ends_with(path, extension)) return format->name;
+  return "";
+}
+
+std::string detect_format(const std::string& path) {
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0) throw EarlError(path + ": cannot open: " + std::strerror(errno));
+  const bool directory = S_ISDIR(info.st_mode);
+  std::string head;
+  if (!directory) {
+    std::ifstream in(path, std::ios::binary);
+    head.resize(kHeadBytes);
+    in.read(&head[0], static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+  }
+  for (const TraceFormat* format : trace_formats())
+    if (format->sniff(path, directory, head)) return format->name;
+  if (directory)
+    throw EarlError(path + ": is a directory holding no trace this build can read (known formats: " +
+                    listing(readable_formats()) + ")");
+  if (head.empty()) throw EarlError(path + ": empty file, not a trace");
+  throw EarlError(path + ": cannot detect the trace format (known formats: " + listing(readable_formats()) + ")");
+}
+
+std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache) {
+  const std::string chosen = format.empty() ? detect_format(file) : format;
+  const TraceFormat* row = nullptr;
+  for (const TraceFormat* candidate : trace_formats())
+    if (chosen == candidate->name) row = candidate;
+  if (!row)
+    throw EarlError(file + ": unknown format '" + chosen + "' (known formats: " + listing(readable_formats()) + ")");
+  if (!row->open_reader) throw EarlError(file + ": is " + row->name + ", but " + row->unavailable);
+  if (cache && row->open_import) return std::make_unique<CachedDecoder>(row->open_import(file));
+  return row->open_reader(file);
+}
+
+std::unique_ptr<gen::TraceWriter> open_writer(const std::string& format, const std::string& path,
+                                              const gen::WriterOptions& options) {
+  for (const TraceFormat* row : trace_formats()) {
+    if (format != row->name) continue;
+    if (!row->open_writer)
+      throw EarlError("cannot write format '" + format + "' (supported: " + listing(writable_formats()) +
+                      "): " + row->unavailable);
+    return row->open_writer(path, options);
+  }
+  throw EarlError("cannot write format '" + format + "' (supported: " + listing(writable_formats()) + ")");
+}
+
+}  // namespace earl
