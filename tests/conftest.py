@@ -23,9 +23,9 @@ def otf2_cache(request):
     """The `cache` argument every OTF2 test opens its archives with. EARL reads an OTF2
     archive in two ways that must give the same trace: by default (cache=True) once,
     strictly forward, on a background thread into EARL's event cache, which then serves
-    the merged order and all random access (cpp/formats/otf2_importer.cpp,
+    the merged order and all random access (cpp/formats/otf2/otf2_importer.cpp,
     cpp/cache/); with cache=False directly through libotf2 with a seek per location
-    (cpp/formats/otf2_decoder.cpp). Every OTF2 test runs through both paths, so that
+    (cpp/formats/otf2/otf2_decoder.cpp). Every OTF2 test runs through both paths, so that
     neither is left untested behind the other."""
     return request.param
 
