@@ -175,14 +175,21 @@ void Otf2Archive::note_carry_change() {
   }
 }
 
-bool Otf2Archive::read_next(Location loc) {
-  Stream& stream = this->stream(loc);
+// Empties loc's batch and makes its reader the one the record callbacks fill; false when
+// loc has nothing more to read.
+bool Otf2Archive::start_batch(Stream& stream) {
   stream.pending.clear();
   stream.pending_ticks.clear();
   stream.taken = 0;
   if (stream.exhausted) return false;
   if (!stream.reader) move_to(stream, stream.next_record);
   current_ = &stream;
+  return true;
+}
+
+bool Otf2Archive::read_next(Location loc) {
+  Stream& stream = this->stream(loc);
+  if (!start_batch(stream)) return false;
   while (stream.pending.empty()) {
     stream.carry_changed = false;
     std::uint64_t record = stream.next_record;
@@ -205,12 +212,7 @@ bool Otf2Archive::read_next(Location loc) {
 
 bool Otf2Archive::read_batch(Location loc, std::size_t records) {
   Stream& stream = this->stream(loc);
-  stream.pending.clear();
-  stream.pending_ticks.clear();
-  stream.taken = 0;
-  if (stream.exhausted) return false;
-  if (!stream.reader) move_to(stream, stream.next_record);
-  current_ = &stream;
+  if (!start_batch(stream)) return false;
   uint64_t read = 0;
   OTF2_ErrorCode status = OTF2_EvtReader_ReadEvents(stream.reader, records, &read);
   if (status != OTF2_SUCCESS)

@@ -102,6 +102,7 @@ class Otf2Archive {
   [[noreturn]] void fail(const std::string& what) const;
 
  private:
+  bool start_batch(Stream& stream);
   void check_record_count(const Stream& stream) const;
   void move_to(Stream& stream, std::uint64_t record);
   void open_reader(Stream& stream);
