@@ -8,7 +8,7 @@
 #include <string>
 
 #include "bindings/bindings.h"
-#include "bindings/interrupts.h"
+#include "bindings/python_callbacks.h"
 #include "gen/generator.h"
 #include "gen/trace_writer.h"
 #include "model/error.h"
@@ -143,14 +143,10 @@ void bind_generator(py::module_& m) {
         GenOptions o = options_from(options);
         o.validate();
         // Ctrl-C: the generator polls now and then; a pending signal stops it.
-        o.poll = [] {
-          if (python_interrupt_pending()) throw Interrupted();
-        };
-        gen::GenSummary s;
-        {
-          py::gil_scoped_release release;
-          s = gen::generate(o, path, truth_path);
-        }
+        PythonCallbacks callbacks;
+        o.poll = [&callbacks] { callbacks.poll(); };
+        const gen::GenSummary s =
+            callbacks.without_gil([&] { return gen::generate(o, path, truth_path); });
         py::dict out;
         out["events"] = s.events;
         out["rounds"] = s.rounds;
