@@ -29,6 +29,13 @@ class PythonCallbacks {
     }
   }
 
+  // Like call(), inside C++ work that stops by exception: when f raised, throws a
+  // messenger that without_gil() replaces by the kept error.
+  template <typename F>
+  void call_or_unwind(F&& f) {
+    if (!call(std::forward<F>(f))) throw Interrupted();
+  }
+
   // False when a signal handler raised (Ctrl-C: KeyboardInterrupt); the error is kept.
   bool no_signal() {
     pybind11::gil_scoped_acquire locked;

@@ -138,7 +138,15 @@ def _same_run_as_otf2(output, events, alog_trace):
     return mismatches
 
 
-def main(args):
+HELP = "generate a trace and run the example scripts on it"
+
+
+def configure(parser):
+    parser.add_argument("--output", default="demo-output", help="directory for the demo's files")
+    parser.add_argument("--events", type=int, default=200000, help="size of the demo trace")
+
+
+def run(args):
     from earl.generate import generate
     from earl.info import describe
 
