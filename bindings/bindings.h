@@ -4,6 +4,7 @@
 // Each part of the core registers its Python classes and functions here.
 namespace earl::bindings {
 void bind_errors(pybind11::module_& m);
+void bind_formats(pybind11::module_& m);
 void bind_event_trace(pybind11::module_& m);
 void bind_p2_statistic(pybind11::module_& m);
 void bind_generator(pybind11::module_& m);

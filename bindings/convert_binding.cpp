@@ -6,9 +6,8 @@
 #include <string>
 
 #include "bindings/bindings.h"
-#include "bindings/interrupts.h"
+#include "bindings/python_callbacks.h"
 #include "convert/convert.h"
-#include "registry/format_registry.h"
 #include "model/error.h"
 
 namespace py = pybind11;
@@ -25,15 +24,11 @@ void bind_convert(py::module_& m) {
           o.format = format.cast<std::string>();
         }
         // Ctrl-C: a pending signal stops the scan or the conversion.
-        o.poll = [] {
-          if (python_interrupt_pending()) throw Interrupted();
-        };
-        o.progress = [](double) { return !python_interrupt_pending(); };
-        convert::ConvertSummary s;
-        {
-          py::gil_scoped_release release;
-          s = convert::convert(input, output, o);
-        }
+        PythonCallbacks callbacks;
+        o.poll = [&callbacks] { callbacks.poll(); };
+        o.progress = [&callbacks](double) { return callbacks.no_signal(); };
+        const convert::ConvertSummary s =
+            callbacks.without_gil([&] { return convert::convert(input, output, o); });
         py::dict out;
         out["input_format"] = s.input_format;
         out["output_format"] = s.output_format;
@@ -50,8 +45,6 @@ void bind_convert(py::module_& m) {
       py::arg("input"), py::arg("output"), py::arg("format") = py::none(),
       "Converts the trace `input` into `output` (format from `format`, else output's suffix, "
       "else the input's) and returns a summary dict.");
-  m.def("convert_format_for_path", &format_for_path,
-        "The output format a path's suffix implies ('alog', 'otf2' or '').");
 }
 
 }  // namespace earl::bindings

@@ -5,11 +5,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <mutex>
 
 #include "bindings/bindings.h"
-#include "bindings/interrupts.h"
-#include "registry/format_registry.h"
+#include "bindings/python_callbacks.h"
 #include "model/error.h"
 #include "trace/event_attributes.h"
 #include "trace/event_trace.h"
@@ -21,12 +21,14 @@ namespace earl::bindings {
 
 namespace {
 
-// One row of EventTrace.to_numpy(); python/earl/trace.py declares the same layout.
+// One row of EventTrace.to_numpy(). Its NumPy dtype is made from this struct (export_dtype)
+// and nowhere else. NumPy lists the fields in memory order, so the members follow the
+// contract's order (pos, loc, time, type, ...), padded so that every field is aligned.
 struct ExportRecord {
   std::uint64_t pos;
   std::int32_t loc;
-  std::int32_t type;
   double time;
+  std::int32_t type;
   std::uint64_t enterptr;
   std::int32_t region;
   std::int32_t peer;
@@ -35,7 +37,18 @@ struct ExportRecord {
   std::int64_t len;
   std::uint64_t sendptr;
 };
-static_assert(sizeof(ExportRecord) == 72, "export layout must match python/earl/trace.py");
+
+// Registered on first use rather than at import: building a dtype imports NumPy, whose
+// OpenBLAS threads would compete with every scan of a script that never exports.
+py::dtype export_dtype() {
+  static const bool registered = [] {
+    PYBIND11_NUMPY_DTYPE(ExportRecord, pos, loc, time, type, enterptr, region, peer, tag, com,
+                         len, sendptr);
+    return true;
+  }();
+  (void)registered;
+  return py::dtype::of<ExportRecord>();
+}
 
 // One interned Python string per attribute name, made once.
 PyObject* key(Attribute attribute) {
@@ -55,7 +68,24 @@ void put(PyObject* dict, PyObject* name, PyObject* value) {
   if (failed) throw py::error_already_set();
 }
 
+// Every method runs with the trace's lock held (see lock_and_call below), so another
+// Python thread, or Lua or Tcl holding the same SharedTrace, never sees the iterator or
+// the decoder halfway through a move.
 class PyEventTrace {
+ private:
+  // Long work without the GIL, reporting to the progress callable; an exception that the
+  // callable raises (or Ctrl-C's KeyboardInterrupt) reaches the caller as itself.
+  template <typename Work>
+  decltype(auto) with_progress(Work&& work) {
+    PythonCallbacks callbacks;
+    ProgressCallback callback = make_callback(callbacks);
+    return callbacks.without_gil([&]() -> decltype(auto) { return work(callback); });
+  }
+
+  ProgressCallback make_callback(PythonCallbacks& callbacks) {
+    return [this, &callbacks](double fraction) { return callbacks.progress(progress_, fraction); };
+  }
+
  public:
   PyEventTrace(const std::string& file, const py::object& format, std::int64_t bdist,
                std::int64_t hsize, py::object progress, bool cache)
@@ -65,11 +95,11 @@ class PyEventTrace {
     if (!format.is_none()) options.format = py::cast<std::string>(format);
     options.bdist = bdist;
     options.hsize = hsize;
-    ProgressCallback callback = make_callback();
-    {
-      py::gil_scoped_release unlocked;
+    PythonCallbacks callbacks;
+    ProgressCallback callback = make_callback(callbacks);
+    callbacks.without_gil([&] {
       shared_ = std::make_shared<SharedTrace>(std::make_unique<EventTrace>(file, options, callback));
-    }
+    });
     for (const auto& name : trace().definitions().types.names()) type_names_.push_back(py::str(name));
     for (const auto& name : trace().definitions().regions.names()) region_names_.push_back(py::str(name));
     for (const auto& name : trace().definitions().strings.names()) string_values_.push_back(py::str(name));
@@ -77,10 +107,18 @@ class PyEventTrace {
 
   EventTrace& trace() { return shared_->trace(); }
 
-  void close() {
-    auto lock = acquire();
-    shared_->close();
+  // Serialises use of the core between threads without deadlocking on the GIL: a thread
+  // that must wait for the lock waits with the GIL released.
+  std::unique_lock<std::recursive_mutex> acquire() {
+    std::unique_lock<std::recursive_mutex> lock(shared_->mutex(), std::try_to_lock);
+    if (!lock.owns_lock()) {
+      py::gil_scoped_release unlocked;
+      lock.lock();
+    }
+    return lock;
   }
+
+  void close() { shared_->close(); }
   bool closed() const { return shared_->closed(); }
 
   // A ticket for another language module (earl.lua.share, the Tcl extension) to take the
@@ -91,13 +129,11 @@ class PyEventTrace {
   py::object progress() const { return progress_; }
 
   py::object event(const py::object& pos) {
-    auto lock = acquire();
     const Event& found = locate(position(pos));
     return py::reinterpret_steal<py::object>(to_dict(found));
   }
 
   py::list attributes(const py::object& pos) {
-    auto lock = acquire();
     const Event& found = locate(position(pos));
     py::list names;
     for (const char* name : EventTrace::attribute_names(found.kind)) names.append(py::str(name));
@@ -105,52 +141,31 @@ class PyEventTrace {
   }
 
   py::list values(const py::object& pos) {
-    auto lock = acquire();
     const Event& found = locate(position(pos));
     py::object dict = py::reinterpret_steal<py::object>(to_dict(found));
     return py::list(py::reinterpret_borrow<py::dict>(dict).attr("values")());
   }
 
   std::vector<Position> stack(Location loc, const py::object& pos) {
-    auto lock = acquire();
     std::int64_t at = position(pos);
     EventTrace& t = trace();
     if (t.is_cheap(at)) return t.stack(loc, at);
-    ProgressCallback callback = make_callback();
-    py::gil_scoped_release unlocked;
-    return t.stack(loc, at, callback);
+    return with_progress([&](const ProgressCallback& callback) { return t.stack(loc, at, callback); });
   }
 
   std::vector<Position> queue(Location src, Location dest, const py::object& pos) {
-    auto lock = acquire();
     std::int64_t at = position(pos);
     EventTrace& t = trace();
     if (t.is_cheap(at)) return t.queue(src, dest, at);
-    ProgressCallback callback = make_callback();
-    py::gil_scoped_release unlocked;
-    return t.queue(src, dest, at, callback);
+    return with_progress(
+        [&](const ProgressCallback& callback) { return t.queue(src, dest, at, callback); });
   }
 
-  Position next() {
-    auto lock = acquire();
-    return trace().next();
-  }
-  Position prev() {
-    auto lock = acquire();
-    return trace().prev();
-  }
-  Position jump(std::int64_t pos) {
-    auto lock = acquire();
-    return trace().jump(pos);
-  }
-  void reset() {
-    auto lock = acquire();
-    trace().reset();
-  }
-  Position iterator() {
-    auto lock = acquire();
-    return trace().iterator();
-  }
+  Position next() { return trace().next(); }
+  Position prev() { return trace().prev(); }
+  Position jump(std::int64_t pos) { return trace().jump(pos); }
+  void reset() { trace().reset(); }
+  Position iterator() { return trace().iterator(); }
 
   py::object locsym(Location loc) {
     auto name = trace().locsym(loc);
@@ -177,46 +192,33 @@ class PyEventTrace {
     return result;
   }
 
-  // Fills `out` (a NumPy array with the ExportRecord layout) with events first..
-  void fill_records(py::array out, Position first) {
-    auto lock = acquire();
+  // Events first .. first+count-1 as a new NumPy array of ExportRecord rows.
+  py::array records(Position first, std::size_t count) {
     EventTrace& t = trace();
-    if (out.ndim() != 1 || out.itemsize() != static_cast<py::ssize_t>(sizeof(ExportRecord)) ||
-        !(out.flags() & py::array::c_style))
-      throw EarlError("to_numpy: internal layout mismatch");
+    py::array::ShapeContainer shape{static_cast<py::ssize_t>(count)};
+    py::array out(export_dtype(), std::move(shape));
     auto* rows = static_cast<ExportRecord*>(out.mutable_data());
-    std::size_t count = static_cast<std::size_t>(out.shape(0));
-    ProgressCallback callback = make_callback();
-    py::gil_scoped_release unlocked;
-    for (std::size_t i = 0; i < count; ++i) {
-      const Event& e = t.event(static_cast<std::int64_t>(first + i), callback);
-      ExportRecord& row = rows[i];
-      row.pos = e.pos;
-      row.loc = e.loc;
-      row.type = static_cast<std::int32_t>(e.type);
-      row.time = e.time;
-      row.enterptr = e.enterptr;
-      bool region_event = e.kind == EventKind::Enter || is_exit(e.kind);
-      bool message = e.kind == EventKind::Send || e.kind == EventKind::Recv;
-      row.region = region_event ? static_cast<std::int32_t>(e.region) : -1;
-      row.peer = message ? e.peer : -1;
-      row.tag = message ? e.tag : 0;
-      row.com = message ? e.com : -1;
-      row.len = message ? static_cast<std::int64_t>(e.len) : 0;
-      row.sendptr = e.kind == EventKind::Recv ? e.sendptr : 0;
-    }
+    with_progress([&](const ProgressCallback& callback) {
+      for (std::size_t i = 0; i < count; ++i) fill(rows[i], t.event(static_cast<std::int64_t>(first + i), callback));
+    });
+    return out;
   }
 
  private:
-  // Serialises use of the core between Python threads without deadlocking on the GIL:
-  // a thread that must wait for the lock waits with the GIL released.
-  std::unique_lock<std::recursive_mutex> acquire() {
-    std::unique_lock<std::recursive_mutex> lock(shared_->mutex(), std::try_to_lock);
-    if (!lock.owns_lock()) {
-      py::gil_scoped_release unlocked;
-      lock.lock();
-    }
-    return lock;
+  static void fill(ExportRecord& row, const Event& e) {
+    row.pos = e.pos;
+    row.loc = e.loc;
+    row.type = static_cast<std::int32_t>(e.type);
+    row.time = e.time;
+    row.enterptr = e.enterptr;
+    bool region_event = e.kind == EventKind::Enter || is_exit(e.kind);
+    bool message = e.kind == EventKind::Send || e.kind == EventKind::Recv;
+    row.region = region_event ? static_cast<std::int32_t>(e.region) : -1;
+    row.peer = message ? e.peer : -1;
+    row.tag = message ? e.tag : 0;
+    row.com = message ? e.com : -1;
+    row.len = message ? static_cast<std::int64_t>(e.len) : 0;
+    row.sendptr = e.kind == EventKind::Recv ? e.sendptr : 0;
   }
 
   static std::int64_t position(const py::object& pos) {
@@ -233,24 +235,7 @@ class PyEventTrace {
     if (pos < 0 && t.iterator() == 0)
       throw EarlError("no event at the iterator: it stands at 0 (call next() or jump() first)");
     if (t.is_cheap(pos)) return t.event(pos);
-    ProgressCallback callback = make_callback();
-    py::gil_scoped_release unlocked;
-    return t.event(pos, callback);
-  }
-
-  ProgressCallback make_callback() {
-    return [this](double fraction) {
-      if (python_interrupt_pending()) return false;
-      py::gil_scoped_acquire locked;
-      if (!progress_.is_none()) {
-        try {
-          progress_(fraction);
-        } catch (py::error_already_set&) {
-          return false;
-        }
-      }
-      return true;
-    };
+    return with_progress([&](const ProgressCallback& callback) -> const Event& { return t.event(pos, callback); });
   }
 
   PyObject* value(const Value& v) const {
@@ -303,41 +288,50 @@ class PyEventTrace {
   std::vector<py::str> string_values_;
 };
 
-// Every method reaches the C++ object through opened(): an EventTrace whose __init__
-// failed (or was never called) is a Python object around unconstructed memory, and must
-// raise rather than crash.
-PyTypeObject* event_trace_type = nullptr;
+using Holder = std::shared_ptr<PyEventTrace>;
 
-PyEventTrace& opened(py::handle self) {
-  if (!event_trace_type || !PyObject_TypeCheck(self.ptr(), event_trace_type))
-    throw py::type_error("expected an earl.EventTrace");
-  auto* instance = reinterpret_cast<py::detail::instance*>(self.ptr());
-  auto value_and_holder = instance->get_value_and_holder();
-  if (!value_and_holder.holder_constructed())
+// An EventTrace whose __init__ failed (or was never called, EventTrace.__new__) is a
+// Python object without a C++ object in it. pybind11 refuses to hand out the holder of
+// such an instance, which is how every method finds out, and raises rather than crash.
+Holder opened(py::handle self) {
+  try {
+    return py::cast<Holder>(self);
+  } catch (const py::cast_error&) {
+    if (!py::isinstance<PyEventTrace>(self)) throw py::type_error("expected an earl.EventTrace");
     throw EarlError("this EventTrace was never opened (its constructor failed)");
-  return *value_and_holder.value_ptr<PyEventTrace>();
+  }
 }
 
+// The one way a Python call reaches a PyEventTrace: check it is open, take its lock.
 template <typename R, typename... Args>
 auto method(R (PyEventTrace::*f)(Args...)) {
-  return [f](py::handle self, Args... args) -> R { return (opened(self).*f)(args...); };
+  return [f](py::handle self, Args... args) -> R {
+    Holder held = opened(self);
+    auto lock = held->acquire();
+    return ((*held).*f)(args...);
+  };
 }
 template <typename R, typename... Args>
 auto method(R (PyEventTrace::*f)(Args...) const) {
-  return [f](py::handle self, Args... args) -> R { return (opened(self).*f)(args...); };
+  return [f](py::handle self, Args... args) -> R {
+    Holder held = opened(self);
+    auto lock = held->acquire();
+    return ((*held).*f)(args...);
+  };
 }
 template <typename F>
 auto on_trace(F f) {
-  return [f](py::handle self) { return f(opened(self).trace()); };
+  return [f](py::handle self) {
+    Holder held = opened(self);
+    auto lock = held->acquire();
+    return f(held->trace());
+  };
 }
 
 }  // namespace
 
 void bind_event_trace(py::module_& m) {
-  m.def("known_formats", &readable_formats, "The trace formats this build reads.");
-  py::class_<PyEventTrace> cls(m, "EventTrace");
-  event_trace_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
-  cls
+  py::class_<PyEventTrace, Holder>(m, "EventTrace")
       .def(py::init<const std::string&, const py::object&, std::int64_t, std::int64_t, py::object,
                     bool>(),
            py::arg("file"), py::arg("format") = py::none(), py::arg("bdist") = 10000,
@@ -367,7 +361,9 @@ void bind_event_trace(py::module_& m) {
       .def_property_readonly("closed", method(&PyEventTrace::closed))
       .def_property("progress", method(&PyEventTrace::progress), method(&PyEventTrace::set_progress))
       .def("_ticket", method(&PyEventTrace::ticket))
-      .def("_fill_records", method(&PyEventTrace::fill_records), py::arg("out"), py::arg("first"));
+      .def("_records", method(&PyEventTrace::records), py::arg("first"), py::arg("count"));
+  m.def("event_dtype", &export_dtype,
+        "The NumPy dtype of EventTrace.to_numpy() rows (imports NumPy on first use).");
 }
 
 }  // namespace earl::bindings

@@ -60,3 +60,22 @@ def test_cmake_without_otf2_says_what_to_install(tmp_path):
     assert optional.returncode == 0, optional.stderr
     assert "Building without OTF2 support" in " ".join(optional.stderr.split())
     assert "EARL OTF2 support: OFF" in optional.stdout
+
+
+def test_the_format_table_is_what_opening_and_writing_use(tmp_path):
+    rows = {row["name"]: row for row in earl._core.formats()}
+    assert [r["name"] for r in earl._core.formats() if r["reads"]] == earl._core.known_formats()
+    assert [r["name"] for r in earl._core.formats() if r["writes"]] == earl._core.generator_formats()
+    assert rows["alog"]["extensions"] == [".alog"] and not rows["alog"]["cached"]
+    assert rows["otf2"]["extensions"] == [".otf2"]
+    for row in rows.values():
+        assert (row["unavailable"] is None) == (row["reads"] and row["writes"])
+        for extension in row["extensions"]:
+            assert earl._core.format_for_path("run" + extension) == row["name"]
+    assert earl._core.format_for_path("run.txt") == ""
+    # Detection asks every row; a file no row recognises names the readable formats.
+    unknown = tmp_path / "notes.txt"
+    unknown.write_text("nothing a trace format knows\n")
+    with pytest.raises(earl.EarlError, match=r"notes.txt: cannot detect the trace format \(known formats: "
+                       + ", ".join(earl._core.known_formats())):
+        earl.EventTrace(str(unknown))

@@ -60,3 +60,64 @@ def test_run_passes_arguments_and_reports_missing_scripts(tmp_path):
     assert done.returncode == 0 and done.stdout.strip() == "['a', '--flag']"
     done = run("run", str(tmp_path / "missing.py"), "x")
     assert done.returncode == 1 and "missing.py" in done.stderr
+
+
+# ------------------------------------------------------------------ one exit-code convention
+def test_every_command_is_registered_once():
+    from earl.cli import COMMANDS, build_parser
+    assert list(COMMANDS) == ["run", "info", "gen", "convert", "demo"]
+    help_text = build_parser().format_help()
+    for name in COMMANDS:
+        assert name in help_text
+
+
+@pytest.mark.parametrize("argv", [
+    ["run"], ["info"], ["gen"], ["convert", "only-one"], ["demo", "--events", "many"],
+    ["gen", "x.alog", "--locations", "four"], ["gen", "x.alog", "--pattern", "star"],
+    ["nosuchcommand"],
+])
+def test_usage_errors_exit_2_with_usage(argv, tmp_path):
+    done = subprocess.run(EARL + argv, capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path)
+    assert done.returncode == 2, done
+    assert "usage: earl" in done.stderr and "Traceback" not in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def earl_error_cases(tmp_path):
+    missing = str(tmp_path / "missing.alog")
+    return {
+        "run": (["run", str(tmp_path / "missing.py")], "missing.py"),
+        "info": (["info", missing], "missing.alog"),
+        "gen": (["gen", str(tmp_path / "g.alog"), "--locations", "1"], "locations must be"),
+        "convert": (["convert", missing, str(tmp_path / "o.alog")], "missing.alog"),
+        "demo": (["demo", "--output", str(tmp_path / "d"), "--events", "-5"],
+                 "events must not be negative"),
+    }
+
+
+@pytest.mark.parametrize("command", ["run", "info", "gen", "convert", "demo"])
+def test_earl_errors_exit_1_with_the_earl_prefix(command, tmp_path):
+    argv, expected = earl_error_cases(tmp_path)[command]
+    done = run(*argv)
+    assert done.returncode == 1, done
+    lines = done.stderr.strip().splitlines()
+    assert lines[-1].startswith("earl: ") and expected in lines[-1], done.stderr
+    assert "Traceback" not in done.stderr and "earl: earl" not in done.stderr
+
+
+def test_ctrl_c_exits_130(tmp_path):
+    script = tmp_path / "interrupted.py"
+    script.write_text("import signal\nsignal.raise_signal(signal.SIGINT)\nprint('not reached')\n")
+    done = run("run", str(script))
+    assert done.returncode == 130, done
+    assert done.stderr.strip() == "earl: interrupted" and "not reached" not in done.stdout
+
+
+def test_main_returns_the_codes_in_process(tmp_path, capsys):
+    from earl.cli import main
+    assert main(["--version"]) == 0
+    assert main(["gen"]) == 2
+    assert main(["gen", str(tmp_path / "t.alog"), "--threads", "0"]) == 1
+    assert capsys.readouterr().err.strip().splitlines()[-1].startswith("earl: threads must be")
+    assert main(["gen", str(tmp_path / "t.alog"), "-e", "100", "-q"]) == 0

@@ -154,9 +154,9 @@ def test_equal_times_out_of_location_order_are_reported(tmp_path, capsys):
 def test_output_format_from_suffix_option_or_input(tmp_path):
     src = alog_file(tmp_path, "s.alog", ["-3 0 0 2 0 0", "-13 0 1 2 0 0 red:solid f",
                                           "1 0 0 0 0 10", "2 0 0 0 0 20"])
-    assert _core.convert_format_for_path("a.otf2") == "otf2"
-    assert _core.convert_format_for_path("a.alog") == "alog"
-    assert _core.convert_format_for_path("a.txt") == ""
+    assert _core.format_for_path("a.otf2") == "otf2"
+    assert _core.format_for_path("a.alog") == "alog"
+    assert _core.format_for_path("a.txt") == ""
     s = convert(src, tmp_path / "copy.txt")               # no known suffix: the input's
     assert s["output_format"] == "alog"
     assert Alog(str(tmp_path / "copy.txt")).events == Alog(src).events
@@ -176,7 +176,7 @@ def test_alog_to_alog_drops_trace_defined_types(tmp_path):
 # ------------------------------------------------------------------ errors
 def test_unknown_format_names_it(tmp_path):
     src = alog_file(tmp_path, "s.alog", ["-3 0 0 2 0 0", "1 0 0 0 0 10"])
-    with pytest.raises(earl.EarlError, match="unknown output format 'vampir'"):
+    with pytest.raises(earl.EarlError, match="cannot write format 'vampir' \\(supported: alog"):
         convert(src, tmp_path / "x.vtf", format="vampir")
     assert not (tmp_path / "x.vtf").exists()
 

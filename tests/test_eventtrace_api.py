@@ -558,3 +558,17 @@ def test_problems_first_holds_at_most_10(EventTrace, tmp_path):
     pr = tr.problems()
     assert pr["unmatched_recv"] == {"count": 12, "first": list(range(1, 11))}
     assert pr["exit_on_empty_stack"]["count"] == 0
+
+
+def test_to_numpy_dtype_is_the_cores(t):
+    """One definition of the row layout (the C++ struct the rows are filled from): the
+    array, earl.trace.event_dtype() and _core.event_dtype() agree, and every field is
+    aligned so NumPy takes its fast paths."""
+    pytest.importorskip("numpy")
+    import earl.trace
+    arr = t.to_numpy()
+    assert arr.dtype == earl._core.event_dtype() == earl.trace.event_dtype()
+    assert arr.flags.aligned
+    for name in arr.dtype.names:
+        field, offset = arr.dtype.fields[name][:2]
+        assert offset % field.alignment == 0, name

@@ -17,7 +17,8 @@ import pytest
 
 import earl
 from earl import _core
-from earl.generate import INEFFICIENCY_OPTIONS, add_parser, defaults, generate
+from earl.cli import main as earl_main
+from earl.generate import INEFFICIENCY_OPTIONS, defaults, generate, options
 
 
 # ------------------------------------------------------------------ a tiny ALOG reader
@@ -465,21 +466,17 @@ def test_unwritable_output_raises_and_leaves_nothing(tmp_path):
     with pytest.raises(earl.EarlError, match="cannot write"):
         generate(tmp_path / "no" / "such" / "dir.alog", events=100)
     # truth path unwritable: the trace is removed again
-    with pytest.raises(earl.EarlError, match="cannot write"):
+    with pytest.raises(earl.EarlError, match="cannot write '.*missing/t.json'"):
         generate(tmp_path / "t.alog", events=100, truth_path=tmp_path / "missing" / "t.json")
     assert not (tmp_path / "t.alog").exists()
 
 
 # ------------------------------------------------------------------ command line
 def test_cli_subcommand(tmp_path, capsys):
-    parser = argparse.ArgumentParser(prog="earl")
-    sub = parser.add_subparsers(dest="command")
-    add_parser(sub)
     out = tmp_path / "cli.alog"
-    args = parser.parse_args(["gen", str(out), "--locations", "3", "--events", "2000",
-                              "--seed", "4", "--rollover", "1000000",
-                              "--late-sender-rate", "0.3", "--pattern", "neighbors"])
-    assert args.func(args) == 0
+    assert earl_main(["gen", str(out), "--locations", "3", "--events", "2000",
+                      "--seed", "4", "--rollover", "1000000",
+                      "--late-sender-rate", "0.3", "--pattern", "neighbors"]) == 0
     assert "wrote" in capsys.readouterr().out
     truth = json.load(open(str(out) + ".truth.json"))
     assert truth["locations"] == 3 and truth["rollover"] == 1000000
@@ -488,9 +485,9 @@ def test_cli_subcommand(tmp_path, capsys):
     assert truth == generate(tmp_path / "api.alog", locations=3, events=2000, seed=4,
                              rollover=1000000, late_sender_rate=0.3, pattern="neighbors")
 
-    args = parser.parse_args(["gen", str(tmp_path / "bad.alog"), "--format", "nope"])
-    assert args.func(args) != 0
-    assert "nope" in capsys.readouterr().err
+    assert earl_main(["gen", str(tmp_path / "bad.alog"), "--format", "nope"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("earl: ") and "'nope'" in err and "earl gen:" not in err
 
 
 def test_defaults_cover_every_option():
@@ -500,6 +497,140 @@ def test_defaults_cover_every_option():
     assert d["threads"] == 1 and d["permute_ranks"] is False
     for name in ("late_sender_rate", "out_of_order_rate", "imbalance_rate"):
         assert name in INEFFICIENCY_OPTIONS
+
+
+# ------------------------------------------------------------------ the option table
+# How the ground truth records each option of the run; the program model's options are
+# recorded under "options". A new option fails test_every_option_is_known_here until it
+# is added here, so its round trip is tested.
+RUN_OPTIONS_IN_TRUTH = {
+    "locations": lambda t: t["locations"],
+    "events": lambda t: t["target_events"],
+    "seed": lambda t: t["seed"],
+    "format": lambda t: t["format"],
+    "rollover": lambda t: t["rollover"],
+    "threads": lambda t: t.get("threads", 1),
+    "permute_ranks": lambda t: "rank_process" in t,
+}
+OPTIONS = {row["name"]: row for row in options()}
+
+
+def recorded(truth, name):
+    if OPTIONS[name]["group"] == "model":
+        return truth["options"][name]
+    return RUN_OPTIONS_IN_TRUTH[name](truth)
+
+
+def other_value(row):
+    """A valid value of the option that is not its default."""
+    if row["choices"]:
+        return next(c for c in row["choices"] if c != row["default"])
+    if row["type"] == "bool":
+        return not row["default"]
+    if row["name"] == "format":
+        return "otf2"
+    low = row["min"] if row["min"] is not None else 0
+    value = type(row["default"] or 0)(low) if row["type"] == "int" else float(low)
+    if value == row["default"]:
+        value += 1
+    return int(value) if row["type"] == "int" else value
+
+
+def test_every_option_is_known_here():
+    assert set(OPTIONS) == set(RUN_OPTIONS_IN_TRUTH) | set(INEFFICIENCY_OPTIONS)
+    assert all(OPTIONS[n]["group"] == "run" for n in RUN_OPTIONS_IN_TRUTH)
+
+
+def test_gen_help_lists_every_option_with_its_help_range_and_default(capsys):
+    assert earl_main(["gen", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for name, row in OPTIONS.items():
+        assert "--" + name.replace("_", "-") in text, name
+        assert " ".join(row["help"].split()) in text, name
+        if row["type"] not in ("bool", "str"):
+            assert "default: %s" % ("none" if row["default"] is None else row["default"]) in text
+        if row["min"] is not None and row["max"] is not None:
+            shown = "2^40" if row["max"] == 2 ** 40 else "%g" % row["max"]
+            assert "%g..%s" % (row["min"], shown) in text, name
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_option_round_trips_through_generate_and_the_command_line(tmp_path, name):
+    row = OPTIONS[name]
+    value = other_value(row)
+    suffix = ".otf2" if name == "format" else ".alog"
+    if name == "format" and value not in _core.generator_formats():
+        pytest.skip("this EARL was built without an OTF2 writer")
+    given = {"events": 2000, name: value}
+    api = generate(tmp_path / ("api" + suffix), **given)
+    assert recorded(api, name) == value
+    if name not in ("events", "format"):  # both are given below, not left to their default
+        plain = generate(tmp_path / ("d" + suffix), events=2000)
+        assert recorded(plain, name) == row["default"] != value
+    argv = ["gen", str(tmp_path / ("cli" + suffix)), "-q"]
+    for key, v in given.items():
+        flag = "--" + key.replace("_", "-")
+        argv += [flag] if isinstance(v, bool) else [flag, str(v)]
+    assert earl_main(argv) == 0
+    with open(str(tmp_path / ("cli" + suffix)) + ".truth.json") as f:
+        assert json.load(f) == api
+
+
+def test_out_of_range_values_name_the_option_and_range(tmp_path):
+    for name, row in OPTIONS.items():
+        if row["max"] is not None:
+            bad = row["max"] + (1 if row["type"] == "int" else 0.5)
+            bad = int(bad) if row["type"] == "int" else bad
+            with pytest.raises(earl.EarlError, match=name + " must be in"):
+                generate(tmp_path / "r.alog", **{name: bad})
+    assert list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------------ the truth as data
+class Refused(Exception):
+    pass
+
+
+@pytest.mark.parametrize("suffix", [".alog", ".otf2"])
+def test_truth_goes_to_keep_and_its_exception_removes_the_trace(tmp_path, suffix):
+    if suffix == ".otf2" and "otf2" not in _core.generator_formats():
+        pytest.skip("this EARL was built without an OTF2 writer")
+    path = tmp_path / ("t" + suffix)
+    seen = []
+    returned = _core.generate(str(path), {"events": 500, "format": suffix[1:]}, seen.append)
+    assert seen == [returned] and seen[0] is returned and returned["events"] >= 500
+    assert path.exists()
+    refused = Refused("no")
+
+    def refuse(truth):
+        assert truth["events"] == returned["events"]
+        raise refused
+
+    with pytest.raises(Refused) as caught:
+        _core.generate(str(tmp_path / ("u" + suffix)), {"events": 500, "format": suffix[1:]},
+                       refuse)
+    assert caught.value is refused
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in [path] + (
+        [path.with_suffix(".def"), path.with_suffix("")] if suffix == ".otf2" else []))
+
+
+def test_truth_file_is_the_returned_dict_as_json(tmp_path):
+    truth = generate(tmp_path / "t.alog", events=3000, threads=2, permute_ranks=True)
+    with open(str(tmp_path / "t.alog") + ".truth.json", encoding="utf-8") as f:
+        assert json.load(f) == truth
+    assert list(truth)[:5] == ["generator", "version", "format", "seed", "locations"]
+    assert list(truth)[-1] == "region_time" and truth["time_unit"] == "s"
+
+
+def test_truth_path_problems_name_the_file_and_leave_nothing(tmp_path):
+    directory = tmp_path / "a directory"
+    directory.mkdir()
+    with pytest.raises(earl.EarlError, match="cannot write '.*a directory'"):
+        generate(tmp_path / "t.alog", events=100, truth_path=directory)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a directory"]
+    with pytest.raises(earl.EarlError, match="must differ"):
+        generate(tmp_path / "t.alog", events=100, truth_path=tmp_path / "t.alog")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a directory"]
 
 
 # ------------------------------------------------------------------ scale

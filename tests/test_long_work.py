@@ -2,6 +2,7 @@
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 
@@ -55,49 +56,90 @@ def test_far_jump_reports_progress(big_trace):
     assert seen and seen[-1] == 1.0
 
 
-def test_failing_progress_callback_stops_the_work_and_trace_stays_usable(big_trace):
+class Stop(Exception):
+    """A user's own exception, raised by a progress callback."""
+
+
+def far_work(trace, events):
+    """Every call that may decode far ahead with the GIL released, by name."""
+    return {
+        "event": lambda: trace.event(events // 2),
+        "values": lambda: trace.values(events // 2 + 1),
+        "stack": lambda: trace.stack(0, events // 2 + 2),
+        "queue": lambda: trace.queue(-1, -1, events // 2 + 3),
+        "to_numpy": lambda: trace.to_numpy(events // 2 + 4, events // 2 + 5),
+    }
+
+
+@pytest.mark.parametrize("call", ["event", "values", "stack", "queue", "to_numpy"])
+def test_exception_of_a_progress_callback_reaches_the_caller_as_itself(big_trace, call):
     path, events = big_trace
     trace = earl.EventTrace(path, bdist=0, progress=lambda f: None)
+    raised = Stop("stop at the first report")
 
     def stop(fraction):
-        raise RuntimeError("stop")
+        raise raised
 
     trace.progress = stop
-    with pytest.raises(KeyboardInterrupt):
-        trace.event(events // 2)
+    with pytest.raises(Stop) as caught:
+        far_work(trace, events)[call]()
+    assert caught.value is raised
     trace.progress = None
     assert trace.event(events // 2)["pos"] == events // 2
     assert trace.stack(0, 4) == [1]
+    assert trace.iterator == 0
+
+
+def test_exception_of_a_progress_callback_while_opening(big_trace):
+    path, _ = big_trace
+    raised = earl.EarlError("the user's own EarlError")
+    seen = []
+
+    def stop(fraction):
+        seen.append(fraction)
+        if len(seen) == 2:
+            raise raised
+
+    with pytest.raises(earl.EarlError) as caught:
+        earl.EventTrace(path, progress=stop)
+    assert caught.value is raised and len(seen) == 2
 
 
 CTRL_C_SCRIPT = textwrap.dedent("""
-    import os, signal, sys, threading
+    import signal, sys
     import earl
     path, events = sys.argv[1], int(sys.argv[2])
 
-    def interrupt_soon():
-        threading.Timer(0.05, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    def ctrl_c_at_second_report():
+        calls = []
+        def report(fraction):
+            calls.append(fraction)
+            if len(calls) == 2:
+                signal.raise_signal(signal.SIGINT)
+        return report
 
-    interrupt_soon()
     try:
-        earl.EventTrace(path, bdist=0, progress=lambda f: None)
+        earl.EventTrace(path, bdist=0, progress=ctrl_c_at_second_report())
         print("open finished")
     except KeyboardInterrupt:
         print("open interrupted")
 
     trace = earl.EventTrace(path, bdist=0, progress=lambda f: None)
-    interrupt_soon()
+    trace.progress = ctrl_c_at_second_report()
     try:
         trace.event(events - 5000)
         print("jump finished")
     except KeyboardInterrupt:
         print("jump interrupted")
+    trace.progress = None
     ev = trace.event(events - 5000)
     print("usable", ev["pos"], trace.stack(0, 4))
 """)
 
 
 def test_ctrl_c_interrupts_open_and_far_jump(big_trace, tmp_path):
+    """Ctrl-C is raised from a progress callback (no timer, so no race): the default SIGINT
+    handler's KeyboardInterrupt stops the work, and the trace stays usable."""
     path, events = big_trace
     script = tmp_path / "ctrl_c.py"
     script.write_text(CTRL_C_SCRIPT)
@@ -108,3 +150,39 @@ def test_ctrl_c_interrupts_open_and_far_jump(big_trace, tmp_path):
     assert lines[0] == "open interrupted"
     assert lines[1] == "jump interrupted"
     assert lines[2] == f"usable {events - 5000} [1]"
+
+
+@pytest.mark.parametrize("move", ["next", "prev", "jump", "reset", "event", "len"])
+def test_iterator_moves_wait_for_the_lock_of_a_long_call(big_trace, move):
+    """While one thread decodes far ahead (lock held, GIL released), another thread's call
+    waits for the lock: it cannot run until the long call has returned. The long call's
+    progress callback gives the other thread time to run; if the call did not take the
+    lock, it would finish within that time."""
+    path, events = big_trace
+    trace = earl.EventTrace(path, bdist=0, progress=lambda f: None)
+    trace.jump(3)
+    calls = {"next": trace.next, "prev": trace.prev, "jump": lambda: trace.jump(7),
+             "reset": trace.reset, "event": lambda: trace.event(2), "len": lambda: len(trace)}
+    other_done = threading.Event()
+    order = []
+
+    def other():
+        calls[move]()
+        order.append("other")
+        other_done.set()
+
+    thread = threading.Thread(target=other)
+    reports = []
+
+    def report(fraction):
+        reports.append(fraction)
+        if len(reports) == 1:
+            thread.start()
+        if len(reports) <= 3:
+            assert not other_done.wait(0.05), f"{move}() ran while the trace was busy"
+
+    trace.progress = report
+    trace.event(events // 2)
+    order.append("long call")
+    thread.join(timeout=60)
+    assert order == ["long call", "other"] and len(reports) >= 3

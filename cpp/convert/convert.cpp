@@ -26,18 +26,6 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::string writable_format_list() {
-  std::string known;
-  for (const auto& f : writable_formats()) known += (known.empty() ? "" : ", ") + f;
-  return known;
-}
-
-bool writable(const std::string& format) {
-  for (const auto& f : writable_formats())
-    if (f == format) return true;
-  return false;
-}
-
 // True when writing `output` would overwrite `input` (or the archive it belongs to).
 bool same_trace(const std::string& input, const std::string& output) {
   std::error_code ec;
@@ -99,8 +87,10 @@ ConvertSummary convert(const std::string& input, const std::string& output,
   if (input.empty()) bad("no input trace");
   if (output.empty()) bad("no output path");
   std::string format = options.format;
-  if (!format.empty() && !writable(format))
-    bad("unknown output format '" + format + "' (supported: " + writable_format_list() + ")");
+  if (!format.empty()) {
+    const std::string why = why_not_writable(format);
+    if (!why.empty()) bad(why);
+  }
   if (same_trace(input, output))
     bad("'" + output + "' is the input trace '" + input + "' itself; choose another output path");
 
@@ -111,9 +101,9 @@ ConvertSummary convert(const std::string& input, const std::string& output,
   summary.input_format = trace.format();
   if (format.empty()) format = format_for_path(output);
   if (format.empty()) format = summary.input_format;
-  if (!writable(format))
-    bad("cannot write format '" + format + "' (the input's; supported: " + writable_format_list() +
-        "); give --format or an output path ending in .alog or .otf2");
+  const std::string why = why_not_writable(format);
+  if (!why.empty())
+    bad(why + ", the input's format; give --format or an output path ending in .alog or .otf2");
   summary.output_format = format;
   const bool otf2 = format == "otf2";
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "gen/options.h"
 #include "gen/rng.h"
 #include "gen/truth.h"
 #include "model/error.h"
@@ -16,7 +17,6 @@ namespace {
 
 constexpr int kTagRight = 100, kTagLeft = 101, kTagPairFirst = 200, kTagPairSecond = 201;
 constexpr std::int64_t kStartUs = 1000;
-constexpr int kMaxLocations = 1 << 16;  // one round of 2^16 locations is ~100 MB of events
 
 [[noreturn]] void bad(const std::string& what) { throw EarlError("earl gen: " + what); }
 
@@ -277,50 +277,17 @@ class Program {
   GenSummary summary_;
 };
 
-std::string fmt_double(double v) { return json_double(v); }
-
 }  // namespace
 
 void GenOptions::validate() const {
-  auto need = [](bool ok, const std::string& what) {
-    if (!ok) bad(what);
-  };
-  need(locations >= 2, "locations must be at least 2 (got " + std::to_string(locations) + ")");
-  need(locations <= kMaxLocations, "locations must be at most " + std::to_string(kMaxLocations));
-  need(threads >= 1 && threads <= 256, "threads must be in 1..256 (got " + std::to_string(threads) + ")");
-  need(static_cast<std::int64_t>(locations) * threads <= kMaxLocations,
-       "locations * threads must be at most " + std::to_string(kMaxLocations));
-  need(events >= 0, "events must not be negative (got " + std::to_string(events) + ")");
-  bool known = false;
-  std::string formats;
-  for (const auto& f : writable_formats()) {
-    known = known || f == format;
-    formats += (formats.empty() ? "" : ", ") + f;
-  }
-  need(known, "unknown or unsupported format '" + format + "' (supported: " + formats + ")" +
-                  (format == "otf2" ? "; this EARL was built without libotf2" : ""));
-  need(rollover >= 0, "rollover must be a positive number of microseconds (got " +
-                          std::to_string(rollover) + ")");
-  need(rollover == 0 || format == "alog", "rollover is an ALOG notion; format '" + format +
-                                              "' has no clock roll-over");
-  need(pattern == "ring" || pattern == "neighbors",
-       "pattern must be 'ring' or 'neighbors' (got '" + pattern + "')");
-  need(max_kernels >= 1 && max_kernels <= 1000, "max_kernels must be in 1..1000");
-  const std::int64_t kMaxUs = std::int64_t{1} << 40;
-  need(kernel_us >= 1 && kernel_us <= kMaxUs, "kernel_us must be in 1..2^40");
-  need(update_us >= 1 && update_us <= kMaxUs, "update_us must be in 1..2^40");
-  need(jitter >= 0.0 && jitter <= 1.0, "jitter must be in 0..1 (got " + fmt_double(jitter) + ")");
-  need(msg_bytes >= 0 && msg_bytes <= kMaxUs, "msg_bytes must be in 0..2^40");
-  need(latency_us >= 1 && latency_us <= kMaxUs, "latency_us must be in 1..2^40");
-  need(bandwidth >= 1, "bandwidth must be at least 1 byte per microsecond");
-  need(barrier_every >= 0, "barrier_every must not be negative");
-  for (auto [name, rate] : {std::pair<const char*, double>{"late_sender_rate", late_sender_rate},
-                            {"out_of_order_rate", out_of_order_rate},
-                            {"imbalance_rate", imbalance_rate}})
-    need(rate >= 0.0 && rate <= 1.0, std::string(name) + " must be in 0..1 (got " + fmt_double(rate) + ")");
-  need(late_sender_us >= 0 && late_sender_us <= kMaxUs, "late_sender_us must be in 0..2^40");
-  need(imbalance_us >= 0 && imbalance_us <= kMaxUs, "imbalance_us must be in 0..2^40");
-  need(truth_limit >= 0, "truth_limit must not be negative");
+  for (const OptionSpec& spec : option_table()) check_option(spec, *this);
+  // What no single row can say: options that constrain each other, and this build's writers.
+  if (static_cast<std::int64_t>(locations) * threads > kMaxLocations)
+    bad("locations * threads must be at most " + std::to_string(kMaxLocations));
+  const std::string why = why_not_writable(format);
+  if (!why.empty()) bad(why);
+  if (rollover != 0 && format != "alog")
+    bad("rollover is an ALOG notion; format '" + format + "' has no clock roll-over");
 }
 
 TraceHeader program_header(int processes, int threads) {
@@ -360,72 +327,23 @@ GenSummary run_program(const GenOptions& options, const std::vector<TraceWriter*
   return Program(options, sinks).run();
 }
 
-GenSummary generate(const GenOptions& options, const std::string& trace_path,
-                    const std::string& truth_path) {
+GenResult generate(const GenOptions& options, const std::string& trace_path,
+                   const std::function<void(const GenResult&)>& keep) {
   options.validate();
   if (trace_path.empty()) bad("no output path");
-  if (truth_path.empty()) bad("no ground-truth path");
-  if (truth_path == trace_path) bad("the ground-truth path must differ from the trace path");
   std::unique_ptr<TraceWriter> writer;
   try {
     WriterOptions wo;
     wo.rollover = options.rollover;
     writer = open_writer(options.format, trace_path, wo);
-    TruthCollector truth(kMpiSend, kMpiRecv, {kMpiAllreduce, kMpiBarrier}, options.truth_limit);
-    const GenSummary summary = run_program(options, {writer.get(), &truth});
-
-    std::vector<std::pair<std::string, std::string>> meta;
-    auto i = [](std::int64_t v) { return std::to_string(v); };
-    meta.emplace_back("generator", json_string("earl gen"));
-    meta.emplace_back("version", "1");
-    meta.emplace_back("format", json_string(options.format));
-    meta.emplace_back("seed", std::to_string(options.seed));
-    meta.emplace_back("locations", i(options.locations));
-    // Only when set, so that the truth of a run without them stays what it always was.
-    if (options.threads > 1) {
-      meta.emplace_back("threads", i(options.threads));
-      meta.emplace_back("location_count", i(std::int64_t{options.locations} * options.threads));
-    }
-    if (options.permute_ranks) {
-      std::string ranks = "[";
-      for (int p : permuted_ranks(options.locations, options.seed))
-        ranks += (ranks.size() > 1 ? ", " : "") + std::to_string(p);
-      meta.emplace_back("rank_process", ranks + "]");
-    }
-    meta.emplace_back("target_events", i(options.events));
-    meta.emplace_back("rollover", options.rollover > 0 ? i(options.rollover) : "null");
-    meta.emplace_back("rounds", std::to_string(summary.rounds));
-    meta.emplace_back("time_unit", json_string("s"));
-    std::string opts = "{";
-    opts += "\"pattern\": " + json_string(options.pattern);
-    opts += ", \"max_kernels\": " + i(options.max_kernels);
-    opts += ", \"kernel_us\": " + i(options.kernel_us);
-    opts += ", \"jitter\": " + json_double(options.jitter);
-    opts += ", \"update_us\": " + i(options.update_us);
-    opts += ", \"msg_bytes\": " + i(options.msg_bytes);
-    opts += ", \"latency_us\": " + i(options.latency_us);
-    opts += ", \"bandwidth\": " + i(options.bandwidth);
-    opts += ", \"barrier_every\": " + i(options.barrier_every);
-    opts += ", \"late_sender_rate\": " + json_double(options.late_sender_rate);
-    opts += ", \"late_sender_us\": " + i(options.late_sender_us);
-    opts += ", \"out_of_order_rate\": " + json_double(options.out_of_order_rate);
-    opts += ", \"imbalance_rate\": " + json_double(options.imbalance_rate);
-    opts += ", \"imbalance_us\": " + i(options.imbalance_us);
-    opts += ", \"truth_limit\": " + i(options.truth_limit);
-    opts += "}";
-    meta.emplace_back("options", opts);
-    meta.emplace_back("injected", "{\"late_senders\": " + std::to_string(summary.injected_late_senders) +
-                                      ", \"out_of_order_pairs\": " +
-                                      std::to_string(summary.injected_out_of_order) +
-                                      ", \"imbalanced\": " + std::to_string(summary.injected_imbalance) +
-                                      "}");
-    truth.write_json(truth_path, meta);
-    return summary;
+    TruthCollector collector(kMpiSend, kMpiRecv, {kMpiAllreduce, kMpiBarrier}, options.truth_limit);
+    GenResult result;
+    result.summary = run_program(options, {writer.get(), &collector});
+    result.truth = std::make_shared<const GroundTruth>(collector.truth());
+    if (keep) keep(result);
+    return result;
   } catch (...) {
-    if (writer) {
-      writer->discard();
-      std::remove(truth_path.c_str());
-    }
+    if (writer) writer->discard();
     throw;
   }
 }

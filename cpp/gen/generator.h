@@ -44,6 +44,7 @@
 // events, locations and the ground truth do not change.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,8 @@
 
 namespace earl::gen {
 
+// The defaults are the initializers below; names, help texts and valid ranges are in
+// gen/options.h.
 struct GenOptions {
   int locations = 4;
   std::int64_t events = 10000;  // approximate target: whole rounds until reached
@@ -111,9 +114,18 @@ std::vector<int> permuted_ranks(int processes, std::uint64_t seed);
 // Runs the program model and feeds every sink (begin, write per round, finish).
 GenSummary run_program(const GenOptions& options, const std::vector<TraceWriter*>& sinks);
 
-// Writes the trace in options.format to trace_path and the ground truth as JSON to
-// truth_path. On failure both files are removed and EarlError is thrown.
-GenSummary generate(const GenOptions& options, const std::string& trace_path,
-                    const std::string& truth_path);
+struct GroundTruth;
+
+// What generate() made: the summary and the ground truth of the written trace.
+struct GenResult {
+  GenSummary summary;
+  std::shared_ptr<const GroundTruth> truth;  // gen/truth.h
+};
+
+// Writes the trace in options.format to trace_path. `keep`, when given, receives the result
+// once the trace is complete (the Python binding writes the truth file there); when it or
+// anything before it throws, the trace is removed and the exception propagates.
+GenResult generate(const GenOptions& options, const std::string& trace_path,
+                   const std::function<void(const GenResult&)>& keep = {});
 
 }  // namespace earl::gen

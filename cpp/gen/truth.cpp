@@ -1,45 +1,10 @@
 #include "gen/truth.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <memory>
 
 #include "model/error.h"
 
 namespace earl::gen {
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
-
-std::string json_double(double v) {
-  // 17 significant digits round-trip every double exactly (Python's float() reads them back).
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  std::string s = buf;
-  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";  // keep it a float in JSON
-  return s;
-}
 
 TruthCollector::TruthCollector(int send_region, int recv_region, std::vector<int> collectives,
                                std::int64_t list_limit)
@@ -187,153 +152,36 @@ void TruthCollector::finish() {
   if (coll_pending_ != 0) fail("collective instance incomplete");
 }
 
-namespace {
-
-class JsonFile {
- public:
-  explicit JsonFile(const std::string& path) : path_(path) {
-    file_ = std::fopen(path.c_str(), "wb");
-    if (!file_) throw EarlError("cannot write '" + path + "': " + std::strerror(errno));
-  }
-  ~JsonFile() {
-    if (file_) std::fclose(file_);
-  }
-  void put(const std::string& s) {
-    if (std::fwrite(s.data(), 1, s.size(), file_) != s.size())
-      throw EarlError("cannot write '" + path_ + "': " + std::strerror(errno));
-  }
-  void close() {
-    std::FILE* f = file_;
-    file_ = nullptr;
-    if (std::fclose(f) != 0) throw EarlError("cannot write '" + path_ + "': " + std::strerror(errno));
-  }
-
- private:
-  std::string path_;
-  std::FILE* file_ = nullptr;
-};
-
-std::string num(std::int64_t v) { return std::to_string(v); }
-std::string num(std::uint64_t v) { return std::to_string(v); }
-std::string boolean(bool b) { return b ? "true" : "false"; }
-
-}  // namespace
-
-void TruthCollector::write_json(const std::string& path,
-                                const std::vector<std::pair<std::string, std::string>>& meta) const {
-  JsonFile out(path);
-  bool first_key = true;
-  auto key = [&](const std::string& k) {
-    out.put(first_key ? "{\n  " : ",\n  ");
-    first_key = false;
-    out.put(json_string(k) + ": ");
-  };
-  for (const auto& [k, v] : meta) {
-    key(k);
-    out.put(v);
-  }
-  key("events");
-  out.put(num(events_));
-  key("start");
-  out.put(json_double(first_time_ < 0 ? 0.0 : seconds(first_time_)));
-  key("end");
-  out.put(json_double(final_time_ < 0 ? 0.0 : seconds(final_time_)));
-
-  key("regions");
-  out.put("[");
-  for (int r = 0; r < nregions_; ++r)
-    out.put((r ? ", " : "") + json_string(header_.regions[r].name));
-  out.put("]");
-  key("location_names");
-  out.put("[");
-  for (int l = 0; l < n_; ++l) out.put((l ? ", " : "") + json_string(header_.location_names[l]));
-  out.put("]");
-
-  key("messages");
-  out.put(num(messages_));
-  key("list_limit");
-  out.put(num(list_limit_));
-
-  key("late_sender_count");
-  out.put(num(late_count_));
-  key("late_sender_wait_total");
-  out.put(json_double(late_total_));
-  key("late_senders");
-  out.put("[");
-  for (std::size_t i = 0; i < late_.size(); ++i) {
-    const LateSender& x = late_[i];
-    out.put(std::string(i ? ",\n    " : "\n    ") + "{\"src\": " + num(std::int64_t{x.src}) +
-            ", \"dest\": " + num(std::int64_t{x.dest}) + ", \"tag\": " + num(std::int64_t{x.tag}) +
-            ", \"send_enter\": " + json_double(x.send_enter) +
-            ", \"recv_enter\": " + json_double(x.recv_enter) + ", \"wait\": " + json_double(x.wait) +
-            "}");
-  }
-  out.put(late_.empty() ? "]" : "\n  ]");
-
-  key("out_of_order_count");
-  out.put(num(ooo_count_));
-  key("out_of_order_reports");
-  out.put(num(ooo_reports_));
-  key("out_of_order");
-  out.put("[");
-  for (std::size_t i = 0; i < ooo_.size(); ++i) {
-    const OutOfOrder& x = ooo_[i];
-    out.put(std::string(i ? ",\n    " : "\n    ") + "{\"src\": " + num(std::int64_t{x.src}) +
-            ", \"dest\": " + num(std::int64_t{x.dest}) + ", \"tags\": [" +
-            num(std::int64_t{x.first_sent}) + ", " + num(std::int64_t{x.first_received}) +
-            "], \"time\": " + json_double(x.time) + "}");
-  }
-  out.put(ooo_.empty() ? "]" : "\n  ]");
-
-  key("collectives");
-  out.put(num(coll_instances_));
-  key("imbalance_wait_total");
-  out.put(json_double(imbalance_total_));
-  key("imbalance");
-  out.put("[");
-  for (std::size_t i = 0; i < imbalance_.size(); ++i) {
-    const CollectiveWait& x = imbalance_[i];
-    std::string line = std::string(i ? ",\n    " : "\n    ") + "{\"index\": " + num(x.index) +
-                       ", \"region\": " + json_string(header_.regions[x.region].name) +
-                       ", \"enter_max\": " + json_double(x.enter_max) + ", \"waits\": [";
-    for (std::size_t l = 0; l < x.waits.size(); ++l) line += (l ? ", " : "") + json_double(x.waits[l]);
-    out.put(line + "]}");
-  }
-  out.put(imbalance_.empty() ? "]" : "\n  ]");
-
-  key("truncated");
-  out.put(std::string("{\"late_senders\": ") + boolean(late_count_ > late_.size()) +
-          ", \"out_of_order\": " + boolean(ooo_count_ > ooo_.size()) +
-          ", \"imbalance\": " + boolean(static_cast<std::uint64_t>(coll_instances_) > imbalance_.size()) +
-          "}");
-
-  key("bytes_received_per_location");
-  out.put("[");
-  for (int l = 0; l < n_; ++l) out.put((l ? ", " : "") + num(bytes_received_[l]));
-  out.put("]");
-  key("bytes_sent_per_location");
-  out.put("[");
-  for (int l = 0; l < n_; ++l) out.put((l ? ", " : "") + num(bytes_sent_[l]));
-  out.put("]");
-
-  key("region_time");
-  out.put("{");
-  for (int l = 0; l < n_; ++l) {
-    out.put(std::string(l ? ",\n    " : "\n    ") + json_string(std::to_string(l)) + ": {");
-    bool first = true;
+GroundTruth TruthCollector::truth() const {
+  GroundTruth t;
+  t.events = events_;
+  t.start = first_time_ < 0 ? 0.0 : seconds(first_time_);
+  t.end = final_time_ < 0 ? 0.0 : seconds(final_time_);
+  for (const auto& region : header_.regions) t.regions.push_back(region.name);
+  t.location_names = header_.location_names;
+  t.messages = messages_;
+  t.list_limit = list_limit_;
+  t.late_sender_count = late_count_;
+  t.late_sender_wait_total = late_total_;
+  t.late_senders = late_;
+  t.out_of_order_count = ooo_count_;
+  t.out_of_order_reports = ooo_reports_;
+  t.out_of_order = ooo_;
+  t.collectives = coll_instances_;
+  t.imbalance_wait_total = imbalance_total_;
+  t.imbalance = imbalance_;
+  t.truncated.late_senders = late_count_ > late_.size();
+  t.truncated.out_of_order = ooo_count_ > ooo_.size();
+  t.truncated.imbalance = static_cast<std::uint64_t>(coll_instances_) > imbalance_.size();
+  t.bytes_received_per_location = bytes_received_;
+  t.bytes_sent_per_location = bytes_sent_;
+  t.region_time.resize(n_);
+  for (int l = 0; l < n_; ++l)
     for (int r = 0; r < nregions_; ++r) {
       const RegionTime& rt = region_time_[static_cast<std::size_t>(l) * nregions_ + r];
-      if (rt.count == 0) continue;
-      out.put(std::string(first ? "\n      " : ",\n      ") + json_string(header_.regions[r].name) +
-              ": {\"incl\": " + json_double(rt.incl) + ", \"excl\": " + json_double(rt.excl) +
-              ", \"count\": " + num(rt.count) + "}");
-      first = false;
+      if (rt.count > 0) t.region_time[l].push_back({r, rt});
     }
-    out.put(first ? "}" : "\n    }");
-  }
-  out.put(n_ ? "\n  }" : "}");
-  out.put("\n}\n");
-  out.close();
+  return t;
 }
 
 }  // namespace earl::gen

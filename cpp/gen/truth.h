@@ -4,17 +4,15 @@
 // (double)microseconds / 1e6, sums accumulated in file order (seed 004's example scripts).
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "format_interface/trace_writer.h"
+#include "model/clock.h"
 
 namespace earl::gen {
 
-// Microseconds -> seconds exactly as EARL's ALOG reader computes it (docs/api-contract.md,
-// AlogDecoder::time_of): the integer count divided by 1e6 in double precision, the correctly
-// rounded value (one IEEE division; nothing can fuse it with a following operation).
-inline double seconds(std::int64_t us) { return static_cast<double>(us) / 1e6; }
+// Microseconds -> seconds exactly as EARL's readers compute it (model/clock.h).
+inline double seconds(std::int64_t us) { return ticks_to_seconds(us, kMicrosecondsPerSecond); }
 
 struct LateSender {
   int src, dest, tag;
@@ -39,6 +37,43 @@ struct RegionTime {
   std::uint64_t count = 0;
 };
 
+struct RegionTimeRow {
+  int region;
+  RegionTime time;
+};
+
+// What a generated trace contains, as data (the Python binding turns it into the dict that
+// `earl gen` writes as OUT.truth.json). Times in seconds; lists hold at most `list_limit`
+// entries, counts and totals are complete.
+struct GroundTruth {
+  std::uint64_t events = 0;
+  double start = 0.0, end = 0.0;       // first and last event time
+  std::vector<std::string> regions;    // region names by id
+  std::vector<std::string> location_names;
+  std::uint64_t messages = 0;
+  std::int64_t list_limit = 0;
+
+  std::uint64_t late_sender_count = 0;
+  double late_sender_wait_total = 0.0;
+  std::vector<LateSender> late_senders;
+
+  std::uint64_t out_of_order_count = 0;  // receives that overtook older messages
+  std::uint64_t out_of_order_reports = 0;  // overtaken messages, summed over those receives
+  std::vector<OutOfOrder> out_of_order;
+
+  std::int64_t collectives = 0;
+  double imbalance_wait_total = 0.0;
+  std::vector<CollectiveWait> imbalance;
+
+  struct Truncated {
+    bool late_senders = false, out_of_order = false, imbalance = false;
+  } truncated;
+
+  std::vector<std::int64_t> bytes_received_per_location, bytes_sent_per_location;
+  // Per location, the regions it entered (count > 0), by region id.
+  std::vector<std::vector<RegionTimeRow>> region_time;
+};
+
 class TruthCollector : public TraceWriter {
  public:
   // send_region/recv_region: the MPI_Send/MPI_Recv region ids; collectives: region ids of
@@ -54,10 +89,8 @@ class TruthCollector : public TraceWriter {
   std::uint64_t events() const { return events_; }
   std::uint64_t messages() const { return messages_; }
 
-  // Writes the truth as JSON: `meta` (key, raw JSON value) pairs first, then the collected
-  // fields. EarlError when the file cannot be written.
-  void write_json(const std::string& path,
-                  const std::vector<std::pair<std::string, std::string>>& meta) const;
+  // The truth of everything written so far (complete after finish()).
+  GroundTruth truth() const;
 
  private:
   struct Frame {
@@ -102,9 +135,5 @@ class TruthCollector : public TraceWriter {
   std::vector<CollectiveWait> imbalance_;
   double imbalance_total_ = 0.0;
 };
-
-// JSON rendering helpers shared with the generator.
-std::string json_string(const std::string& s);
-std::string json_double(double v);
 
 }  // namespace earl::gen

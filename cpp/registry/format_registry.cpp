@@ -94,16 +94,21 @@ std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::s
   return row->open_reader(file);
 }
 
-std::unique_ptr<gen::TraceWriter> open_writer(const std::string& format, const std::string& path,
-                                              const gen::WriterOptions& options) {
+std::string why_not_writable(const std::string& format) {
   for (const TraceFormat* row : trace_formats()) {
     if (format != row->name) continue;
-    if (!row->open_writer)
-      throw EarlError("cannot write format '" + format + "' (supported: " + listing(writable_formats()) +
-                      "): " + row->unavailable);
-    return row->open_writer(path, options);
+    if (row->open_writer) return "";
+    return "cannot write format '" + format + "' (supported: " + listing(writable_formats()) + "): " +
+           row->unavailable;
   }
-  throw EarlError("cannot write format '" + format + "' (supported: " + listing(writable_formats()) + ")");
+  return "cannot write format '" + format + "' (supported: " + listing(writable_formats()) + ")";
+}
+
+std::unique_ptr<gen::TraceWriter> open_writer(const std::string& format, const std::string& path,
+                                              const gen::WriterOptions& options) {
+  const std::string why = why_not_writable(format);
+  if (!why.empty()) throw EarlError(why);
+  return trace_format(format).open_writer(path, options);
 }
 
 }  // namespace earl

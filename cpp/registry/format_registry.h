@@ -31,6 +31,10 @@ std::string detect_format(const std::string& path);
 // read once into EARL's event cache, which then serves every position.
 std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache = true);
 
+// Why `format` cannot be written ("cannot write format 'x' (supported: alog, otf2)" and
+// what is missing), or "" when it can.
+std::string why_not_writable(const std::string& format);
+
 // A writer of `format` to `path`; EarlError when the format cannot be written.
 std::unique_ptr<gen::TraceWriter> open_writer(const std::string& format, const std::string& path,
                                               const gen::WriterOptions& options);

@@ -1,43 +1,26 @@
-"""The `earl` command: run scripts, describe traces, generate traces, show the demo."""
+"""The `earl` command: run scripts, describe, generate and convert traces, show the demo.
+
+Every command is a module with HELP (one line), optionally DESCRIPTION, configure(parser)
+and run(args) -> exit code; COMMANDS below is the one list of them. Exit codes are the same
+for all: 0 done, 1 an EARL error (printed as `earl: MESSAGE` on stderr), 2 a usage error
+(argparse's message), 130 Ctrl-C.
+"""
 import argparse
-import os
-import runpy
+import importlib
 import sys
 
 import earl
 
+# command name -> module (imported when the parser is built: each adds its own arguments)
+COMMANDS = {
+    "run": "earl.run_script",
+    "info": "earl.info",
+    "gen": "earl.generate",
+    "convert": "earl.convert",
+    "demo": "earl.demo",
+}
 
-def _run(args):
-    """Runs an EARL script the way the interpreter would, with its own argv."""
-    script = args.script
-    if not os.path.isfile(script):
-        raise earl.EarlError(f"{script}: no such script")
-    if not script.endswith(".py"):
-        raise earl.EarlError(f"{script}: only Python scripts (.py) are supported so far")
-    saved_argv = sys.argv
-    sys.argv = [script] + list(args.arguments)
-    try:
-        runpy.run_path(script, run_name="__main__")
-    finally:
-        sys.argv = saved_argv
-    return 0
-
-
-def _info(args):
-    from earl.info import describe
-
-    for index, path in enumerate(args.traces):
-        if index:
-            print()
-        with earl.EventTrace(path, format=args.format, cache=not args.no_cache) as trace:
-            print(describe(trace))
-    return 0
-
-
-def _demo(args):
-    from earl import demo
-
-    return demo.main(args)
+OK, EARL_ERROR, USAGE, INTERRUPTED = 0, 1, 2, 130
 
 
 def build_parser():
@@ -45,46 +28,44 @@ def build_parser():
         prog="earl", description="EARL: analyse event traces of parallel programs.")
     parser.add_argument("--version", action="version", version=f"earl {earl.__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    run = commands.add_parser("run", help="run an EARL script: earl run SCRIPT TRACE...")
-    run.add_argument("script")
-    run.add_argument("arguments", nargs=argparse.REMAINDER)
-    run.set_defaults(func=_run)
-
-    info = commands.add_parser("info", help="describe traces: format, locations, events, ...")
-    info.add_argument("traces", nargs="+", metavar="TRACE")
-    info.add_argument("--format", default=None, help="trace format (default: detect)")
-    info.add_argument("--no-cache", action="store_true",
-                      help="read OTF2 directly instead of through EARL's event cache in $TMPDIR")
-    info.set_defaults(func=_info)
-
-    from earl import generate
-    from earl import convert
-
-    generate.add_parser(commands)
-    convert.add_parser(commands)
-
-    demo = commands.add_parser("demo", help="generate a trace and run the example scripts on it")
-    demo.add_argument("--output", default="demo-output", help="directory for the demo's files")
-    demo.add_argument("--events", type=int, default=200000, help="size of the demo trace")
-    demo.set_defaults(func=_demo)
+    for name, module_name in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        sub = commands.add_parser(name, help=module.HELP,
+                                  description=getattr(module, "DESCRIPTION", module.HELP))
+        module.configure(sub)
+        sub.set_defaults(run=module.run)
     return parser
 
 
+def _message(error):
+    """The error's text without a leading `earl COMMAND: ` (the library's errors say which
+    command they come from; on the command line the prefix `earl: ` says it)."""
+    text = str(error)
+    for name in COMMANDS:
+        if text.startswith(f"earl {name}: "):
+            return text[len(f"earl {name}: "):]
+    return text
+
+
 def main(argv=None):
+    """Runs the command line `argv` (default: sys.argv[1:]); returns the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
     try:
-        return args.func(args) or 0
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, --version, or a usage error argparse reported
+        return stop.code if isinstance(stop.code, int) else USAGE
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return USAGE
+    try:
+        code = args.run(args)
     except earl.EarlError as error:
-        print(f"earl: {error}", file=sys.stderr)
-        return 1
+        print(f"earl: {_message(error)}", file=sys.stderr)
+        return EARL_ERROR
     except KeyboardInterrupt:
         print("earl: interrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED
+    return OK if code is None else code
 
 
 if __name__ == "__main__":

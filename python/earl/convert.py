@@ -12,14 +12,11 @@ exits become plain exits in ALOG. Times are integer microseconds: ALOG -> OTF2 e
 counted in the summary (``summary["dropped"]``: type -> count); the command prints it. The
 details are in cpp/convert/convert.h.
 """
-import argparse
 import os
-import sys
 
 from earl import _core
-from earl._core import EarlError
 
-__all__ = ["convert", "describe", "add_parser", "main"]
+__all__ = ["convert", "describe", "HELP", "configure", "run"]
 
 
 def convert(input, output, format=None):
@@ -52,18 +49,14 @@ def describe(input, output, summary):
     return "\n".join(lines)
 
 
-def _run(args):
-    try:
-        summary = convert(args.input, args.output, args.format)
-    except EarlError as error:
-        print(error, file=sys.stderr)
-        return 2
-    if not args.quiet or summary["dropped"]:
-        print(describe(args.input, args.output, summary))
-    return 0
+# ------------------------------------------------------------------ the `convert` command
+HELP = "convert a trace: ALOG <-> OTF2 (earl convert IN OUT)"
+DESCRIPTION = ("Rewrite a trace in another format where the EARL model allows it: enter, exit, "
+               "send, recv, location names and regions are kept; other event types are "
+               "dropped and reported.")
 
 
-def _configure(parser):
+def configure(parser):
     parser.add_argument("input", help="trace to read (format detected from its content)")
     parser.add_argument("output", help="file to write (an OTF2 archive is named by its "
                                        "anchor, NAME.otf2)")
@@ -72,27 +65,11 @@ def _configure(parser):
                              "else the input's format)" % ", ".join(_core.generator_formats()))
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print nothing on success unless events were dropped")
-    parser.set_defaults(func=_run)
-    return parser
 
 
-def add_parser(subparsers):
-    """Register the `convert` subcommand on an argparse subparsers object."""
-    parser = subparsers.add_parser(
-        "convert", help="convert a trace: ALOG <-> OTF2 (earl convert IN OUT)",
-        description="Rewrite a trace in another format where the EARL model allows it: "
-                    "enter, exit, send, recv, location names and regions are kept; other "
-                    "event types are dropped and reported.")
-    return _configure(parser)
-
-
-def main(argv=None):
-    """`python -m earl.convert IN OUT`."""
-    parser = _configure(argparse.ArgumentParser(prog="earl convert",
-                                                description=__doc__.split("\n")[0]))
-    args = parser.parse_args(argv)
-    return args.func(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def run(args):
+    """`earl convert`: returns 0; errors raise EarlError (the command line prints them)."""
+    summary = convert(args.input, args.output, args.format)
+    if not args.quiet or summary["dropped"]:
+        print(describe(args.input, args.output, summary))
+    return 0

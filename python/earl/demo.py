@@ -4,8 +4,9 @@ check what they find against the generator's ground truth.
     earl demo [--output DIR] [--events N]
 
 Writes DIR/demo.alog (and its ground truth DIR/demo.alog.truth.json) and the bar chart
-DIR/data_received.png. The example scripts are the ones in the repository's scripts/
-directory; each also runs on its own: `earl run scripts/wasted_time.py DIR/demo.alog`.
+DIR/data_received.png. The example scripts are those of the repository's scripts/ directory,
+installed with the package; each also runs on its own: `earl run SCRIPT DIR/demo.alog`
+(the demo prints where they are).
 """
 import contextlib
 import io
@@ -17,7 +18,6 @@ from pathlib import Path
 
 from earl import EarlError, EventTrace
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
 # (file, heading, extra arguments, lines of its output to show at most)
 EXAMPLES = [
@@ -77,6 +77,20 @@ def _check_data_received(result, truth):
              f"(expected: {sum(expected)} on {len(expected)})", list(result) == expected)]
 
 
+def _scripts():
+    """The example scripts installed with the package (earl/scripts, from the repository's
+    scripts/). An editable install spreads the package over two folders (the sources and
+    the built module's), so every folder of the package is looked at."""
+    import earl
+
+    for folder in earl.__path__:
+        scripts = Path(folder) / "scripts"
+        if (scripts / EXAMPLES[0][0]).is_file():
+            return scripts
+    raise EarlError("earl demo: the example scripts are not installed with this earl "
+                    f"package (no scripts/ in {', '.join(earl.__path__)}); reinstall earl")
+
+
 CHECKS = {
     "wasted_time.py": _check_wasted_time,
     "messages_out_of_order.py": _check_out_of_order,
@@ -112,7 +126,7 @@ def _run_script(path, argv):
     return out.getvalue(), result
 
 
-def _same_run_as_otf2(output, events, alog_trace):
+def _same_run_as_otf2(scripts, output, events, alog_trace):
     """Writes the same run as an OTF2 archive (Score-P's format) and shows that the
     analyses read it to the same results. Returns the number of mismatches."""
     from earl import _core
@@ -129,8 +143,8 @@ def _same_run_as_otf2(output, events, alog_trace):
               f"locations named like {t.locsym(0)!r}")
     mismatches = 0
     for name in ("wasted_time.py", "region_statistics.py"):
-        _, on_alog = _run_script(SCRIPTS / name, [str(alog_trace)])
-        _, on_otf2 = _run_script(SCRIPTS / name, [str(archive)])
+        _, on_alog = _run_script(scripts / name, [str(alog_trace)])
+        _, on_otf2 = _run_script(scripts / name, [str(archive)])
         same = on_alog == on_otf2
         print(f"  {name}: {'same result as on ALOG' if same else 'DIFFERS from ALOG'} "
               f"{_verdict(same)}")
@@ -138,13 +152,19 @@ def _same_run_as_otf2(output, events, alog_trace):
     return mismatches
 
 
-def main(args):
+HELP = "generate a trace and run the example scripts on it"
+
+
+def configure(parser):
+    parser.add_argument("--output", default="demo-output", help="directory for the demo's files")
+    parser.add_argument("--events", type=int, default=200000, help="size of the demo trace")
+
+
+def run(args):
     from earl.generate import generate
     from earl.info import describe
 
-    if not SCRIPTS.is_dir():
-        raise EarlError(f"earl demo: example scripts not found in {SCRIPTS} "
-                        "(the demo runs from a checkout of the EARL repository)")
+    scripts = _scripts()
     output = Path(args.output)
     output.mkdir(parents=True, exist_ok=True)
     trace = output / "demo.alog"
@@ -162,7 +182,7 @@ def main(args):
 
     failures = 0
     for name, title, extra, limit in EXAMPLES:
-        script = SCRIPTS / name
+        script = scripts / name
         argv = [str(trace)] + [a.format(output=output) for a in extra]
         _heading(title)
         shown = os.path.relpath(script)
@@ -176,7 +196,7 @@ def main(args):
             print(f"  {line} {_verdict(ok)}")
             failures += not ok
 
-    failures += _same_run_as_otf2(output, args.events, trace)
+    failures += _same_run_as_otf2(scripts, output, args.events, trace)
 
     _heading("Summary")
     if failures:

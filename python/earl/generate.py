@@ -19,84 +19,138 @@ the collectives. Times in the truth are seconds exactly as a reader computes the
 trace's integer microseconds (``us / 1e6``, see docs/api-contract.md); totals are summed in file order, the way the
 example scripts of the EARL 2.0 reference do.
 """
-import argparse
+import contextlib
+import functools
 import json
 import os
-import sys
 
 from earl import _core
 from earl._core import EarlError
 
-__all__ = ["generate", "add_parser", "defaults", "format_for_path", "INEFFICIENCY_OPTIONS",
-           "main"]
+__all__ = ["generate", "options", "defaults", "format_for_path", "INEFFICIENCY_OPTIONS",
+           "HELP", "configure", "run"]
 
-# What each generator option means (for --help); names and defaults come from the C++ core.
-_HELP = {
-    "pattern": "point-to-point pattern: ring (send right, receive from the left) or neighbors "
-               "(both directions)",
-    "max_kernels": "kernel instances per compute phase: 1..N, drawn per round",
-    "kernel_us": "kernel duration in microseconds",
-    "jitter": "relative jitter of kernel and update durations (0..1)",
-    "update_us": "duration of the update phase before the collective (microseconds)",
-    "msg_bytes": "mean message length in bytes (uniform in [B/2, 3B/2])",
-    "latency_us": "minimum message latency in microseconds (>= 1)",
-    "bandwidth": "bytes per microsecond for message copy and transfer cost",
-    "barrier_every": "every k-th collective is MPI_Barrier, the others MPI_Allreduce (0: never)",
-    "late_sender_rate": "probability per location and round of a delayed MPI_Send (0..1)",
-    "late_sender_us": "mean extra compute time of a late sender (exponential, microseconds)",
-    "out_of_order_rate": "probability per location and round of a pair of messages that the "
-                         "right neighbour receives in reverse order (0..1)",
-    "imbalance_rate": "probability per location and round of a longer update phase (0..1)",
-    "imbalance_us": "mean extra update time of an imbalanced location (exponential, microseconds)",
-    "truth_limit": "at most this many entries per list in the ground truth (counts and totals "
-                   "stay complete)",
-}
 
-_MAIN_OPTIONS = ("locations", "events", "seed", "format", "rollover", "threads", "permute_ranks")
+@functools.lru_cache(maxsize=None)
+def _table():
+    return tuple(_core.generator_options())
+
+
+def options():
+    """Every generator option as a dict: name, type ("int", "float", "str", "bool"),
+    default, group ("run" or "model"), help, min, max (None: unbounded), choices (None: any).
+    The one table is C++'s (cpp/gen/options.h)."""
+    return [dict(row) for row in _table()]
 
 
 def defaults():
     """All generator options and their defaults (a fresh dict)."""
-    return dict(_core.generator_defaults())
+    return {row["name"]: row["default"] for row in _table()}
 
 
-INEFFICIENCY_OPTIONS = tuple(k for k in defaults() if k not in _MAIN_OPTIONS)
+INEFFICIENCY_OPTIONS = tuple(row["name"] for row in _table() if row["group"] == "model")
 
 
 def format_for_path(path):
-    """The format `earl gen` writes to `path` when none is given: otf2 for ``*.otf2``,
-    else alog."""
-    return "otf2" if os.fspath(path).endswith(".otf2") else "alog"
+    """The format `earl gen` writes to `path` when none is given: the one its ending
+    implies (the format registry: otf2 for ``*.otf2``), else alog."""
+    return _core.format_for_path(os.fspath(path)) or "alog"
 
 
-def generate(path, *, locations=4, events=10000, seed=1, format=None, rollover=None,
-             threads=1, permute_ranks=False, truth_path=None, **inefficiency_options):
+def generate(path, *, format=None, truth_path=None, **options):
     """Write a synthetic trace to `path` and its ground truth to `truth_path`.
 
     `format` is "alog" or "otf2" (None: otf2 when `path` ends in .otf2, else alog; an OTF2
-    path names the anchor file and must end in .otf2). `threads` (>= 1) locations per MPI
-    process, `permute_ranks` permutes MPI_COMM_WORLD's ranks against the processes (both
-    see cpp/gen/generator.h). The ground truth is the same for every format (but for its
-    "format" entry). `truth_path` defaults to ``path + ".truth.json"``. `events` is an approximate target:
-    whole rounds are generated until it is reached (the exact count is ``truth["events"]``).
-    `rollover` (microseconds) writes clock cycles with a -11 roll-over record. Further
-    keyword options are listed in ``INEFFICIENCY_OPTIONS`` (see ``defaults()``). Returns the
-    ground truth as a dict; bad options raise ``earl.EarlError``.
+    path names the anchor file and must end in .otf2). The other keyword options are those
+    of ``options()`` (``defaults()`` gives their values when not given): ``locations``,
+    ``events`` (an approximate target: whole rounds are generated until it is reached; the
+    exact count is ``truth["events"]``), ``seed``, ``rollover`` (microseconds; writes clock
+    cycles with a -11 record), ``threads`` (locations per MPI process), ``permute_ranks``
+    (MPI_COMM_WORLD's ranks against the processes), and the program model's
+    ``INEFFICIENCY_OPTIONS``. The ground truth is the same for every format (but for its
+    "format" entry). `truth_path` defaults to ``path + ".truth.json"``. Returns the ground
+    truth as a dict; bad options raise ``earl.EarlError``, and so does a file that cannot be
+    written (nothing is left behind then).
     """
     path = os.fspath(path)
     truth_path = path + ".truth.json" if truth_path is None else os.fspath(truth_path)
-    unknown = sorted(set(inefficiency_options) - set(INEFFICIENCY_OPTIONS))
-    if unknown:
-        raise EarlError("earl gen: unknown option(s): %s (known: %s)"
-                        % (", ".join(unknown), ", ".join(INEFFICIENCY_OPTIONS)))
-    options = dict(inefficiency_options)
-    if format is None:
-        format = format_for_path(path)
-    options.update(locations=locations, events=events, seed=seed, format=format,
-                   rollover=rollover, threads=threads, permute_ranks=permute_ranks)
-    _core.generate(path, truth_path, options)
-    with open(truth_path, encoding="utf-8") as f:
-        return json.load(f)
+    if os.path.abspath(truth_path) == os.path.abspath(path):
+        raise EarlError("earl gen: the ground-truth path must differ from the trace path "
+                        f"({path})")
+    options["format"] = format_for_path(path) if format is None else format
+    return _core.generate(path, options, functools.partial(_write_truth, truth_path))
+
+
+def _write_truth(path, truth):
+    try:
+        f = open(path, "w", encoding="utf-8")
+    except OSError as error:
+        raise EarlError(f"cannot write '{path}': {error.strerror or error}") from None
+    try:
+        with f:
+            json.dump(truth, f, indent=2)
+            f.write("\n")
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.remove(path)
+        raise EarlError(f"cannot write '{path}': {error.strerror or error}") from None
+
+
+# ------------------------------------------------------------------ the `gen` command
+HELP = "write a synthetic trace with known inefficiencies"
+DESCRIPTION = ("Write a reproducible synthetic MPI-like trace and a JSON ground truth of the "
+               "late senders, out-of-order messages, collective imbalance, bytes and region "
+               "times it contains.")
+
+# The command line's short spellings of the most used options.
+_SHORT = {"locations": "-n", "events": "-e", "seed": "-s", "format": "-f"}
+_TYPES = {"int": int, "float": float, "str": str}
+_METAVARS = {"int": "N", "float": "X", "str": "NAME"}
+
+
+def _range(row):
+    low, high = row["min"], row["max"]
+    show = lambda v: "2^40" if v == 2 ** 40 else ("%g" % v)
+    if low is not None and high is not None:
+        return "%s..%s" % (show(low), show(high))
+    if low is not None:
+        return ">= %s" % show(low)
+    return None
+
+
+def _add_option(parser, row):
+    flags = [_SHORT[row["name"]]] if row["name"] in _SHORT else []
+    flags.append("--" + row["name"].replace("_", "-"))
+    kwargs = {"dest": row["name"], "default": row["default"]}
+    notes = [_range(row)] if _range(row) else []
+    if row["name"] == "format":
+        kwargs["default"] = None
+        notes.append("supported: %s; default: otf2 when OUTPUT ends in .otf2, else alog"
+                     % ", ".join(_core.generator_formats()))
+    elif row["type"] != "bool":
+        notes.append("default: %(default)s" if row["default"] is not None else "default: none")
+    if row["type"] == "bool":
+        kwargs["action"] = "store_true" if not row["default"] else "store_false"
+    else:
+        kwargs["type"] = _TYPES[row["type"]]
+        if row["choices"]:
+            kwargs["choices"] = row["choices"]
+        else:
+            kwargs["metavar"] = _METAVARS[row["type"]]
+    kwargs["help"] = row["help"] + (" (%s)" % "; ".join(notes) if notes else "")
+    parser.add_argument(*flags, **kwargs)
+
+
+def configure(parser):
+    """The `gen` command's arguments, one per row of the option table."""
+    parser.add_argument("output", help="trace file to write")
+    parser.add_argument("--truth", metavar="PATH", default=None,
+                        help="ground-truth JSON to write (default: OUTPUT.truth.json)")
+    groups = {"run": parser,
+              "model": parser.add_argument_group("program model and injected inefficiencies")}
+    for row in _table():
+        _add_option(groups[row["group"]], row)
+    parser.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
 
 
 def _summary(path, truth_path, truth):
@@ -108,74 +162,11 @@ def _summary(path, truth_path, truth):
                truth["out_of_order_count"], truth["imbalance_wait_total"]))
 
 
-def _run(args):
-    options = {name: getattr(args, name) for name in INEFFICIENCY_OPTIONS}
+def run(args):
+    """`earl gen`: returns 0; errors raise EarlError (the command line prints them)."""
+    chosen = {row["name"]: getattr(args, row["name"]) for row in _table()}
     truth_path = args.truth if args.truth is not None else args.output + ".truth.json"
-    try:
-        truth = generate(args.output, locations=args.locations, events=args.events,
-                         seed=args.seed, format=args.format, rollover=args.rollover,
-                         threads=args.threads, permute_ranks=args.permute_ranks,
-                         truth_path=truth_path, **options)
-    except EarlError as error:
-        print(error, file=sys.stderr)
-        return 2
+    truth = generate(args.output, truth_path=truth_path, **chosen)
     if not args.quiet:
         print(_summary(args.output, truth_path, truth))
     return 0
-
-
-def _configure(parser):
-    d = defaults()
-    parser.add_argument("output", help="trace file to write")
-    parser.add_argument("--truth", metavar="PATH", default=None,
-                        help="ground-truth JSON to write (default: OUTPUT.truth.json)")
-    parser.add_argument("-n", "--locations", type=int, default=d["locations"],
-                        help="number of MPI processes, one location each unless --threads "
-                             "(>= 2; default %(default)s)")
-    parser.add_argument("-e", "--events", type=int, default=d["events"],
-                        help="approximate number of events (whole rounds; default %(default)s)")
-    parser.add_argument("-s", "--seed", type=int, default=d["seed"],
-                        help="random seed (default %(default)s)")
-    parser.add_argument("-f", "--format", default=None,
-                        help="trace format to write (supported: %s; default: otf2 when "
-                             "OUTPUT ends in .otf2, else alog)"
-                        % ", ".join(_core.generator_formats()))
-    parser.add_argument("--rollover", type=int, default=None, metavar="US",
-                        help="clock roll-over point in microseconds: write cycles and a -11 "
-                             "record (default: none)")
-    parser.add_argument("--threads", type=int, default=d["threads"], metavar="T",
-                        help="locations per MPI process: the master thread forks a team of "
-                             "T threads for each compute phase (default %(default)s)")
-    parser.add_argument("--permute-ranks", action="store_true",
-                        help="MPI_COMM_WORLD's ranks are a seeded permutation of the processes "
-                             "(OTF2 readers must translate ranks; events stay the same)")
-    group = parser.add_argument_group("program model and injected inefficiencies")
-    for name in INEFFICIENCY_OPTIONS:
-        value = d[name]
-        kind = float if isinstance(value, float) else int if isinstance(value, int) else str
-        group.add_argument("--" + name.replace("_", "-"), dest=name, type=kind, default=value,
-                           help="%s (default %%(default)s)" % _HELP.get(name, name))
-    parser.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
-    parser.set_defaults(func=_run)
-    return parser
-
-
-def add_parser(subparsers):
-    """Register the `gen` subcommand on an argparse subparsers object."""
-    parser = subparsers.add_parser(
-        "gen", help="write a synthetic trace with known inefficiencies",
-        description="Write a reproducible synthetic MPI-like trace and a JSON ground truth "
-                    "of the late senders, out-of-order messages, collective imbalance, "
-                    "bytes and region times it contains.")
-    return _configure(parser)
-
-
-def main(argv=None):
-    """`python -m earl.generate ...`: the `gen` subcommand on its own."""
-    parser = _configure(argparse.ArgumentParser(prog="earl gen", description=__doc__.split("\n")[0]))
-    args = parser.parse_args(argv)
-    return args.func(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,5 @@
 """`earl info`: what a trace holds, at a glance."""
+import earl
 
 SHOWN_REGIONS = 10  # per group; Score-P defines every MPI function
 
@@ -38,3 +39,23 @@ def describe(trace):
                 first = ", ".join(str(p) for p in kind["first"])
                 lines.append(f"  {name.replace('_', ' ')}: {kind['count']} (first at {first})")
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ the `info` command
+HELP = "describe traces: format, locations, events, ..."
+
+
+def configure(parser):
+    parser.add_argument("traces", nargs="+", metavar="TRACE")
+    parser.add_argument("--format", default=None, help="trace format (default: detect)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="read OTF2 directly instead of through EARL's event cache in $TMPDIR")
+
+
+def run(args):
+    for index, path in enumerate(args.traces):
+        if index:
+            print()
+        with earl.EventTrace(path, format=args.format, cache=not args.no_cache) as trace:
+            print(describe(trace))
+    return 0

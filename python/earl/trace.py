@@ -1,26 +1,15 @@
 """EventTrace: the EARL 2.0 trace object with Python's idioms added."""
-import functools
 import os
 
 from earl import _core
 from earl.progress import ProgressBar
 
 
-@functools.lru_cache(maxsize=None)
 def event_dtype():
-    """The NumPy dtype of to_numpy(); must match ExportRecord in
-    bindings/event_trace_binding.cpp. NumPy is imported only here: importing it starts
-    OpenBLAS threads that compete with the scan for the CPU."""
-    import numpy as np
-
-    return np.dtype({
-        "names": ["pos", "loc", "time", "type", "enterptr", "region", "peer", "tag", "com",
-                  "len", "sendptr"],
-        "formats": ["<u8", "<i4", "<f8", "<i4", "<u8", "<i4", "<i4", "<i8", "<i8", "<i8",
-                    "<u8"],
-        "offsets": [0, 8, 16, 12, 24, 32, 36, 40, 48, 56, 64],
-        "itemsize": 72,
-    })
+    """The NumPy dtype of to_numpy() rows (made in C++ from the rows it fills). NumPy is
+    imported only on first use: importing it starts OpenBLAS threads that compete with
+    the scan for the CPU."""
+    return _core.event_dtype()
 
 
 class EventTrace(_core.EventTrace):
@@ -77,12 +66,7 @@ class EventTrace(_core.EventTrace):
         if not (1 <= first <= size + 1) or not (first - 1 <= last <= size):
             raise _core.EarlError(
                 f"to_numpy: positions {first}..{last} are outside 1..{size}")
-        import numpy as np
-
-        out = np.empty(last - first + 1, dtype=event_dtype())
-        if len(out):
-            self._fill_records(out, first)
-        return out
+        return self._records(first, last - first + 1)
 
 
 class _LazyBar:

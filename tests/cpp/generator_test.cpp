@@ -212,29 +212,29 @@ void test_alog_and_truth_files() {
   const std::string trace =
       (std::filesystem::temp_directory_path() / ("earl_generator_test_" + std::to_string(stamp) + ".alog"))
           .string();
-  const std::string truth = trace + ".truth.json";
   GenOptions o;
   o.events = 2000;
   o.seed = 3;
   o.rollover = 1000;
-  GenSummary s1 = generate(o, trace, truth);
-  const std::string first = read_file(trace), first_truth = read_file(truth);
-  generate(o, trace, truth);
-  check(read_file(trace) == first && read_file(truth) == first_truth, "same seed, same files");
+  const GenResult r1 = generate(o, trace);
+  const GenSummary s1 = r1.summary;
+  const std::string first = read_file(trace);
+  const GenResult r2 = generate(o, trace);
+  check(read_file(trace) == first && r2.truth->late_sender_wait_total == r1.truth->late_sender_wait_total &&
+            r2.truth->bytes_received_per_location == r1.truth->bytes_received_per_location,
+        "same seed, same file and truth");
   check(first.rfind("-3 0 0 4 0 0\n-11 0 0 0 0 1000\n-13 0 1 2 0 0 gray:solid main\n", 0) == 0,
         "ALOG header: -3, -11, -13 first");
   check(first.find("\n-15 2 0 0 0 0 rank 2\n") != std::string::npos, "location names");
   std::size_t lines = 0;
   for (char c : first) lines += c == '\n';
   check(lines == s1.events + 1 + 1 + kRegionCount + 4, "one line per event plus the header");
-  check(first_truth.find("\"events\": " + std::to_string(s1.events)) != std::string::npos,
-        "truth names the event count");
-  check(first_truth.find("\"rollover\": 1000") != std::string::npos, "truth names the roll-over");
+  check(r1.truth->events == s1.events && r1.truth->messages == s1.messages,
+        "truth counts the events and messages written");
   o.seed = 4;
-  generate(o, trace, truth);
+  generate(o, trace);
   check(read_file(trace) != first, "different seed, different trace");
   std::remove(trace.c_str());
-  std::remove(truth.c_str());
 }
 
 void test_errors() {
@@ -257,16 +257,19 @@ void test_errors() {
   check(throws_earl_error([] { earl::open_writer("nope", "x", WriterOptions{}); }),
         "writer factory rejects unknown formats");
   check(throws_earl_error([] {
-          generate(GenOptions{}, "no/such/dir/generator_test.alog", "no/such/dir/t.json");
+          generate(GenOptions{}, "no/such/dir/generator_test.alog");
         }),
         "unwritable output");
-  check(throws_earl_error([] { generate(GenOptions{}, "same.alog", "same.alog"); }),
-        "trace and truth path must differ");
+  const std::string refused = (std::filesystem::temp_directory_path() / "earl_generator_refused.alog").string();
+  check(throws_earl_error([&] {
+          generate(GenOptions{}, refused, [](const GenResult&) { throw earl::EarlError("refused"); });
+        }) && !std::filesystem::exists(refused),
+        "a keep that throws removes the trace");
 }
 
 #ifdef EARL_HAVE_OTF2
-// The OTF2 archive is written beside the anchor; a failure (here: the truth cannot be
-// written) removes all of it again. (Its content is checked in tests/test_otf2_writer.py
+// The OTF2 archive is written beside the anchor; a failure (here: the truth is
+// refused) removes all of it again. (Its content is checked in tests/test_otf2_writer.py
 // with the official otf2 reader.)
 void test_otf2_files() {
   namespace fs = std::filesystem;
@@ -278,24 +281,25 @@ void test_otf2_files() {
   o.format = "otf2";
   o.threads = 2;
   o.permute_ranks = true;
-  const GenSummary s = generate(o, (dir / "run.otf2").string(), (dir / "run.json").string());
+  const GenSummary s = generate(o, (dir / "run.otf2").string()).summary;
   check(s.events >= 2000, "OTF2 archive generated");
   check(fs::is_regular_file(dir / "run.otf2") && fs::is_regular_file(dir / "run.def") &&
             fs::is_directory(dir / "run") && fs::is_regular_file(dir / "run" / "0.evt") &&
             fs::is_regular_file(dir / "run" / "4294967296.evt"),
         "anchor, definitions and per-location files (Score-P location ids)");
-  generate(o, (dir / "run.otf2").string(), (dir / "run.json").string());
+  generate(o, (dir / "run.otf2").string());
   check(fs::is_regular_file(dir / "run.otf2"), "an existing archive is replaced");
   check(throws_earl_error([&] {
-          generate(o, (dir / "bad.otf2").string(), (dir / "missing" / "t.json").string());
+          generate(o, (dir / "bad.otf2").string(),
+                   [](const GenResult&) { throw earl::EarlError("cannot write the truth"); });
         }),
-        "unwritable truth");
+        "the truth is refused");
   check(!fs::exists(dir / "bad.otf2") && !fs::exists(dir / "bad.def") && !fs::exists(dir / "bad"),
         "a failed OTF2 generation leaves nothing behind");
-  check(throws_earl_error([&] { generate(o, (dir / "noanchor").string(), (dir / "t.json").string()); }),
+  check(throws_earl_error([&] { generate(o, (dir / "noanchor").string()); }),
         "OTF2 output must be named NAME.otf2");
   std::ofstream(dir / "other.otf2") << "not an archive";
-  check(throws_earl_error([&] { generate(o, (dir / "other.otf2").string(), (dir / "t.json").string()); }) &&
+  check(throws_earl_error([&] { generate(o, (dir / "other.otf2").string()); }) &&
             read_file((dir / "other.otf2").string()) == "not an archive",
         "a file that is no OTF2 anchor is never replaced");
   fs::remove_all(dir);

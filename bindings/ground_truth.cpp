@@ -1,0 +1,141 @@
+#include "bindings/ground_truth.h"
+
+#include <pybind11/stl.h>
+
+#include <string>
+
+#include "bindings/generator_options.h"
+#include "gen/options.h"
+#include "gen/truth.h"
+
+namespace py = pybind11;
+
+namespace earl::bindings {
+
+namespace {
+
+using gen::GroundTruth;
+
+py::dict how_it_was_made(const gen::GenOptions& o, const gen::GenResult& result) {
+  py::dict d;
+  d["generator"] = "earl gen";
+  d["version"] = 1;
+  d["format"] = o.format;
+  d["seed"] = o.seed;
+  d["locations"] = o.locations;
+  // Only when set, so that the truth of a run without them stays what it always was.
+  if (o.threads > 1) {
+    d["threads"] = o.threads;
+    d["location_count"] = std::int64_t{o.locations} * o.threads;
+  }
+  if (o.permute_ranks) d["rank_process"] = gen::permuted_ranks(o.locations, o.seed);
+  d["target_events"] = o.events;
+  d["rollover"] = option_value(*gen::find_option("rollover"), o);
+  d["rounds"] = result.summary.rounds;
+  d["time_unit"] = "s";
+  py::dict model;
+  for (const gen::OptionSpec& spec : gen::option_table())
+    if (spec.group == gen::OptionGroup::Model) model[spec.name] = option_value(spec, o);
+  d["options"] = model;
+  py::dict injected;
+  injected["late_senders"] = result.summary.injected_late_senders;
+  injected["out_of_order_pairs"] = result.summary.injected_out_of_order;
+  injected["imbalanced"] = result.summary.injected_imbalance;
+  d["injected"] = injected;
+  return d;
+}
+
+py::list late_senders(const GroundTruth& t) {
+  py::list out;
+  for (const auto& x : t.late_senders) {
+    py::dict e;
+    e["src"] = x.src;
+    e["dest"] = x.dest;
+    e["tag"] = x.tag;
+    e["send_enter"] = x.send_enter;
+    e["recv_enter"] = x.recv_enter;
+    e["wait"] = x.wait;
+    out.append(e);
+  }
+  return out;
+}
+
+py::list out_of_order(const GroundTruth& t) {
+  py::list out;
+  for (const auto& x : t.out_of_order) {
+    py::dict e;
+    e["src"] = x.src;
+    e["dest"] = x.dest;
+    py::list tags;  // sent first, received first
+    tags.append(x.first_sent);
+    tags.append(x.first_received);
+    e["tags"] = tags;
+    e["time"] = x.time;
+    out.append(e);
+  }
+  return out;
+}
+
+py::list imbalance(const GroundTruth& t) {
+  py::list out;
+  for (const auto& x : t.imbalance) {
+    py::dict e;
+    e["index"] = x.index;
+    e["region"] = t.regions.at(static_cast<std::size_t>(x.region));
+    e["enter_max"] = x.enter_max;
+    e["waits"] = x.waits;
+    out.append(e);
+  }
+  return out;
+}
+
+// {"0": {region: {"incl", "excl", "count"}}, ...}: string keys, as JSON has them.
+py::dict region_time(const GroundTruth& t) {
+  py::dict out;
+  for (std::size_t l = 0; l < t.region_time.size(); ++l) {
+    py::dict regions;
+    for (const auto& row : t.region_time[l]) {
+      py::dict time;
+      time["incl"] = row.time.incl;
+      time["excl"] = row.time.excl;
+      time["count"] = row.time.count;
+      regions[py::str(t.regions.at(static_cast<std::size_t>(row.region)))] = time;
+    }
+    out[py::str(std::to_string(l))] = regions;
+  }
+  return out;
+}
+
+}  // namespace
+
+py::dict truth_to_python(const gen::GenOptions& options, const gen::GenResult& result) {
+  const GroundTruth& t = *result.truth;
+  py::dict d = how_it_was_made(options, result);
+  d["events"] = t.events;
+  d["start"] = t.start;
+  d["end"] = t.end;
+  d["regions"] = t.regions;
+  d["location_names"] = t.location_names;
+  d["messages"] = t.messages;
+  d["list_limit"] = t.list_limit;
+  d["late_sender_count"] = t.late_sender_count;
+  d["late_sender_wait_total"] = t.late_sender_wait_total;
+  d["late_senders"] = late_senders(t);
+  d["out_of_order_count"] = t.out_of_order_count;
+  d["out_of_order_reports"] = t.out_of_order_reports;
+  d["out_of_order"] = out_of_order(t);
+  d["collectives"] = t.collectives;
+  d["imbalance_wait_total"] = t.imbalance_wait_total;
+  d["imbalance"] = imbalance(t);
+  py::dict truncated;
+  truncated["late_senders"] = t.truncated.late_senders;
+  truncated["out_of_order"] = t.truncated.out_of_order;
+  truncated["imbalance"] = t.truncated.imbalance;
+  d["truncated"] = truncated;
+  d["bytes_received_per_location"] = t.bytes_received_per_location;
+  d["bytes_sent_per_location"] = t.bytes_sent_per_location;
+  d["region_time"] = region_time(t);
+  return d;
+}
+
+}  // namespace earl::bindings

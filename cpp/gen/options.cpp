@@ -1,0 +1,148 @@
+#include "gen/options.h"
+
+#include <cmath>
+#include <cstdio>
+#include <type_traits>
+
+#include "model/error.h"
+
+namespace earl::gen {
+
+namespace {
+
+constexpr double kMaxUs = 1099511627776.0;  // 2^40 us (12.7 days): far beyond any test run
+
+}  // namespace
+
+const std::vector<OptionSpec>& option_table() {
+  using G = OptionGroup;
+  static const std::vector<OptionSpec> table = {
+      {"locations", &GenOptions::locations, G::Run,
+       "number of MPI processes, one location each unless --threads", 2, kMaxLocations},
+      {"events", &GenOptions::events, G::Run,
+       "approximate number of events (whole rounds are generated until it is reached)", 0},
+      {"seed", &GenOptions::seed, G::Run, "random seed"},
+      {"format", &GenOptions::format, G::Run, "trace format to write"},
+      {"rollover", &GenOptions::rollover, G::Run,
+       "clock roll-over point in microseconds: write cycles and a -11 record (ALOG only)",
+       1, std::numeric_limits<double>::infinity(), "", true},
+      {"threads", &GenOptions::threads, G::Run,
+       "locations per MPI process: each process' master thread forks a team of that many "
+       "threads for each compute phase",
+       1, 256},
+      {"permute_ranks", &GenOptions::permute_ranks, G::Run,
+       "MPI_COMM_WORLD's ranks are a seeded permutation of the processes (OTF2 readers must "
+       "translate ranks; events stay the same)"},
+      {"pattern", &GenOptions::pattern, G::Model,
+       "point-to-point pattern: ring (send right, receive from the left) or neighbors (both "
+       "directions)",
+       -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
+       "ring,neighbors"},
+      {"max_kernels", &GenOptions::max_kernels, G::Model,
+       "kernel instances per compute phase: 1..N, drawn per round", 1, 1000},
+      {"kernel_us", &GenOptions::kernel_us, G::Model, "kernel duration in microseconds", 1, kMaxUs},
+      {"jitter", &GenOptions::jitter, G::Model,
+       "relative jitter of kernel and update durations", 0, 1},
+      {"update_us", &GenOptions::update_us, G::Model,
+       "duration of the update phase before the collective (microseconds)", 1, kMaxUs},
+      {"msg_bytes", &GenOptions::msg_bytes, G::Model,
+       "mean message length in bytes (uniform in [B/2, 3B/2])", 0, kMaxUs},
+      {"latency_us", &GenOptions::latency_us, G::Model,
+       "minimum message latency in microseconds", 1, kMaxUs},
+      {"bandwidth", &GenOptions::bandwidth, G::Model,
+       "bytes per microsecond for message copy and transfer cost", 1},
+      {"barrier_every", &GenOptions::barrier_every, G::Model,
+       "every k-th collective is MPI_Barrier, the others MPI_Allreduce (0: never)", 0},
+      {"late_sender_rate", &GenOptions::late_sender_rate, G::Model,
+       "probability per location and round of a delayed MPI_Send", 0, 1},
+      {"late_sender_us", &GenOptions::late_sender_us, G::Model,
+       "mean extra compute time of a late sender (exponential, microseconds)", 0, kMaxUs},
+      {"out_of_order_rate", &GenOptions::out_of_order_rate, G::Model,
+       "probability per location and round of a pair of messages that the right neighbour "
+       "receives in reverse order",
+       0, 1},
+      {"imbalance_rate", &GenOptions::imbalance_rate, G::Model,
+       "probability per location and round of a longer update phase", 0, 1},
+      {"imbalance_us", &GenOptions::imbalance_us, G::Model,
+       "mean extra update time of an imbalanced location (exponential, microseconds)", 0, kMaxUs},
+      {"truth_limit", &GenOptions::truth_limit, G::Model,
+       "at most this many entries per list in the ground truth (counts and totals stay "
+       "complete)",
+       0},
+  };
+  return table;
+}
+
+const OptionSpec* find_option(const std::string& name) {
+  for (const OptionSpec& spec : option_table())
+    if (name == spec.name) return &spec;
+  return nullptr;
+}
+
+std::vector<std::string> option_choices(const OptionSpec& spec) {
+  std::vector<std::string> out;
+  std::string current;
+  for (const char* c = spec.choices; *c; ++c) {
+    if (*c == ',') {
+      out.push_back(current);
+      current.clear();
+    } else {
+      current += *c;
+    }
+  }
+  if (!current.empty()) out.push_back(current);
+  return out;
+}
+
+namespace {
+
+// Whole numbers print without a fraction, 2^40 as 2^40.
+std::string number(double v) {
+  if (v == kMaxUs) return "2^40";
+  char buf[40];
+  if (std::floor(v) == v && std::fabs(v) < 1e18)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+template <typename T>
+void check_range(const OptionSpec& spec, T value) {
+  if (spec.zero_is_unset && value == 0) return;
+  const double v = static_cast<double>(value);
+  if (v >= spec.min && v <= spec.max) return;
+  const std::string got = " (got " + number(v) + ")";
+  std::string rule;
+  if (std::isinf(spec.max))
+    rule = spec.min == 0 ? "must not be negative" : "must be at least " + number(spec.min);
+  else
+    rule = "must be in " + number(spec.min) + ".." + number(spec.max);
+  throw EarlError(std::string("earl gen: ") + spec.name + " " + rule + got);
+}
+
+}  // namespace
+
+void check_option(const OptionSpec& spec, const GenOptions& options) {
+  std::visit(
+      [&](auto member) {
+        const auto& value = options.*member;
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          const std::vector<std::string> allowed = option_choices(spec);
+          if (allowed.empty()) return;
+          std::string list;
+          for (const std::string& a : allowed) {
+            if (a == value) return;
+            list += (list.empty() ? "'" : " or '") + a + "'";
+          }
+          throw EarlError(std::string("earl gen: ") + spec.name + " must be " + list + " (got '" +
+                          value + "')");
+        } else if constexpr (!std::is_same_v<T, bool>) {
+          check_range(spec, value);
+        }
+      },
+      spec.field);
+}
+
+}  // namespace earl::gen
