@@ -30,8 +30,8 @@ EXAMPLES = [
 
 
 def _close(a, b):
-    # The ground truth converts microseconds as us * 1e-6, the trace reader as us / 1e6: the
-    # two may differ in the last bit, so sums are compared with a tolerance.
+    # The truth and the scripts convert times alike (cpp/model/clock.h) but a script may add
+    # them in another order, so sums may differ in the last bits.
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
 
 
