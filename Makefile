@@ -9,9 +9,9 @@ JOBS   ?= 2
 
 # System packages from the distribution where apt can install them: libotf2 (OTF2 traces),
 # the Lua 5.4 headers (the Lua module), Tcl/Tk and BLT (the Tcl extension, wish, the
-# seed's bar chart), Xvfb and tmux (tests of wish and of the REPL in a real terminal).
-# Elsewhere CMake says what is missing and builds without it.
-SYSTEM_PACKAGES := libopen-trace-format2-dev pkg-config liblua5.4-dev lua5.4 tcl8.6-dev tk8.6 blt xvfb xauth tmux
+# seed's bar chart), Xvfb and tmux (tests of wish and of the REPL in a real terminal),
+# doctest (the C++ unit tests). Elsewhere CMake says what is missing and builds without it.
+SYSTEM_PACKAGES := libopen-trace-format2-dev pkg-config liblua5.4-dev lua5.4 tcl8.6-dev tk8.6 blt xvfb xauth tmux doctest-dev
 $(VENV)/.system: Makefile
 	@mkdir -p $(VENV)
 	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done 2>/dev/null); \
