@@ -10,44 +10,13 @@
 #include <doctest/doctest.h>
 
 #include "access/random_access_trace.h"
+#include "memory_decoder.h"
 #include "model/error.h"
 
 using namespace earl;
+using earl::testing::MemoryDecoder;
 
 namespace {
-
-// Events from memory; optionally demands one restart (like an unsorted ALOG file).
-class VectorDecoder : public TraceDecoder {
- public:
-  VectorDecoder(std::vector<Event> events, int locations, bool restart_once)
-      : events_(std::move(events)), restart_pending_(restart_once) {
-    for (int loc = 0; loc < locations; ++loc) definitions_.ensure_location(loc);
-    definitions_.define_region("a", "All");
-    definitions_.define_region("b", "All");
-  }
-  std::string format() const override { return "memory"; }
-  std::string file() const override { return "memory"; }
-  bool read(Event& event) override {
-    if (next_ >= events_.size()) return false;
-    if (restart_pending_ && next_ == events_.size() / 2) {
-      restart_pending_ = false;
-      throw DecoderRestart{};
-    }
-    event = events_[next_++];
-    return true;
-  }
-  DecoderPosition position() const override { return DecoderPosition{{next_}}; }
-  void seek(const DecoderPosition& position) override { next_ = position.words.at(0); }
-  DecoderPosition start_position() const override { return DecoderPosition{{0}}; }
-  double progress() const override { return events_.empty() ? 1.0 : double(next_) / events_.size(); }
-  const Definitions& definitions() const override { return definitions_; }
-
- private:
-  std::vector<Event> events_;
-  bool restart_pending_;
-  std::uint64_t next_ = 0;
-  Definitions definitions_;
-};
 
 std::vector<Event> random_events(std::mt19937_64& rng, int locations, int count) {
   std::vector<Event> events;
@@ -119,7 +88,7 @@ void run_case(std::uint64_t seed, int count, std::uint64_t bdist, std::uint64_t 
   std::mt19937_64 rng(seed);
   std::vector<Event> input = random_events(rng, locations, count);
   Replay expected = replay(input, locations);
-  RandomAccessTrace trace(std::make_unique<VectorDecoder>(input, locations, restart), bdist, hsize);
+  RandomAccessTrace trace(std::make_unique<MemoryDecoder>(input, locations, restart), bdist, hsize);
   std::string label = "seed " + std::to_string(seed) + " bdist " + std::to_string(bdist) +
                       " hsize " + std::to_string(hsize) + ": ";
   CHECK_MESSAGE(trace.size() == static_cast<Position>(count), (label + "size"));
@@ -157,12 +126,12 @@ TEST_CASE("random access over a longer trace that restarts its scan") {
 
 TEST_CASE("errors: positions and locations that do not exist, hsize 0") {
   std::vector<Event> none;
-  RandomAccessTrace trace(std::make_unique<VectorDecoder>(none, 2, false), 10, 10);
+  RandomAccessTrace trace(std::make_unique<MemoryDecoder>(none, 2, false), 10, 10);
   CHECK_MESSAGE(trace.size() == 0, "empty trace has no events");
   CHECK_THROWS_AS_MESSAGE(trace.event(1), EarlError, "event(1) of an empty trace throws");
   CHECK_THROWS_AS_MESSAGE(trace.stack(2, 0), EarlError, "stack of location 2 of 2 throws");
   CHECK_MESSAGE(trace.queue(-1, -1, 0).empty(), "queue at 0 is empty");
-  CHECK_THROWS_AS_MESSAGE(RandomAccessTrace(std::make_unique<VectorDecoder>(none, 1, false), 1, 0),
+  CHECK_THROWS_AS_MESSAGE(RandomAccessTrace(std::make_unique<MemoryDecoder>(none, 1, false), 1, 0),
                           EarlError, "hsize 0 throws");
 }
 
@@ -170,7 +139,7 @@ TEST_CASE("an interrupted seek leaves the trace usable") {
   std::mt19937_64 rng(7);
   std::vector<Event> input = random_events(rng, 3, 300000);
   Replay expected = replay(input, 3);
-  RandomAccessTrace trace(std::make_unique<VectorDecoder>(input, 3, false), 0, 100);
+  RandomAccessTrace trace(std::make_unique<MemoryDecoder>(input, 3, false), 0, 100);
   CHECK_THROWS_AS_MESSAGE(trace.event(250000, [](double) { return false; }), Interrupted,
                           "a progress callback returning false interrupts a long seek");
   CHECK_MESSAGE(same_event(trace.event(250000), expected.events[249999]), "usable after the interrupt");
