@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -13,11 +14,15 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include <doctest/doctest.h>
 
 #include "access/random_access_trace.h"
 #include "cache/cached_decoder.h"
 #include "cache/event_codec.h"
+#include "formats/open_decoder.h"
+#include "gen/generator.h"
 #include "model/error.h"
 
 using namespace earl;
@@ -438,3 +443,44 @@ TEST_CASE("published names follow first appearance in time") {
 
 }  // namespace
 
+
+#ifdef EARL_HAVE_OTF2
+// The real OTF2 importer thread (the sanitizer build runs this under ThreadSanitizer): an
+// archive from the generator, read through the cache, must give the events the direct
+// libotf2 reader gives, as many as the generator wrote; closing while the importer still
+// runs stops it.
+TEST_CASE("the OTF2 importer thread fills the cache with what the direct reader reads") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() /
+                       ("earl_event_cache_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string anchor = (dir / "run.otf2").string();
+  gen::GenOptions options;
+  options.format = "otf2";
+  options.events = 20000;
+  options.threads = 2;
+  options.permute_ranks = true;
+  const gen::GenSummary written = gen::generate(options, anchor, (dir / "run.json").string());
+
+  RandomAccessTrace cached(open_decoder(anchor, "", true), 1000, 50);
+  RandomAccessTrace direct(open_decoder(anchor, "", false), 1000, 50);
+  REQUIRE(cached.size() == written.events);
+  REQUIRE(direct.size() == written.events);
+  bool same = true;
+  for (Position p = 1; p <= cached.size(); ++p) {
+    const Event& a = cached.event(p);
+    const Event& b = direct.event(p);
+    same = same && same_event(a, b) && a.enterptr == b.enterptr;
+  }
+  CHECK_MESSAGE(same, "every event, in order, as the direct reader reads it");
+  CHECK(cached.queue(-1, -1, cached.size() / 2) == direct.queue(-1, -1, direct.size() / 2));
+
+  for (int i = 0; i < 3; ++i) {  // closed at once, while the importer reads
+    std::unique_ptr<TraceDecoder> decoder = open_decoder(anchor, "", true);
+    decoder->seek(decoder->start_position());
+    Event e;
+    CHECK(decoder->read(e));
+  }
+  fs::remove_all(dir);
+}
+#endif
