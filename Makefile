@@ -4,14 +4,15 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 JOBS   ?= 2
+comma  := ,
 
-.PHONY: setup build demo test test-cpp test-python bench clean
+.PHONY: setup build demo test test-cpp test-sanitizers test-asan test-tsan test-python bench clean
 
 # System packages from the distribution where apt can install them: libotf2 (OTF2 traces),
 # the Lua 5.4 headers (the Lua module), Tcl/Tk and BLT (the Tcl extension, wish, the
-# seed's bar chart), Xvfb and tmux (tests of wish and of the REPL in a real terminal).
-# Elsewhere CMake says what is missing and builds without it.
-SYSTEM_PACKAGES := libopen-trace-format2-dev pkg-config liblua5.4-dev lua5.4 tcl8.6-dev tk8.6 blt xvfb xauth tmux
+# seed's bar chart), Xvfb and tmux (tests of wish and of the REPL in a real terminal),
+# doctest (the C++ unit tests). Elsewhere CMake says what is missing and builds without it.
+SYSTEM_PACKAGES := libopen-trace-format2-dev pkg-config liblua5.4-dev lua5.4 tcl8.6-dev tk8.6 blt xvfb xauth tmux doctest-dev
 $(VENV)/.system: Makefile
 	@mkdir -p $(VENV)
 	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done 2>/dev/null); \
@@ -52,7 +53,43 @@ test-cpp: $(VENV)/.deps
 test-python: setup
 	$(PY) -m pytest -q
 
-test: test-cpp test-python
+# Sanitizer runs, each in a build directory of its own: AddressSanitizer and
+# UndefinedBehaviorSanitizer over all C++ unit tests, ThreadSanitizer over the event cache
+# test (the test of the importer thread). A compiler or runtime that cannot build and run
+# a sanitized program skips its run with a message. A finding stops the run with a
+# nonzero exit (the build aborts on the first UB report; the options below make every
+# runtime stop at its first report), so `make test` fails.
+SANITIZER_CMAKE = -DEARL_BUILD_PYTHON=OFF -DEARL_BUILD_CPP_TESTS=ON \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=$(CXX)
+ASAN_ENV = ASAN_OPTIONS=halt_on_error=1:exitcode=23:detect_leaks=1:strict_string_checks=1 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=24
+TSAN_ENV = TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1
+
+# $(call sanitizer_works,FLAGS,NAME): a tiny program compiles, links and runs with FLAGS.
+sanitizer_works = mkdir -p build/probe && printf 'int main() { return 0; }\n' > build/probe/probe.cpp && \
+    $(CXX) -fsanitize=$(1) build/probe/probe.cpp -o build/probe/$(2) >/dev/null 2>&1 && build/probe/$(2)
+
+test-asan: $(VENV)/.deps
+	@if $(call sanitizer_works,address$(comma)undefined,asan); then \
+	    cmake -S . -B build/asan $(SANITIZER_CMAKE) -DEARL_SANITIZE=address,undefined >/dev/null && \
+	    cmake --build build/asan --target earl_cpp_tests -j $(JOBS) && \
+	    $(ASAN_ENV) ctest --test-dir build/asan --output-on-failure; \
+	else \
+	    echo "test-asan skipped: compiler lacks -fsanitize=address,undefined ($(CXX))"; \
+	fi
+
+test-tsan: $(VENV)/.deps
+	@if $(call sanitizer_works,thread,tsan); then \
+	    cmake -S . -B build/tsan $(SANITIZER_CMAKE) -DEARL_SANITIZE=thread >/dev/null && \
+	    cmake --build build/tsan --target event_cache_test -j $(JOBS) && \
+	    $(TSAN_ENV) ctest --test-dir build/tsan --output-on-failure -R '^event_cache_test$$'; \
+	else \
+	    echo "test-tsan skipped: compiler lacks -fsanitize=thread ($(CXX))"; \
+	fi
+
+test-sanitizers: test-asan test-tsan
+
+test: test-cpp test-sanitizers test-python
 
 bench: setup
 	$(PY) bench/run_benchmarks.py

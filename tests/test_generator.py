@@ -736,19 +736,32 @@ def scripts_through_event_trace(e):
 def test_ctrl_c_stops_generation_and_removes_partial_output(tmp_path):
     """A SIGINT during a long generation raises KeyboardInterrupt in Python and leaves no
     half-written trace or truth behind."""
+    # The generator takes no progress callback, so Ctrl-C is pressed when its output shows
+    # that it is writing (the trace file has data), not after a delay: the signal always
+    # arrives during the generation, which at 10^9 events would run for many minutes.
     script = textwrap.dedent("""
         import os, signal, sys, threading
         from earl.generate import generate
-        threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        out = sys.argv[1]
+        seen = []
+
+        def ctrl_c_once_writing():
+            while not (os.path.exists(out) and os.path.getsize(out) > 0):
+                threading.Event().wait(0.001)
+            seen.append(os.path.getsize(out))
+            os.kill(os.getpid(), signal.SIGINT)
+
+        threading.Thread(target=ctrl_c_once_writing, daemon=True).start()
         try:
-            generate(sys.argv[1], events=10**9, seed=1)
+            generate(out, events=10**9, seed=1)
             print("finished")
         except KeyboardInterrupt:
             print("interrupted")
+        print("pressed while writing", bool(seen))
     """)
     out = tmp_path / "huge.alog"
     done = subprocess.run([sys.executable, "-c", script, str(out)], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "interrupted"
+    assert done.stdout.splitlines() == ["interrupted", "pressed while writing True"]
     assert list(tmp_path.iterdir()) == []

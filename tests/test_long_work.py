@@ -105,32 +105,41 @@ def test_exception_of_a_progress_callback_while_opening(big_trace):
     assert caught.value is raised and len(seen) == 2
 
 
+# Ctrl-C is pressed from inside the work itself: a progress callback sends SIGINT to the
+# process once the work is past a fraction, so the interruption always lands in the middle
+# of it, however fast or slow the machine (a timer could fire before or after).
 CTRL_C_SCRIPT = textwrap.dedent("""
-    import signal, sys
+    import os, signal, sys
     import earl
     path, events = sys.argv[1], int(sys.argv[2])
 
-    def ctrl_c_at_second_report():
-        calls = []
-        def report(fraction):
-            calls.append(fraction)
-            if len(calls) == 2:
-                signal.raise_signal(signal.SIGINT)
-        return report
+    class CtrlCWhenPast:
+        def __init__(self, fraction):
+            self.fraction = fraction
+            self.pressed_at = None
 
+        def __call__(self, done):
+            if self.pressed_at is None and done > self.fraction:
+                self.pressed_at = done
+                os.kill(os.getpid(), signal.SIGINT)
+
+    ctrl_c = CtrlCWhenPast(0.2)
     try:
-        earl.EventTrace(path, bdist=0, progress=ctrl_c_at_second_report())
+        earl.EventTrace(path, bdist=0, progress=ctrl_c)
         print("open finished")
     except KeyboardInterrupt:
         print("open interrupted")
+    print("pressed mid-work", 0.2 < ctrl_c.pressed_at < 1.0)
 
     trace = earl.EventTrace(path, bdist=0, progress=lambda f: None)
-    trace.progress = ctrl_c_at_second_report()
+    ctrl_c = CtrlCWhenPast(0.2)
+    trace.progress = ctrl_c
     try:
         trace.event(events - 5000)
         print("jump finished")
     except KeyboardInterrupt:
         print("jump interrupted")
+    print("pressed mid-work", 0.2 < ctrl_c.pressed_at < 1.0)
     trace.progress = None
     ev = trace.event(events - 5000)
     print("usable", ev["pos"], trace.stack(0, 4))
@@ -146,10 +155,10 @@ def test_ctrl_c_interrupts_open_and_far_jump(big_trace, tmp_path):
     done = subprocess.run([sys.executable, str(script), str(path), str(events)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[0] == "open interrupted"
-    assert lines[1] == "jump interrupted"
-    assert lines[2] == f"usable {events - 5000} [1]"
+    assert done.stdout.splitlines() == [
+        "open interrupted", "pressed mid-work True",
+        "jump interrupted", "pressed mid-work True",
+        f"usable {events - 5000} [1]"]
 
 
 @pytest.mark.parametrize("move", ["next", "prev", "jump", "reset", "event", "len"])

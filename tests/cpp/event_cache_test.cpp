@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -14,25 +14,20 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
 #include "access/random_access_trace.h"
 #include "cache/cached_decoder.h"
 #include "cache/event_codec.h"
+#include "registry/format_registry.h"
+#include "gen/generator.h"
 #include "model/error.h"
 
 using namespace earl;
 
 namespace {
-
-int passed = 0, failed = 0;
-
-void check(bool condition, const std::string& what) {
-  if (condition) {
-    ++passed;
-  } else {
-    ++failed;
-    if (failed < 30) std::printf("FAILED: %s\n", what.c_str());
-  }
-}
 
 bool same_value(const Value& a, const Value& b) {
   if (a.kind != b.kind) return false;
@@ -92,7 +87,7 @@ Event random_event(std::mt19937_64& rng) {
   return e;
 }
 
-void test_codec() {
+TEST_CASE("the codec round-trips every attribute and refuses truncated input") {
   std::mt19937_64 rng(1);
   std::uint8_t buffer[kMaxEncodedEvent + 8];
   for (int i = 0; i < 20000; ++i) {
@@ -101,23 +96,23 @@ void test_codec() {
     std::uint64_t tick = pick<std::uint64_t>(rng, {previous, previous + 1, previous - 1, 0,
                                                     ~std::uint64_t(0), rng()});
     std::size_t size = encode_event(e, tick, previous, buffer);
-    check(size > 0 && size <= kMaxEncodedEvent, "encoded size within kMaxEncodedEvent");
+    CHECK_MESSAGE((size > 0 && size <= kMaxEncodedEvent), "encoded size within kMaxEncodedEvent");
     Event back;
     back.loc = e.loc;
     back.time = e.time;
     std::uint64_t tick_back = 0, peeked = 0;
-    check(decode_event(buffer, buffer + size, previous, back, tick_back) == size, "decode uses every byte");
-    check(tick_back == tick, "timestamp round-trips");
-    check(peek_tick(buffer, buffer + size, previous, peeked) && peeked == tick, "peek_tick");
-    check(same_event(e, back), "event " + std::to_string(i) + " round-trips");
+    CHECK_MESSAGE(decode_event(buffer, buffer + size, previous, back, tick_back) == size, "decode uses every byte");
+    CHECK_MESSAGE(tick_back == tick, "timestamp round-trips");
+    CHECK_MESSAGE((peek_tick(buffer, buffer + size, previous, peeked) && peeked == tick), "peek_tick");
+    CHECK_MESSAGE(same_event(e, back), ("event " + std::to_string(i) + " round-trips"));
     // Every proper prefix is recognised as incomplete, never read past its end.
     for (std::size_t cut = 0; cut < size; ++cut) {
       std::vector<std::uint8_t> prefix(buffer, buffer + cut);
       Event scratch;
       std::uint64_t t;
       if (decode_event(prefix.data(), prefix.data() + prefix.size(), previous, scratch, t) != 0) {
-        check(false, "a " + std::to_string(cut) + "-byte prefix of a " + std::to_string(size) +
-                         "-byte event decodes");
+        CHECK_MESSAGE(false, ("a " + std::to_string(cut) + "-byte prefix of a " + std::to_string(size) +
+                         "-byte event decodes"));
         break;
       }
     }
@@ -125,7 +120,7 @@ void test_codec() {
   std::uint8_t bad[] = {0xEE, 0, 0};
   Event scratch;
   std::uint64_t t;
-  check(decode_event(bad, bad + sizeof(bad), 0, scratch, t) == 0, "an unknown kind is refused");
+  CHECK_MESSAGE(decode_event(bad, bad + sizeof(bad), 0, scratch, t) == 0, "an unknown kind is refused");
 }
 
 // An ImportSource from memory: per-location event lists, fed by a thread of its own,
@@ -273,9 +268,9 @@ void test_merge_and_positions(std::size_t locations, std::size_t events, std::si
     if (n >= merged.size() || !same_event(e, merged[n])) all_same = false;
     ++n;
   }
-  check(n == merged.size(), ctx + "every event once: " + std::to_string(n) + " of " + std::to_string(merged.size()));
-  check(all_same, ctx + "the merged order is the stable (timestamp, location) order");
-  check(decoder.progress() > 0.999, ctx + "progress reaches 1");
+  CHECK_MESSAGE(n == merged.size(), (ctx + "every event once: " + std::to_string(n) + " of " + std::to_string(merged.size())));
+  CHECK_MESSAGE(all_same, (ctx + "the merged order is the stable (timestamp, location) order"));
+  CHECK_MESSAGE(decoder.progress() > 0.999, (ctx + "progress reaches 1"));
   // Restore saved positions in random order; each continues exactly where it was taken.
   for (int round = 0; round < 40 && !positions.empty(); ++round) {
     std::size_t k = rng() % positions.size();
@@ -290,7 +285,7 @@ void test_merge_and_positions(std::size_t locations, std::size_t events, std::si
       }
       same = same && got && same_event(e, merged[i]);
     }
-    check(same, ctx + "restoring a position taken before event " + std::to_string(indices[k]));
+    CHECK_MESSAGE(same, (ctx + "restoring a position taken before event " + std::to_string(indices[k])));
   }
   DecoderPosition broken = decoder.position();
   broken.words.pop_back();
@@ -300,10 +295,30 @@ void test_merge_and_positions(std::size_t locations, std::size_t events, std::si
   } catch (const EarlError&) {
     refused = true;
   }
-  check(refused, ctx + "a position of the wrong size is refused with EarlError");
+  CHECK_MESSAGE(refused, (ctx + "a position of the wrong size is refused with EarlError"));
 }
 
-void test_random_access_over_cache() {
+TEST_CASE("the merge is the stable (timestamp, location) order and positions restore") {
+  test_merge_and_positions(1, 3000, 128, 0, 11);
+  test_merge_and_positions(3, 20000, 300, 0, 12);
+  test_merge_and_positions(16, 50000, 4096, 0, 13);
+  test_merge_and_positions(17, 30000, 200, 0, 14);
+  test_merge_and_positions(6, 0, 512, 0, 16);  // no events at all
+}
+
+TEST_CASE("a slow importer: the reader waits") {
+  test_merge_and_positions(5, 20000, 512, 100, 15);
+}
+
+// Blocks read in portions (as for many locations): the smallest portion, one that splits
+// blocks unevenly, and one larger than a block.
+TEST_CASE("blocks read in portions") {
+  test_merge_and_positions(4, 20000, 4096, 0, 17, kMaxEncodedEvent);
+  test_merge_and_positions(7, 20000, 4096, 0, 18, 1000);
+  test_merge_and_positions(3, 10000, 512, 50, 19, 3000);
+}
+
+TEST_CASE("random access over a cached trace") {
   // The facade's random access over a cached trace: event(p) in random order equals the
   // merged order (pointers aside, which the state derives).
   std::mt19937_64 rng(7);
@@ -311,7 +326,7 @@ void test_random_access_over_cache() {
   auto streams = random_streams(rng, 5, 6000, merged);
   RandomAccessTrace trace(std::make_unique<CachedDecoder>(std::make_unique<MemorySource>(streams), "", 256),
                           97, 5);
-  check(trace.size() == merged.size(), "random access: size");
+  CHECK_MESSAGE(trace.size() == merged.size(), "random access: size");
   bool same = true;
   for (int i = 0; i < 3000; ++i) {
     Position p = 1 + rng() % trace.size();
@@ -320,10 +335,10 @@ void test_random_access_over_cache() {
     got.sendptr = want.sendptr;  // derived by the state for some kinds
     if (!same_event(got, want) || got.pos != p) same = false;
   }
-  check(same, "random access: event(p) in random order");
+  CHECK_MESSAGE(same, "random access: event(p) in random order");
 }
 
-void test_failing_import() {
+TEST_CASE("a failed import ends the scan with its message") {
   std::mt19937_64 rng(3);
   std::vector<Event> merged;
   auto streams = random_streams(rng, 4, 5000, merged);
@@ -336,11 +351,11 @@ void test_failing_import() {
     thrown = true;
     message = error.what();
   }
-  check(thrown && message.find("failed on purpose") != std::string::npos,
-        "a failed import ends the scan with its message: " + message);
+  CHECK_MESSAGE((thrown && message.find("failed on purpose") != std::string::npos),
+        ("a failed import ends the scan with its message: " + message));
 }
 
-void test_unusable_directory() {
+TEST_CASE("a cache directory that cannot be used is named") {
   std::mt19937_64 rng(4);
   std::vector<Event> merged;
   auto streams = random_streams(rng, 2, 10, merged);
@@ -350,12 +365,12 @@ void test_unusable_directory() {
   } catch (const EarlError& error) {
     message = error.what();
   }
-  check(message.find("/nonexistent/earl-test-dir") != std::string::npos &&
-            message.find("cache=False") != std::string::npos,
-        "a cache directory that cannot be used is named: " + message);
+  CHECK_MESSAGE((message.find("/nonexistent/earl-test-dir") != std::string::npos &&
+            message.find("cache=False") != std::string::npos),
+        ("a cache directory that cannot be used is named: " + message));
 }
 
-void test_closing_while_importing() {
+TEST_CASE("closing while the importer runs stops and joins it") {
   // Destroying the decoder while the importer still runs stops and joins it.
   std::mt19937_64 rng(5);
   std::vector<Event> merged;
@@ -369,10 +384,10 @@ void test_closing_while_importing() {
     }
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  check(seconds < 20, "closing during the import returns (took " + std::to_string(seconds) + " s)");
+  CHECK_MESSAGE(seconds < 20, ("closing during the import returns (took " + std::to_string(seconds) + " s)"));
 }
 
-void test_first_appearance_order() {
+TEST_CASE("published names follow first appearance in time") {
   // The importer met "late" and "ghost late" first (location 0, whole batch), but location
   // 1 uses "early" and "ghost early" earlier in time: the published lists follow time.
   Definitions declared;
@@ -406,46 +421,66 @@ void test_first_appearance_order() {
   Event e;
   while (decoder.read(e)) got.push_back(e);
   const Definitions& published = decoder.definitions();
-  check(published.types.names() == std::vector<std::string>{"enter", "exit", "send", "recv", "early", "late"},
+  CHECK_MESSAGE((published.types.names() == std::vector<std::string>{"enter", "exit", "send", "recv", "early", "late"}),
         "record types in order of first appearance in time");
-  check(published.regions.names() == std::vector<std::string>{"main", "ghost early", "ghost late"},
+  CHECK_MESSAGE((published.regions.names() == std::vector<std::string>{"main", "ghost early", "ghost late"}),
         "declared regions, then undefined ones in order of first appearance");
-  check(published.groups.names() == std::vector<std::string>{"USER", "UNKNOWN"}, "groups");
-  check(published.strings.names() == std::vector<std::string>{"text early", "text late"}, "strings");
-  check(got.size() == 6, "every event");
+  CHECK_MESSAGE((published.groups.names() == std::vector<std::string>{"USER", "UNKNOWN"}), "groups");
+  CHECK_MESSAGE((published.strings.names() == std::vector<std::string>{"text early", "text late"}), "strings");
+  CHECK_MESSAGE(got.size() == 6, "every event");
   if (got.size() != 6) return;
   // Merged: enter main (0), ghost early (1), early (1), late (0), ghost late (0), late (1).
-  check(got[0].region == 0 && got[1].region == 1 && got[4].region == 2, "events carry published region ids");
-  check(got[2].type == 4 && got[3].type == 5 && got[5].type == 5, "events carry published type ids");
-  check(got[2].data1.string == 0 && got[3].data1.string == 1 && got[5].data1.string == 0,
+  CHECK_MESSAGE((got[0].region == 0 && got[1].region == 1 && got[4].region == 2), "events carry published region ids");
+  CHECK_MESSAGE((got[2].type == 4 && got[3].type == 5 && got[5].type == 5), "events carry published type ids");
+  CHECK_MESSAGE((got[2].data1.string == 0 && got[3].data1.string == 1 && got[5].data1.string == 0),
         "events carry published string ids");
   // A restored position hands out the same published ids.
   decoder.seek(decoder.start_position());
   bool same = true;
   for (const Event& want : got) same = same && decoder.read(e) && same_event(e, want);
-  check(same, "a second pass hands out the same ids");
+  CHECK_MESSAGE(same, "a second pass hands out the same ids");
 }
 
 }  // namespace
 
-int main() {
-  test_codec();
-  test_merge_and_positions(1, 3000, 128, 0, 11);
-  test_merge_and_positions(3, 20000, 300, 0, 12);
-  test_merge_and_positions(16, 50000, 4096, 0, 13);
-  test_merge_and_positions(17, 30000, 200, 0, 14);
-  test_merge_and_positions(5, 20000, 512, 100, 15);  // a slow importer: the reader waits
-  test_merge_and_positions(6, 0, 512, 0, 16);        // no events at all
-  // Blocks read in portions (as for many locations): the smallest portion, one that
-  // splits blocks unevenly, and one larger than a block.
-  test_merge_and_positions(4, 20000, 4096, 0, 17, kMaxEncodedEvent);
-  test_merge_and_positions(7, 20000, 4096, 0, 18, 1000);
-  test_merge_and_positions(3, 10000, 512, 50, 19, 3000);
-  test_random_access_over_cache();
-  test_failing_import();
-  test_unusable_directory();
-  test_closing_while_importing();
-  test_first_appearance_order();
-  std::printf("event_cache_test: %d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+
+#ifdef EARL_HAVE_OTF2
+// The real OTF2 importer thread (the sanitizer build runs this under ThreadSanitizer): an
+// archive from the generator, read through the cache, must give the events the direct
+// libotf2 reader gives, as many as the generator wrote; closing while the importer still
+// runs stops it.
+TEST_CASE("the OTF2 importer thread fills the cache with what the direct reader reads") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() /
+                       ("earl_event_cache_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string anchor = (dir / "run.otf2").string();
+  gen::GenOptions options;
+  options.format = "otf2";
+  options.events = 20000;
+  options.threads = 2;
+  options.permute_ranks = true;
+  const gen::GenSummary written = gen::generate(options, anchor).summary;
+
+  RandomAccessTrace cached(open_decoder(anchor, "", true), 1000, 50);
+  RandomAccessTrace direct(open_decoder(anchor, "", false), 1000, 50);
+  REQUIRE(cached.size() == written.events);
+  REQUIRE(direct.size() == written.events);
+  bool same = true;
+  for (Position p = 1; p <= cached.size(); ++p) {
+    const Event& a = cached.event(p);
+    const Event& b = direct.event(p);
+    same = same && same_event(a, b) && a.enterptr == b.enterptr;
+  }
+  CHECK_MESSAGE(same, "every event, in order, as the direct reader reads it");
+  CHECK(cached.queue(-1, -1, cached.size() / 2) == direct.queue(-1, -1, direct.size() / 2));
+
+  for (int i = 0; i < 3; ++i) {  // closed at once, while the importer reads
+    std::unique_ptr<TraceDecoder> decoder = open_decoder(anchor, "", true);
+    decoder->seek(decoder->start_position());
+    Event e;
+    CHECK(decoder->read(e));
+  }
+  fs::remove_all(dir);
 }
+#endif

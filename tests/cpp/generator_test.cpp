@@ -2,7 +2,6 @@
 // invariants on an in-memory sink, the ALOG writer and option validation.
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <cstdlib>
 #include <fstream>
@@ -12,6 +11,8 @@
 #include <string>
 #include <tuple>
 #include <vector>
+
+#include <doctest/doctest.h>
 
 #include "formats/alog/alog_writer.h"
 #include "gen/generator.h"
@@ -23,17 +24,6 @@
 using namespace earl::gen;
 
 namespace {
-
-int passed = 0, failed = 0;
-
-void check(bool ok, const std::string& what) {
-  if (ok) {
-    ++passed;
-  } else {
-    ++failed;
-    std::printf("FAILED: %s\n", what.c_str());
-  }
-}
 
 bool throws_earl_error(const std::function<void()>& f) {
   try {
@@ -67,18 +57,18 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
-void test_rng() {
+TEST_CASE("random numbers: pinned values, ranges, frequencies") {
   Rng a(1), b(1), c(2);
   // Pinned: the generator's output must not depend on platform or compiler.
-  check(a.next() == 12966619160104079557ull, "xoshiro256** first value for seed 1");
+  CHECK_MESSAGE(a.next() == 12966619160104079557ull, "xoshiro256** first value for seed 1");
   b.next();
-  check(a.next() == b.next(), "same seed, same sequence");
-  check(Rng(1).next() != c.next(), "different seed, different sequence");
+  CHECK_MESSAGE(a.next() == b.next(), "same seed, same sequence");
+  CHECK_MESSAGE(Rng(1).next() != c.next(), "different seed, different sequence");
   Rng e(42);
   const long long expected[] = {2479, 970, 386, 78, 8};
   bool same = true;
   for (long long x : expected) same = same && e.exponential(1000) == x;
-  check(same, "exponential(1000) values for seed 42 are pinned");
+  CHECK_MESSAGE(same, "exponential(1000) values for seed 42 are pinned");
 
   Rng r(7);
   bool in_range = true;
@@ -88,15 +78,15 @@ void test_rng() {
     const auto v = r.uniform(-3, 5);
     in_range = in_range && v >= -3 && v <= 5;
   }
-  check(in_range, "uniform stays in [lo, hi]");
+  CHECK_MESSAGE(in_range, "uniform stays in [lo, hi]");
   for (int i = 0; i < n; ++i) sum += r.exponential(1000);
   const double mean = static_cast<double>(sum) / n;
-  check(mean > 980 && mean < 1020, "exponential mean is about 1000 (got " + std::to_string(mean) + ")");
+  CHECK_MESSAGE((mean > 980 && mean < 1020), ("exponential mean is about 1000 (got " + std::to_string(mean) + ")"));
   int hits = 0;
   for (int i = 0; i < n; ++i) hits += r.bernoulli(0.25);
-  check(hits > n / 4 - 2000 && hits < n / 4 + 2000, "bernoulli(0.25) frequency");
-  check(!r.bernoulli(0.0) && r.bernoulli(1.0), "bernoulli edge cases");
-  check(r.uniform(5, 5) == 5 && r.exponential(0) == 0, "degenerate ranges");
+  CHECK_MESSAGE((hits > n / 4 - 2000 && hits < n / 4 + 2000), "bernoulli(0.25) frequency");
+  CHECK_MESSAGE((!r.bernoulli(0.0) && r.bernoulli(1.0)), "bernoulli edge cases");
+  CHECK_MESSAGE((r.uniform(5, 5) == 5 && r.exponential(0) == 0), "degenerate ranges");
 }
 
 void test_program_invariants(const GenOptions& o, const std::string& name) {
@@ -107,18 +97,18 @@ void test_program_invariants(const GenOptions& o, const std::string& name) {
   try {
     s = run_program(o, {&sink, &truth});
   } catch (const std::exception& e) {
-    std::printf("%s: %s\n", name.c_str(), e.what());
+    MESSAGE(name << ": " << e.what());
     ok = false;
   }
-  check(ok, name + ": runs (the truth collector checks nesting, order and matching)");
+  CHECK_MESSAGE(ok, (name + ": runs (the truth collector checks nesting, order and matching)"));
   if (!ok) return;
-  check(sink.begins == 1 && sink.finishes == 1, name + ": begin/finish once");
-  check(sink.events.size() == s.events && truth.events() == s.events, name + ": event counts agree");
-  check(s.events >= static_cast<std::uint64_t>(o.events), name + ": target reached");
-  check(static_cast<int>(sink.header.regions.size()) == kRegionCount + (o.threads > 1),
-        name + ": region table");
-  check(sink.header.locations == o.locations * o.threads && sink.header.threads == o.threads,
-        name + ": locations and threads in the header");
+  CHECK_MESSAGE((sink.begins == 1 && sink.finishes == 1), (name + ": begin/finish once"));
+  CHECK_MESSAGE((sink.events.size() == s.events && truth.events() == s.events), (name + ": event counts agree"));
+  CHECK_MESSAGE(s.events >= static_cast<std::uint64_t>(o.events), (name + ": target reached"));
+  CHECK_MESSAGE(static_cast<int>(sink.header.regions.size()) == kRegionCount + (o.threads > 1),
+        (name + ": region table"));
+  CHECK_MESSAGE((sink.header.locations == o.locations * o.threads && sink.header.threads == o.threads),
+        (name + ": locations and threads in the header"));
 
   // Global order and per-location strictly increasing times.
   bool ordered = true, strict = true, collective_together = true, flagged = true;
@@ -142,14 +132,14 @@ void test_program_invariants(const GenOptions& o, const std::string& name) {
       threads_only_compute = threads_only_compute && (e.region == kKernel || e.region == kParallel) &&
                              (e.kind == GenKind::Enter || e.kind == GenKind::Exit);
   }
-  check(flagged, name + ": exactly the collective enters and exits carry kGenCollective");
-  check(forks_balanced, name + ": forks and joins alternate on every location");
-  check(threads_only_compute, name + ": worker threads only run kernels in parallel");
+  CHECK_MESSAGE(flagged, (name + ": exactly the collective enters and exits carry kGenCollective"));
+  CHECK_MESSAGE(forks_balanced, (name + ": forks and joins alternate on every location"));
+  CHECK_MESSAGE(threads_only_compute, (name + ": worker threads only run kernels in parallel"));
   for (const auto& [t, k] : collective_exits) collective_together = collective_together && k == o.locations;
-  check(ordered, name + ": times never decrease in output order");
-  check(strict, name + ": times strictly increase per location");
-  check(collective_together, name + ": every collective is left by all locations at once");
-  check(collective_exits.size() == s.rounds, name + ": one collective per round");
+  CHECK_MESSAGE(ordered, (name + ": times never decrease in output order"));
+  CHECK_MESSAGE(strict, (name + ": times strictly increase per location"));
+  CHECK_MESSAGE(collective_together, (name + ": every collective is left by all locations at once"));
+  CHECK_MESSAGE(collective_exits.size() == s.rounds, (name + ": one collective per round"));
 
   // Every recv is later than the send it matches (FIFO per source, destination and tag).
   std::map<std::tuple<int, int, int>, std::vector<std::int64_t>> sent;
@@ -162,10 +152,10 @@ void test_program_invariants(const GenOptions& o, const std::string& name) {
       if (!q.empty()) q.erase(q.begin());
     }
   }
-  check(causal, name + ": every receive follows its send");
+  CHECK_MESSAGE(causal, (name + ": every receive follows its send"));
 }
 
-void test_program() {
+TEST_CASE("the program model keeps its invariants") {
   GenOptions o;
   o.events = 5000;
   test_program_invariants(o, "defaults");
@@ -192,7 +182,7 @@ void test_program() {
   test_program_invariants(t, "2 x 8 threads, always late");
 }
 
-void test_permuted_ranks() {
+TEST_CASE("permuted ranks") {
   for (int n : {2, 3, 7, 64}) {
     const std::vector<int> p = permuted_ranks(n, 5);
     std::vector<int> sorted = p;
@@ -202,12 +192,12 @@ void test_permuted_ranks() {
       permutation = permutation && sorted[i] == i;
       identity = identity && p[i] == i;
     }
-    check(permutation && !identity, "permuted_ranks(" + std::to_string(n) + ") is a non-identity permutation");
-    check(permuted_ranks(n, 5) == p, "permuted_ranks is seeded");
+    CHECK_MESSAGE((permutation && !identity), ("permuted_ranks(" + std::to_string(n) + ") is a non-identity permutation"));
+    CHECK_MESSAGE(permuted_ranks(n, 5) == p, "permuted_ranks is seeded");
   }
 }
 
-void test_alog_and_truth_files() {
+TEST_CASE("ALOG and truth files") {
   const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
   const std::string trace =
       (std::filesystem::temp_directory_path() / ("earl_generator_test_" + std::to_string(stamp) + ".alog"))
@@ -220,24 +210,24 @@ void test_alog_and_truth_files() {
   const GenSummary s1 = r1.summary;
   const std::string first = read_file(trace);
   const GenResult r2 = generate(o, trace);
-  check(read_file(trace) == first && r2.truth->late_sender_wait_total == r1.truth->late_sender_wait_total &&
-            r2.truth->bytes_received_per_location == r1.truth->bytes_received_per_location,
+  CHECK_MESSAGE((read_file(trace) == first && r2.truth->late_sender_wait_total == r1.truth->late_sender_wait_total &&
+            r2.truth->bytes_received_per_location == r1.truth->bytes_received_per_location),
         "same seed, same file and truth");
-  check(first.rfind("-3 0 0 4 0 0\n-11 0 0 0 0 1000\n-13 0 1 2 0 0 gray:solid main\n", 0) == 0,
+  CHECK_MESSAGE((first.rfind("-3 0 0 4 0 0\n-11 0 0 0 0 1000\n-13 0 1 2 0 0 gray:solid main\n", 0) == 0),
         "ALOG header: -3, -11, -13 first");
-  check(first.find("\n-15 2 0 0 0 0 rank 2\n") != std::string::npos, "location names");
+  CHECK_MESSAGE(first.find("\n-15 2 0 0 0 0 rank 2\n") != std::string::npos, "location names");
   std::size_t lines = 0;
   for (char c : first) lines += c == '\n';
-  check(lines == s1.events + 1 + 1 + kRegionCount + 4, "one line per event plus the header");
-  check(r1.truth->events == s1.events && r1.truth->messages == s1.messages,
+  CHECK_MESSAGE((lines == s1.events + 1 + 1 + kRegionCount + 4), "one line per event plus the header");
+  CHECK_MESSAGE((r1.truth->events == s1.events && r1.truth->messages == s1.messages),
         "truth counts the events and messages written");
   o.seed = 4;
   generate(o, trace);
-  check(read_file(trace) != first, "different seed, different trace");
+  CHECK_MESSAGE((read_file(trace) != first), "different seed, different trace");
   std::remove(trace.c_str());
 }
 
-void test_errors() {
+TEST_CASE("option validation and unwritable outputs") {
   auto with = [](const std::function<void(GenOptions&)>& change) {
     return throws_earl_error([&] {
       GenOptions o;
@@ -245,25 +235,25 @@ void test_errors() {
       o.validate();
     });
   };
-  check(with([](GenOptions& o) { o.locations = 1; }), "locations < 2");
-  check(with([](GenOptions& o) { o.events = -1; }), "negative events");
-  check(with([](GenOptions& o) { o.format = "nope"; }), "unsupported format");
-  check(with([](GenOptions& o) { o.threads = 0; }), "zero threads");
-  check(with([](GenOptions& o) { o.locations = 40000; o.threads = 2; }), "too many locations");
-  check(with([](GenOptions& o) { o.pattern = "star"; }), "unknown pattern");
-  check(with([](GenOptions& o) { o.late_sender_rate = 1.5; }), "rate above 1");
-  check(with([](GenOptions& o) { o.latency_us = 0; }), "zero latency");
-  check(!with([](GenOptions&) {}), "defaults are valid");
-  check(throws_earl_error([] { earl::open_writer("nope", "x", WriterOptions{}); }),
+  CHECK_MESSAGE((with([](GenOptions& o) { o.locations = 1; })), "locations < 2");
+  CHECK_MESSAGE((with([](GenOptions& o) { o.events = -1; })), "negative events");
+  CHECK_MESSAGE((with([](GenOptions& o) { o.format = "nope"; })), "unsupported format");
+  CHECK_MESSAGE((with([](GenOptions& o) { o.threads = 0; })), "zero threads");
+  CHECK_MESSAGE((with([](GenOptions& o) { o.locations = 40000; o.threads = 2; })), "too many locations");
+  CHECK_MESSAGE((with([](GenOptions& o) { o.pattern = "star"; })), "unknown pattern");
+  CHECK_MESSAGE((with([](GenOptions& o) { o.late_sender_rate = 1.5; })), "rate above 1");
+  CHECK_MESSAGE((with([](GenOptions& o) { o.latency_us = 0; })), "zero latency");
+  CHECK_MESSAGE((!with([](GenOptions&) {})), "defaults are valid");
+  CHECK_MESSAGE((throws_earl_error([] { earl::open_writer("nope", "x", WriterOptions{}); })),
         "writer factory rejects unknown formats");
-  check(throws_earl_error([] {
+  CHECK_MESSAGE((throws_earl_error([] {
           generate(GenOptions{}, "no/such/dir/generator_test.alog");
-        }),
+        })),
         "unwritable output");
   const std::string refused = (std::filesystem::temp_directory_path() / "earl_generator_refused.alog").string();
-  check(throws_earl_error([&] {
+  CHECK_MESSAGE((throws_earl_error([&] {
           generate(GenOptions{}, refused, [](const GenResult&) { throw earl::EarlError("refused"); });
-        }) && !std::filesystem::exists(refused),
+        }) && !std::filesystem::exists(refused)),
         "a keep that throws removes the trace");
 }
 
@@ -271,7 +261,7 @@ void test_errors() {
 // The OTF2 archive is written beside the anchor; a failure (here: the truth is
 // refused) removes all of it again. (Its content is checked in tests/test_otf2_writer.py
 // with the official otf2 reader.)
-void test_otf2_files() {
+TEST_CASE("OTF2 archive files") {
   namespace fs = std::filesystem;
   const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
   const fs::path dir = fs::temp_directory_path() / ("earl_generator_test_" + std::to_string(stamp));
@@ -282,25 +272,25 @@ void test_otf2_files() {
   o.threads = 2;
   o.permute_ranks = true;
   const GenSummary s = generate(o, (dir / "run.otf2").string()).summary;
-  check(s.events >= 2000, "OTF2 archive generated");
-  check(fs::is_regular_file(dir / "run.otf2") && fs::is_regular_file(dir / "run.def") &&
+  CHECK_MESSAGE((s.events >= 2000), "OTF2 archive generated");
+  CHECK_MESSAGE((fs::is_regular_file(dir / "run.otf2") && fs::is_regular_file(dir / "run.def") &&
             fs::is_directory(dir / "run") && fs::is_regular_file(dir / "run" / "0.evt") &&
-            fs::is_regular_file(dir / "run" / "4294967296.evt"),
+            fs::is_regular_file(dir / "run" / "4294967296.evt")),
         "anchor, definitions and per-location files (Score-P location ids)");
   generate(o, (dir / "run.otf2").string());
-  check(fs::is_regular_file(dir / "run.otf2"), "an existing archive is replaced");
-  check(throws_earl_error([&] {
+  CHECK_MESSAGE((fs::is_regular_file(dir / "run.otf2")), "an existing archive is replaced");
+  CHECK_MESSAGE((throws_earl_error([&] {
           generate(o, (dir / "bad.otf2").string(),
                    [](const GenResult&) { throw earl::EarlError("cannot write the truth"); });
-        }),
+        })),
         "the truth is refused");
-  check(!fs::exists(dir / "bad.otf2") && !fs::exists(dir / "bad.def") && !fs::exists(dir / "bad"),
+  CHECK_MESSAGE((!fs::exists(dir / "bad.otf2") && !fs::exists(dir / "bad.def") && !fs::exists(dir / "bad")),
         "a failed OTF2 generation leaves nothing behind");
-  check(throws_earl_error([&] { generate(o, (dir / "noanchor").string()); }),
+  CHECK_MESSAGE((throws_earl_error([&] { generate(o, (dir / "noanchor").string()); })),
         "OTF2 output must be named NAME.otf2");
   std::ofstream(dir / "other.otf2") << "not an archive";
-  check(throws_earl_error([&] { generate(o, (dir / "other.otf2").string()); }) &&
-            read_file((dir / "other.otf2").string()) == "not an archive",
+  CHECK_MESSAGE((throws_earl_error([&] { generate(o, (dir / "other.otf2").string()); }) &&
+            read_file((dir / "other.otf2").string()) == "not an archive"),
         "a file that is no OTF2 anchor is never replaced");
   fs::remove_all(dir);
 }
@@ -308,20 +298,3 @@ void test_otf2_files() {
 
 }  // namespace
 
-int main() {
-  try {
-    test_rng();
-    test_program();
-    test_permuted_ranks();
-    test_alog_and_truth_files();
-#ifdef EARL_HAVE_OTF2
-    test_otf2_files();
-#endif
-    test_errors();
-  } catch (const std::exception& e) {
-    std::printf("FAILED: unexpected exception: %s\n", e.what());
-    ++failed;
-  }
-  std::printf("%d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
-}

@@ -1,63 +1,22 @@
 // RandomAccessTrace against brute force: an in-memory decoder feeds random events; every
 // event, stack and queue at random positions (random access order) must equal a full
 // replay of the formal model from the start, for every bdist/hsize corner.
-#include <cstdio>
 #include <map>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include <doctest/doctest.h>
+
 #include "access/random_access_trace.h"
+#include "memory_decoder.h"
 #include "model/error.h"
 
 using namespace earl;
+using earl::testing::MemoryDecoder;
 
 namespace {
-
-int passed = 0, failed = 0;
-
-void check(bool condition, const std::string& what) {
-  if (condition) {
-    ++passed;
-  } else {
-    ++failed;
-    std::printf("FAILED: %s\n", what.c_str());
-  }
-}
-
-// Events from memory; optionally demands one restart (like an unsorted ALOG file).
-class VectorDecoder : public TraceDecoder {
- public:
-  VectorDecoder(std::vector<Event> events, int locations, bool restart_once)
-      : events_(std::move(events)), restart_pending_(restart_once) {
-    for (int loc = 0; loc < locations; ++loc) definitions_.ensure_location(loc);
-    definitions_.define_region("a", "All");
-    definitions_.define_region("b", "All");
-  }
-  std::string format() const override { return "memory"; }
-  std::string file() const override { return "memory"; }
-  bool read(Event& event) override {
-    if (next_ >= events_.size()) return false;
-    if (restart_pending_ && next_ == events_.size() / 2) {
-      restart_pending_ = false;
-      throw DecoderRestart{};
-    }
-    event = events_[next_++];
-    return true;
-  }
-  DecoderPosition position() const override { return DecoderPosition{{next_}}; }
-  void seek(const DecoderPosition& position) override { next_ = position.words.at(0); }
-  DecoderPosition start_position() const override { return DecoderPosition{{0}}; }
-  double progress() const override { return events_.empty() ? 1.0 : double(next_) / events_.size(); }
-  const Definitions& definitions() const override { return definitions_; }
-
- private:
-  std::vector<Event> events_;
-  bool restart_pending_;
-  std::uint64_t next_ = 0;
-  Definitions definitions_;
-};
 
 std::vector<Event> random_events(std::mt19937_64& rng, int locations, int count) {
   std::vector<Event> events;
@@ -129,10 +88,10 @@ void run_case(std::uint64_t seed, int count, std::uint64_t bdist, std::uint64_t 
   std::mt19937_64 rng(seed);
   std::vector<Event> input = random_events(rng, locations, count);
   Replay expected = replay(input, locations);
-  RandomAccessTrace trace(std::make_unique<VectorDecoder>(input, locations, restart), bdist, hsize);
+  RandomAccessTrace trace(std::make_unique<MemoryDecoder>(input, locations, restart), bdist, hsize);
   std::string label = "seed " + std::to_string(seed) + " bdist " + std::to_string(bdist) +
                       " hsize " + std::to_string(hsize) + ": ";
-  check(trace.size() == static_cast<Position>(count), label + "size");
+  CHECK_MESSAGE(trace.size() == static_cast<Position>(count), (label + "size"));
   std::uniform_int_distribution<int> pick(0, count);
   int mismatches = 0;
   for (int probe = 0; probe < 400; ++probe) {
@@ -149,51 +108,40 @@ void run_case(std::uint64_t seed, int count, std::uint64_t bdist, std::uint64_t 
       if (trace.stack(loc, pos) != expected.stacks[pos][loc]) ++mismatches;
     if (trace.queue(-1, -1, pos) != expected.queues[pos]) ++mismatches;
   }
-  check(mismatches == 0, label + std::to_string(mismatches) + " mismatches");
-}
-
-void test_errors() {
-  std::vector<Event> none;
-  RandomAccessTrace trace(std::make_unique<VectorDecoder>(none, 2, false), 10, 10);
-  check(trace.size() == 0, "empty trace has no events");
-  bool thrown = false;
-  try { trace.event(1); } catch (const EarlError&) { thrown = true; }
-  check(thrown, "event(1) of an empty trace throws");
-  thrown = false;
-  try { trace.stack(2, 0); } catch (const EarlError&) { thrown = true; }
-  check(thrown, "stack of location 2 of 2 throws");
-  check(trace.queue(-1, -1, 0).empty(), "queue at 0 is empty");
-  thrown = false;
-  try { RandomAccessTrace bad(std::make_unique<VectorDecoder>(none, 1, false), 1, 0); } catch (const EarlError&) { thrown = true; }
-  check(thrown, "hsize 0 throws");
-}
-
-void test_interrupt_leaves_trace_usable() {
-  std::mt19937_64 rng(7);
-  std::vector<Event> input = random_events(rng, 3, 300000);
-  Replay expected = replay(input, 3);
-  RandomAccessTrace trace(std::make_unique<VectorDecoder>(input, 3, false), 0, 100);
-  bool interrupted = false;
-  try {
-    trace.event(250000, [](double) { return false; });
-  } catch (const Interrupted&) {
-    interrupted = true;
-  }
-  check(interrupted, "a progress callback returning false interrupts a long seek");
-  check(same_event(trace.event(250000), expected.events[249999]), "usable after the interrupt");
-  check(same_event(trace.event(3), expected.events[2]), "and backwards");
+  CHECK_MESSAGE(mismatches == 0, (label + std::to_string(mismatches) + " mismatches"));
 }
 
 }  // namespace
 
-int main() {
+TEST_CASE("random access equals a full replay for every bdist/hsize corner") {
   for (std::uint64_t seed = 1; seed <= 6; ++seed)
     for (std::uint64_t bdist : {0, 1, 2, 7, 100000})
       for (std::uint64_t hsize : {1, 2, 5, 100000})
         run_case(seed, 300, bdist, hsize, seed % 2 == 0);
+}
+
+TEST_CASE("random access over a longer trace that restarts its scan") {
   run_case(99, 20000, 1000, 100, true);
-  test_errors();
-  test_interrupt_leaves_trace_usable();
-  std::printf("random_access_test: %d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+}
+
+TEST_CASE("errors: positions and locations that do not exist, hsize 0") {
+  std::vector<Event> none;
+  RandomAccessTrace trace(std::make_unique<MemoryDecoder>(none, 2, false), 10, 10);
+  CHECK_MESSAGE(trace.size() == 0, "empty trace has no events");
+  CHECK_THROWS_AS_MESSAGE(trace.event(1), EarlError, "event(1) of an empty trace throws");
+  CHECK_THROWS_AS_MESSAGE(trace.stack(2, 0), EarlError, "stack of location 2 of 2 throws");
+  CHECK_MESSAGE(trace.queue(-1, -1, 0).empty(), "queue at 0 is empty");
+  CHECK_THROWS_AS_MESSAGE(RandomAccessTrace(std::make_unique<MemoryDecoder>(none, 1, false), 1, 0),
+                          EarlError, "hsize 0 throws");
+}
+
+TEST_CASE("an interrupted seek leaves the trace usable") {
+  std::mt19937_64 rng(7);
+  std::vector<Event> input = random_events(rng, 3, 300000);
+  Replay expected = replay(input, 3);
+  RandomAccessTrace trace(std::make_unique<MemoryDecoder>(input, 3, false), 0, 100);
+  CHECK_THROWS_AS_MESSAGE(trace.event(250000, [](double) { return false; }), Interrupted,
+                          "a progress callback returning false interrupts a long seek");
+  CHECK_MESSAGE(same_event(trace.event(250000), expected.events[249999]), "usable after the interrupt");
+  CHECK_MESSAGE(same_event(trace.event(3), expected.events[2]), "and backwards");
 }

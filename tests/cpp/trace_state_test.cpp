@@ -1,0 +1,387 @@
+// TraceState, the state S_i of the EARL model (DESIGN.md section 1), on small hand-made
+// event sequences: region stacks and enterptr, sendptr matching under MPI's
+// non-overtaking rule, the anomalies of imperfect traces, snapshots, the EARL 2.1
+// pointers; then the queue filter and problem report that RandomAccessTrace builds on it.
+// Every expected value is worked out by hand in the comments next to it.
+#include <initializer_list>
+#include <memory>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "access/random_access_trace.h"
+#include "memory_decoder.h"
+#include "model/error.h"
+#include "state/trace_state.h"
+
+using namespace earl;
+using earl::testing::MemoryDecoder;
+
+namespace {
+
+constexpr SymbolId kMain = 0, kWork = 1;
+
+Event enter(Position pos, Location loc, SymbolId region) {
+  Event e;
+  e.pos = pos;
+  e.loc = loc;
+  e.kind = EventKind::Enter;
+  e.type = kEnterType;
+  e.region = region;
+  return e;
+}
+
+Event exit_(Position pos, Location loc, SymbolId region) {
+  Event e = enter(pos, loc, region);
+  e.kind = EventKind::Exit;
+  e.type = kExitType;
+  return e;
+}
+
+Event send(Position pos, Location loc, Location dest, std::int64_t tag, std::int64_t com,
+           std::uint64_t len = 8) {
+  Event e;
+  e.pos = pos;
+  e.loc = loc;
+  e.kind = EventKind::Send;
+  e.type = kSendType;
+  e.peer = dest;
+  e.tag = tag;
+  e.com = com;
+  e.len = len;
+  return e;
+}
+
+Event recv(Position pos, Location loc, Location src, std::int64_t tag, std::int64_t com) {
+  Event e = send(pos, loc, src, tag, com);
+  e.kind = EventKind::Recv;
+  e.type = kRecvType;
+  e.sendptr = 12345;  // garbage the state must overwrite
+  return e;
+}
+
+Event other(Position pos, Location loc) {
+  Event e;
+  e.pos = pos;
+  e.loc = loc;
+  e.kind = EventKind::Other;
+  e.type = 4;
+  return e;
+}
+
+Event of_kind(EventKind kind, Position pos, Location loc, std::int64_t tag = 0,
+              std::int64_t com = -1) {
+  Event e = other(pos, loc);
+  e.kind = kind;
+  e.tag = tag;
+  e.com = com;
+  return e;
+}
+
+// Applies one event and keeps what the state reports about it.
+struct Step {
+  Event event;
+  Anomaly anomaly;
+  bool has_retired;
+  Event retired;
+};
+
+Step apply(TraceState& state, Event event) {
+  Step step{event, Anomaly::None, false, Event()};
+  step.anomaly = state.apply(step.event, step.retired, step.has_retired);
+  return step;
+}
+
+std::vector<Position> positions(const std::vector<Event>& events) {
+  std::vector<Position> out;
+  for (const Event& e : events) out.push_back(e.pos);
+  return out;
+}
+
+using Positions = std::vector<Position>;
+
+}  // namespace
+
+TEST_CASE("stacks and enterptr") {
+  TraceState state;
+  // 1 loc0 enter main: nothing open on loc0 before it -> enterptr 0; stack0 [1]
+  Step s = apply(state, enter(1, 0, kMain));
+  CHECK(s.event.enterptr == 0);
+  CHECK(s.anomaly == Anomaly::None);
+  CHECK_FALSE(s.has_retired);
+  // 2 loc0 enter work: its caller is 1; stack0 [1 2]
+  CHECK(apply(state, enter(2, 0, kWork)).event.enterptr == 1);
+  // 3 loc1 enter main: stacks are per location, loc1 is empty -> 0; stack1 [3]
+  CHECK(apply(state, enter(3, 1, kMain)).event.enterptr == 0);
+  CHECK(positions(state.stack(0)) == Positions{1, 2});
+  CHECK(positions(state.stack(1)) == Positions{3});
+  CHECK(state.stack(2).empty());   // a location not seen yet
+  CHECK(state.stack(-1).empty());  // and none at all
+  // 4 loc0 other: the innermost open region of loc0 is 2
+  s = apply(state, other(4, 0));
+  CHECK(s.event.enterptr == 2);
+  CHECK_FALSE(s.has_retired);
+  // 5 loc0 exit work: enterptr is its own enter 2, which leaves the state as `retired`
+  s = apply(state, exit_(5, 0, kWork));
+  CHECK(s.event.enterptr == 2);
+  CHECK(s.anomaly == Anomaly::None);
+  REQUIRE(s.has_retired);
+  CHECK(s.retired.pos == 2);
+  CHECK(s.retired.region == kWork);
+  CHECK(positions(state.stack(0)) == Positions{1});
+  // 6 loc1 exit main -> 3; stack1 []
+  CHECK(apply(state, exit_(6, 1, kMain)).event.enterptr == 3);
+  CHECK(state.stack(1).empty());
+  // 7 loc0 exit main -> 1; stack0 []
+  CHECK(apply(state, exit_(7, 0, kMain)).event.enterptr == 1);
+  CHECK(state.stack(0).empty());
+}
+
+TEST_CASE("an exit on an empty stack: enterptr 0, nothing popped, reported") {
+  TraceState state;
+  apply(state, enter(1, 1, kMain));
+  // 2 loc0 exit: loc0 has nothing open (loc1's enter does not count)
+  Step s = apply(state, exit_(2, 0, kMain));
+  CHECK(s.event.enterptr == 0);
+  CHECK(s.anomaly == Anomaly::ExitOnEmptyStack);
+  CHECK_FALSE(s.has_retired);
+  CHECK(positions(state.stack(1)) == Positions{1});
+}
+
+TEST_CASE("a mismatched exit still pops the innermost region") {
+  TraceState state;
+  apply(state, enter(1, 0, kMain));
+  apply(state, enter(2, 0, kWork));
+  // 3 exit main while work (2) is innermost: pops 2, not 1, and says so
+  Step s = apply(state, exit_(3, 0, kMain));
+  CHECK(s.anomaly == Anomaly::MismatchedExit);
+  CHECK(s.event.enterptr == 2);
+  REQUIRE(s.has_retired);
+  CHECK(s.retired.pos == 2);
+  CHECK(positions(state.stack(0)) == Positions{1});
+  // 4 exit main now matches 1
+  s = apply(state, exit_(4, 0, kMain));
+  CHECK(s.anomaly == Anomaly::None);
+  CHECK(s.event.enterptr == 1);
+}
+
+TEST_CASE("a collective exit pops like an exit") {
+  TraceState state;
+  apply(state, enter(1, 0, kMain));
+  Event coll = exit_(2, 0, kMain);
+  coll.kind = EventKind::CollectiveExit;
+  Step s = apply(state, coll);
+  CHECK(s.event.enterptr == 1);
+  CHECK(s.has_retired);
+  CHECK(state.stack(0).empty());
+  coll.pos = 3;
+  CHECK(apply(state, coll).anomaly == Anomaly::ExitOnEmptyStack);
+}
+
+TEST_CASE("sendptr: the oldest unreceived send with the same src, dest, tag and com") {
+  TraceState state;
+  // Sends, all still in the queue afterwards: [1 2 3 4 5]
+  apply(state, send(1, 0, 1, 5, 0, 100));
+  apply(state, send(2, 0, 1, 5, 0, 200));  // same key as 1, younger
+  apply(state, send(3, 0, 1, 6, 0));       // other tag
+  apply(state, send(4, 0, 1, 5, 1));       // other communicator
+  apply(state, send(5, 2, 1, 5, 0));       // other source
+  CHECK(positions(state.queue()) == Positions{1, 2, 3, 4, 5});
+
+  // 6 loc1 recv from 0 tag 6 com 0: only 3 has tag 6 (overtaking across tags is allowed)
+  Step s = apply(state, recv(6, 1, 0, 6, 0));
+  CHECK(s.event.sendptr == 3);
+  CHECK(s.anomaly == Anomaly::None);
+  REQUIRE(s.has_retired);
+  CHECK(s.retired.pos == 3);
+  CHECK(positions(state.queue()) == Positions{1, 2, 4, 5});
+  // 7 recv from 0 tag 5 com 0: 1 and 2 qualify, FIFO takes the older one, 1 (len 100)
+  s = apply(state, recv(7, 1, 0, 5, 0));
+  CHECK(s.event.sendptr == 1);
+  CHECK(s.retired.len == 100);
+  // 8 recv from 0 tag 5 com 1: the communicator picks 4, although 2 is older
+  CHECK(apply(state, recv(8, 1, 0, 5, 1)).event.sendptr == 4);
+  // 9 recv from 2 tag 5 com 0: the source picks 5
+  CHECK(apply(state, recv(9, 1, 2, 5, 0)).event.sendptr == 5);
+  CHECK(positions(state.queue()) == Positions{2});
+  // 10 loc2 recv from 0 tag 5 com 0: 2 goes to loc1, not loc2: unmatched, sendptr 0
+  s = apply(state, recv(10, 2, 0, 5, 0));
+  CHECK(s.event.sendptr == 0);
+  CHECK(s.anomaly == Anomaly::UnmatchedRecv);
+  CHECK_FALSE(s.has_retired);
+  CHECK(positions(state.queue()) == Positions{2});
+  // 11 loc1 recv from 0 tag 5 com 0 -> 2 (len 200); the queue is empty
+  s = apply(state, recv(11, 1, 0, 5, 0));
+  CHECK(s.event.sendptr == 2);
+  CHECK(s.retired.len == 200);
+  CHECK(state.queue().empty());
+  // 12 the same again: nothing left -> unmatched
+  s = apply(state, recv(12, 1, 0, 5, 0));
+  CHECK(s.event.sendptr == 0);
+  CHECK(s.anomaly == Anomaly::UnmatchedRecv);
+}
+
+TEST_CASE("a receive before its send is unmatched, and the late send stays queued") {
+  TraceState state;
+  CHECK(apply(state, recv(1, 1, 0, 0, -1)).anomaly == Anomaly::UnmatchedRecv);
+  apply(state, send(2, 0, 1, 0, -1));
+  CHECK(positions(state.queue()) == Positions{2});
+}
+
+TEST_CASE("sends and recvs keep enterptr of their location") {
+  TraceState state;
+  apply(state, enter(1, 0, kMain));
+  apply(state, enter(2, 1, kWork));
+  CHECK(apply(state, send(3, 0, 1, 0, -1)).event.enterptr == 1);
+  CHECK(apply(state, recv(4, 1, 0, 0, -1)).event.enterptr == 2);
+}
+
+TEST_CASE("find: the records of open enters and queued sends, nothing else") {
+  TraceState state;
+  apply(state, enter(1, 0, kMain));
+  apply(state, send(2, 0, 1, 3, -1, 77));
+  apply(state, enter(3, 1, kWork));
+  apply(state, recv(4, 1, 0, 3, -1));  // takes 2 out of the queue
+  REQUIRE(state.find(1) != nullptr);
+  CHECK(state.find(1)->region == kMain);
+  REQUIRE(state.find(3) != nullptr);
+  CHECK(state.find(3)->loc == 1);
+  CHECK(state.find(2) == nullptr);  // received
+  CHECK(state.find(4) == nullptr);  // a recv is never part of the state
+  CHECK(state.find(0) == nullptr);
+  apply(state, send(5, 1, 0, 3, -1, 99));
+  REQUIRE(state.find(5) != nullptr);
+  CHECK(state.find(5)->len == 99);
+}
+
+TEST_CASE("snapshot and restore keep the FIFO order of pending sends") {
+  TraceState state;
+  apply(state, enter(1, 0, kMain));
+  apply(state, send(2, 0, 1, 5, 0));
+  apply(state, send(3, 0, 1, 5, 0));
+  StateSnapshot saved = state.snapshot();
+  // Go on: receive 2, leave main.
+  CHECK(apply(state, recv(4, 1, 0, 5, 0)).event.sendptr == 2);
+  apply(state, exit_(5, 0, kMain));
+  CHECK(state.stack(0).empty());
+
+  // Back to the state after 3, in this object and in a fresh one: the matching index is
+  // rebuilt from the queue, so 2 is matched first again, then 3.
+  for (bool fresh : {false, true}) {
+    CAPTURE(fresh);
+    TraceState other_state;
+    TraceState& target = fresh ? other_state : state;
+    target.restore(saved);
+    CHECK(positions(target.stack(0)) == Positions{1});
+    CHECK(positions(target.queue()) == Positions{2, 3});
+    CHECK(apply(target, recv(4, 1, 0, 5, 0)).event.sendptr == 2);
+    CHECK(apply(target, recv(5, 1, 0, 5, 0)).event.sendptr == 3);
+    CHECK(apply(target, recv(6, 1, 0, 5, 0)).event.sendptr == 0);
+  }
+}
+
+TEST_CASE("clear empties stacks, queue and pending sends") {
+  TraceState state;
+  apply(state, enter(1, 0, kMain));
+  apply(state, send(2, 0, 1, 5, 0));
+  state.clear();
+  CHECK(state.stack(0).empty());
+  CHECK(state.queue().empty());
+  // The send of before clear() must not match any more.
+  CHECK(apply(state, recv(1, 1, 0, 5, 0)).anomaly == Anomaly::UnmatchedRecv);
+}
+
+TEST_CASE("a decoder's unresolved-reference flag is reported unless a model anomaly is") {
+  TraceState state;
+  Event flagged = other(1, 0);
+  flagged.flags = kUnresolvedReference;
+  CHECK(apply(state, flagged).anomaly == Anomaly::UnresolvedReference);
+  // An unmatched receive is the more specific report.
+  Event r = recv(2, 0, 1, 0, -1);
+  r.flags = kUnresolvedReference;
+  CHECK(apply(state, r).anomaly == Anomaly::UnmatchedRecv);
+}
+
+TEST_CASE("EARL 2.1 pointers: RMA startptr, forkptr, lockptr") {
+  TraceState state;
+  // RMA transfers are keyed by (location, window = com, rmaid = tag).
+  apply(state, of_kind(EventKind::RmaTransferStart, 1, 0, /*rmaid*/ 11, /*win*/ 1));
+  apply(state, of_kind(EventKind::RmaTransferStart, 2, 0, 12, 1));
+  apply(state, of_kind(EventKind::RmaTransferStart, 3, 0, 11, 2));  // same id, other window
+  CHECK(apply(state, of_kind(EventKind::RmaTransferEnd, 4, 0, 12, 1)).event.sendptr == 2);
+  CHECK(apply(state, of_kind(EventKind::RmaTransferEnd, 5, 0, 11, 2)).event.sendptr == 3);
+  CHECK(apply(state, of_kind(EventKind::RmaTransferEnd, 6, 1, 11, 1)).event.sendptr == 0);  // other location
+  CHECK(apply(state, of_kind(EventKind::RmaTransferEnd, 7, 0, 11, 1)).event.sendptr == 1);
+  CHECK(apply(state, of_kind(EventKind::RmaTransferEnd, 8, 0, 11, 1)).event.sendptr == 0);  // completed
+
+  // A join closes the innermost open fork of its location.
+  apply(state, of_kind(EventKind::Fork, 9, 0));
+  apply(state, of_kind(EventKind::Fork, 10, 0));
+  CHECK(apply(state, of_kind(EventKind::Join, 11, 1)).event.sendptr == 0);
+  CHECK(apply(state, of_kind(EventKind::Join, 12, 0)).event.sendptr == 10);
+  CHECK(apply(state, of_kind(EventKind::Join, 13, 0)).event.sendptr == 9);
+  CHECK(apply(state, of_kind(EventKind::Join, 14, 0)).event.sendptr == 0);
+
+  // lockptr: the previous event of the same lock id, on any location.
+  CHECK(apply(state, of_kind(EventKind::ThreadLock, 15, 0, /*lock*/ 4)).event.sendptr == 0);
+  CHECK(apply(state, of_kind(EventKind::ThreadLock, 16, 1, 5)).event.sendptr == 0);
+  CHECK(apply(state, of_kind(EventKind::ThreadLock, 17, 1, 4)).event.sendptr == 15);
+  CHECK(apply(state, of_kind(EventKind::ThreadLock, 18, 0, 4)).event.sendptr == 17);
+  CHECK(apply(state, of_kind(EventKind::ThreadLock, 19, 0, 5)).event.sendptr == 16);
+}
+
+// The same messages as the sendptr test, through RandomAccessTrace: queue(src, dest, pos)
+// filters the state after pos, and the problems list the unmatched receives. Positions are
+// assigned by the trace (1..n in input order), so they equal the hand-chosen ones here.
+TEST_CASE("queue filtering by source and destination, and problems") {
+  std::vector<Event> events = {
+      send(1, 0, 1, 5, 0), send(2, 0, 1, 5, 0), send(3, 0, 1, 6, 0), send(4, 0, 1, 5, 1),
+      send(5, 2, 1, 5, 0), recv(6, 1, 0, 6, 0), recv(7, 1, 0, 5, 0), recv(8, 1, 0, 5, 1),
+      recv(9, 1, 2, 5, 0), recv(10, 2, 0, 5, 0), recv(11, 1, 0, 5, 0), recv(12, 1, 0, 5, 0),
+      enter(13, 0, kMain), exit_(14, 0, kWork), exit_(15, 0, kMain), send(16, 1, 0, 0, -1)};
+  for (Event& e : events) e.pos = 0;  // the trace numbers them
+  // bdist 4 and hsize 2 make most queries restore a bookmark and replay.
+  RandomAccessTrace trace(std::make_unique<MemoryDecoder>(events, 3), 4, 2);
+  REQUIRE(trace.size() == 16);
+  CHECK(trace.queue(-1, -1, 0).empty());
+  // After 5: all five sends are pending.
+  CHECK(trace.queue(-1, -1, 5) == Positions{1, 2, 3, 4, 5});
+  CHECK(trace.queue(0, -1, 5) == Positions{1, 2, 3, 4});
+  CHECK(trace.queue(2, -1, 5) == Positions{5});
+  CHECK(trace.queue(-1, 1, 5) == Positions{1, 2, 3, 4, 5});
+  CHECK(trace.queue(-1, 2, 5).empty());
+  CHECK(trace.queue(2, 1, 5) == Positions{5});
+  CHECK(trace.queue(1, 2, 5).empty());
+  // After 7 (3 and 1 received): [2 4 5]; after 9: [2]; after 12: []; after 16: [16].
+  CHECK(trace.queue(-1, -1, 7) == Positions{2, 4, 5});
+  CHECK(trace.queue(0, 1, 7) == Positions{2, 4});
+  CHECK(trace.queue(-1, -1, 9) == Positions{2});
+  CHECK(trace.queue(-1, -1, 12).empty());
+  CHECK(trace.queue(1, 0, 16) == Positions{16});
+  CHECK(trace.queue(0, -1, 16).empty());
+  // Going backwards after having been at the end.
+  CHECK(trace.queue(0, 1, 6) == Positions{1, 2, 4});
+  // One step back inside the history window: the queue after 7 is that after 8 with the
+  // send 8 received (4, from 0 to 1) put back.
+  CHECK(trace.event(8).sendptr == 4);
+  CHECK(trace.queue(0, 1, 7) == Positions{2, 4});
+  CHECK(trace.queue(1, 0, 7).empty());
+  CHECK(trace.event(10).sendptr == 0);
+  CHECK(trace.event(11).sendptr == 2);
+  CHECK(trace.event(14).enterptr == 13);
+
+  CHECK_THROWS_AS(trace.queue(3, -1, 5), EarlError);   // locations are 0..2
+  CHECK_THROWS_AS(trace.queue(-1, -2, 5), EarlError);  // only -1 means any
+  CHECK_THROWS_AS(trace.queue(-1, -1, 17), EarlError);
+
+  // 10 and 12 found no send; 14 (exit work while main is open) is mismatched and pops
+  // main, so 15 finds loc0's stack empty.
+  const Problems& problems = trace.problems();
+  CHECK(problems.unmatched_recv.count == 2);
+  CHECK(problems.unmatched_recv.first == Positions{10, 12});
+  CHECK(problems.mismatched_exit.count == 1);
+  CHECK(problems.mismatched_exit.first == Positions{14});
+  CHECK(problems.exit_on_empty_stack.count == 1);
+  CHECK(problems.exit_on_empty_stack.first == Positions{15});
+  CHECK(problems.unresolved_reference.count == 0);
+}
