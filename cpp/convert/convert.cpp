@@ -51,9 +51,9 @@ std::pair<std::string, std::string> split_location_name(const std::string& name)
   return {name.substr(0, at), name.substr(at + 3)};
 }
 
-gen::TraceHeader header_of(const EventTrace& trace, bool otf2_output) {
+TraceHeader header_of(const EventTrace& trace, bool otf2_output) {
   const Definitions& defs = trace.definitions();
-  gen::TraceHeader h;
+  TraceHeader h;
   h.locations = trace.nrlocs();
   h.threads = 1;
   for (Location l = 0; l < h.locations; ++l) {
@@ -71,7 +71,7 @@ gen::TraceHeader header_of(const EventTrace& trace, bool otf2_output) {
     }
   }
   for (SymbolId r = 0; r < defs.regions.size(); ++r) {
-    gen::RegionDef region;
+    RegionDef region;
     region.name = defs.regions.name(r);
     if (r < defs.region_group.size() && defs.region_group[r] < defs.groups.size())
       region.group = defs.groups.name(defs.region_group[r]);
@@ -108,11 +108,11 @@ ConvertSummary convert(const std::string& input, const std::string& output,
   const bool otf2 = format == "otf2";
 
   const Definitions& defs = trace.definitions();
-  const gen::TraceHeader header = header_of(trace, otf2);
-  std::unique_ptr<gen::TraceWriter> writer = open_writer(format, output, gen::WriterOptions{});
+  const TraceHeader header = header_of(trace, otf2);
+  std::unique_ptr<TraceWriter> writer = open_writer(format, output, WriterOptions{});
   try {
     writer->begin(header);
-    std::vector<gen::GenEvent> batch;
+    std::vector<WriterEvent> batch;
     batch.reserve(kBatch);
     std::unordered_map<SymbolId, std::size_t> dropped_index;
     std::int64_t prev_time = INT64_MIN;
@@ -122,21 +122,21 @@ ConvertSummary convert(const std::string& input, const std::string& output,
       if (options.poll && pos % kPollEvery == 0) options.poll();
       const Event& e = trace.event(static_cast<std::int64_t>(pos));
       ++summary.events_read;
-      gen::GenEvent g;
+      WriterEvent g;
       switch (e.kind) {
         case EventKind::Enter:
-          g.kind = gen::GenKind::Enter;
+          g.kind = WriterEventKind::Enter;
           g.region = static_cast<std::int32_t>(e.region);
           break;
         case EventKind::Exit:
-          g.kind = gen::GenKind::Exit;
+          g.kind = WriterEventKind::Exit;
           g.region = static_cast<std::int32_t>(e.region);
           break;
         case EventKind::CollectiveExit:
-          g.kind = gen::GenKind::Exit;
+          g.kind = WriterEventKind::Exit;
           g.region = static_cast<std::int32_t>(e.region);
           if (otf2) {
-            g.flags = gen::kGenCollective;
+            g.flags = kWriterCollective;
             g.len = e.len;         // sent
             g.received = e.tag;    // recvd
             g.peer = e.peer;       // root
@@ -146,7 +146,7 @@ ConvertSummary convert(const std::string& input, const std::string& output,
           break;
         case EventKind::Send:
         case EventKind::Recv:
-          g.kind = e.kind == EventKind::Send ? gen::GenKind::Send : gen::GenKind::Recv;
+          g.kind = e.kind == EventKind::Send ? WriterEventKind::Send : WriterEventKind::Recv;
           if (e.tag < INT32_MIN || e.tag > INT32_MAX)
             bad("event " + std::to_string(pos) + " of '" + input + "': tag " +
                 std::to_string(e.tag) + " does not fit 32 bits");

@@ -28,7 +28,7 @@ struct TraceFormat {
   // For formats whose own seeks are slow: an import into EARL's event cache, which then
   // serves every position (null: the reader seeks well enough).
   std::unique_ptr<ImportSource> (*open_import)(const std::string& path);
-  std::unique_ptr<gen::TraceWriter> (*open_writer)(const std::string& path, const gen::WriterOptions& options);
+  std::unique_ptr<TraceWriter> (*open_writer)(const std::string& path, const WriterOptions& options);
   const char* unavailable;
 };
 

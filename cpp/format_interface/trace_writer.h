@@ -1,28 +1,29 @@
 #pragma once
-// The writers' sink interface. The program model (gen/generator.h) produces the events
-// of one round at a time, sorted by (time, location, sequence), and hands them to every
-// sink; each format folder that can write holds one TraceWriter (formats/alog,
-// formats/otf2), made through the format registry. The ground-truth collector is a sink
-// as well, and `earl convert` (convert/) feeds the same writers from an EventTrace.
+// What a format's writer takes: a header, then events in output order, batch by batch.
+// The program model (gen/generator.h) hands every round to its sinks sorted by (time,
+// location, sequence); `earl convert` (convert/) feeds the same writers from an
+// EventTrace. Each format folder that can write holds one TraceWriter (formats/alog,
+// formats/otf2), made through the format registry; the generator's ground-truth collector
+// is a TraceWriter as well.
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace earl::gen {
+namespace earl {
 
 // Fork/Join: the master thread of a process starts and ends a team of threads (OTF2
 // ThreadFork/ThreadJoin; ALOG has no such records and writes trace-defined types).
-enum class GenKind : std::uint8_t { Enter, Exit, Send, Recv, Fork, Join };
+enum class WriterEventKind : std::uint8_t { Enter, Exit, Send, Recv, Fork, Join };
 
-// GenEvent::flags.
-// kGenCollective on an Enter: the region instance is one MPI collective operation (OTF2
+// WriterEvent::flags.
+// kWriterCollective on an Enter: the region instance is one MPI collective operation (OTF2
 // MpiCollectiveBegin follows the Enter); on an Exit: it ends one (OTF2 MpiCollectiveEnd
 // precedes the Leave) with len = bytes sent, received = bytes received, peer = the root
 // location or -1. Formats without collectives (ALOG) write a plain exit.
-constexpr std::uint8_t kGenCollective = 1;
+constexpr std::uint8_t kWriterCollective = 1;
 
-// One generated event. Times are integer microseconds since the start of the run.
-struct GenEvent {
+// One event to write. Times are integer microseconds since the start of the run.
+struct WriterEvent {
   std::int64_t time = 0;
   std::int64_t len = 0;    // send/recv: bytes; collective exit: bytes sent
   std::int64_t received = 0;  // collective exit: bytes received
@@ -30,13 +31,13 @@ struct GenEvent {
   std::int32_t region = -1;  // enter/exit: index into TraceHeader::regions
   std::int32_t peer = -1;    // send: destination, recv: source (locations); collective exit: root
   std::int32_t tag = 0;      // send/recv; fork/join: team size
-  std::uint32_t seq = 0;     // per-location generation order within the round
-  GenKind kind = GenKind::Enter;
-  std::uint8_t flags = 0;    // kGenCollective
+  std::uint32_t seq = 0;     // per-location order within a batch (ties of time and location)
+  WriterEventKind kind = WriterEventKind::Enter;
+  std::uint8_t flags = 0;    // kWriterCollective
 };
 
 // Sort order of the output: (time, location, sequence).
-inline bool gen_event_before(const GenEvent& a, const GenEvent& b) {
+inline bool writer_event_before(const WriterEvent& a, const WriterEvent& b) {
   if (a.time != b.time) return a.time < b.time;
   if (a.loc != b.loc) return a.loc < b.loc;
   return a.seq < b.seq;
@@ -76,7 +77,7 @@ class TraceWriter {
   // Called once before any event.
   virtual void begin(const TraceHeader& header) = 0;
   // A batch of events in output order; batches never overlap in time.
-  virtual void write(const GenEvent* events, std::size_t count) = 0;
+  virtual void write(const WriterEvent* events, std::size_t count) = 0;
   // Called once after the last event; flushes and closes. Errors throw EarlError.
   virtual void finish() = 0;
   // Removes whatever the writer wrote (after a failure; the writer is unusable afterwards).
@@ -88,4 +89,4 @@ struct WriterOptions {
   std::int64_t rollover = 0;  // clock roll-over point in microseconds; 0 = none
 };
 
-}  // namespace earl::gen
+}  // namespace earl

@@ -61,7 +61,7 @@ class Program {
 
     // main enters go out with the first round (their times interleave with it).
     for (int l = 0; l < n_; ++l)
-      emit(master(l), GenKind::Enter, kMain, clock_[master(l)] + rng_.uniform(0, 3));
+      emit(master(l), WriterEventKind::Enter, kMain, clock_[master(l)] + rng_.uniform(0, 3));
 
     const std::uint64_t target = static_cast<std::uint64_t>(o_.events);
     std::uint64_t next_poll = 1 << 16;
@@ -75,7 +75,7 @@ class Program {
       }
     }
     for (int l = 0; l < n_; ++l)
-      emit(master(l), GenKind::Exit, kMain, clock_[master(l)] + rng_.uniform(1, 5));
+      emit(master(l), WriterEventKind::Exit, kMain, clock_[master(l)] + rng_.uniform(1, 5));
     flush();
     for (TraceWriter* sink : sinks_) sink->finish();
     return summary_;
@@ -83,11 +83,11 @@ class Program {
 
  private:
   // Appends an event of location l at time t (strictly after l's previous event).
-  GenEvent& emit(int l, GenKind kind, int region, std::int64_t t) {
+  WriterEvent& emit(int l, WriterEventKind kind, int region, std::int64_t t) {
     if (t <= last_[l]) t = last_[l] + 1;
     last_[l] = t;
     clock_[l] = t;
-    GenEvent e;
+    WriterEvent e;
     e.time = t;
     e.loc = l;
     e.kind = kind;
@@ -161,31 +161,31 @@ class Program {
     for (int proc = 0; proc < n_; ++proc) {
       const LocationPlan& p = plan_[proc];
       const int l = master(proc);
-      emit(l, GenKind::Enter, kStep, clock_[l] + rng_.uniform(1, 3));
-      emit(l, GenKind::Enter, kCompute, clock_[l] + rng_.uniform(1, 2));
+      emit(l, WriterEventKind::Enter, kStep, clock_[l] + rng_.uniform(1, 3));
+      emit(l, WriterEventKind::Enter, kCompute, clock_[l] + rng_.uniform(1, 2));
       std::int64_t team_end = 0;
       if (t_ > 1) team_end = fork_team(l, p.kernels);
       for (int k = 0; k < p.kernels; ++k) {
-        emit(l, GenKind::Enter, kKernel, clock_[l] + rng_.uniform(1, 2));
+        emit(l, WriterEventKind::Enter, kKernel, clock_[l] + rng_.uniform(1, 2));
         std::int64_t d = jittered(o_.kernel_us, kernel_jitter_);
         if (k == p.kernels - 1) d += p.late_delay;
-        emit(l, GenKind::Exit, kKernel, clock_[l] + d);
+        emit(l, WriterEventKind::Exit, kKernel, clock_[l] + d);
       }
       if (t_ > 1) {
-        emit(l, GenKind::Exit, kParallel, clock_[l] + rng_.uniform(1, 2));
-        emit(l, GenKind::Join, -1, std::max(clock_[l], team_end) + rng_.uniform(1, 2)).tag = t_;
+        emit(l, WriterEventKind::Exit, kParallel, clock_[l] + rng_.uniform(1, 2));
+        emit(l, WriterEventKind::Join, -1, std::max(clock_[l], team_end) + rng_.uniform(1, 2)).tag = t_;
       }
-      emit(l, GenKind::Exit, kCompute, clock_[l] + rng_.uniform(1, 2));
-      emit(l, GenKind::Enter, kExchange, clock_[l] + rng_.uniform(1, 2));
+      emit(l, WriterEventKind::Exit, kCompute, clock_[l] + rng_.uniform(1, 2));
+      emit(l, WriterEventKind::Enter, kExchange, clock_[l] + rng_.uniform(1, 2));
       for (std::size_t index : outgoing_[proc]) {
         Message& m = messages_[index];
-        emit(l, GenKind::Enter, kMpiSend, clock_[l] + rng_.uniform(1, 2));
-        GenEvent& e = emit(l, GenKind::Send, -1, clock_[l] + rng_.uniform(1, 2));
+        emit(l, WriterEventKind::Enter, kMpiSend, clock_[l] + rng_.uniform(1, 2));
+        WriterEvent& e = emit(l, WriterEventKind::Send, -1, clock_[l] + rng_.uniform(1, 2));
         e.peer = master(m.dest);
         e.tag = m.tag;
         e.len = m.len;
         m.send_time = e.time;
-        emit(l, GenKind::Exit, kMpiSend, clock_[l] + rng_.uniform(1, 3) + copy_cost(m.len));
+        emit(l, WriterEventKind::Exit, kMpiSend, clock_[l] + rng_.uniform(1, 3) + copy_cost(m.len));
       }
     }
 
@@ -198,20 +198,20 @@ class Program {
       const int l = master(proc);
       for (std::size_t index : incoming_[proc]) {
         const Message& m = messages_[index];
-        emit(l, GenKind::Enter, kMpiRecv, clock_[l] + rng_.uniform(1, 2));
+        emit(l, WriterEventKind::Enter, kMpiRecv, clock_[l] + rng_.uniform(1, 2));
         const std::int64_t arrival = m.send_time + o_.latency_us + copy_cost(m.len);
-        GenEvent& e = emit(l, GenKind::Recv, -1, std::max(clock_[l] + rng_.uniform(1, 2), arrival));
+        WriterEvent& e = emit(l, WriterEventKind::Recv, -1, std::max(clock_[l] + rng_.uniform(1, 2), arrival));
         e.peer = master(m.src);
         e.tag = m.tag;
         e.len = m.len;
-        emit(l, GenKind::Exit, kMpiRecv, clock_[l] + rng_.uniform(1, 3));
+        emit(l, WriterEventKind::Exit, kMpiRecv, clock_[l] + rng_.uniform(1, 3));
       }
-      emit(l, GenKind::Exit, kExchange, clock_[l] + rng_.uniform(1, 2));
-      emit(l, GenKind::Enter, kUpdate, clock_[l] + rng_.uniform(1, 2));
-      emit(l, GenKind::Exit, kUpdate, clock_[l] + jittered(o_.update_us, update_jitter_) + plan_[proc].imbalance);
-      emit(l, GenKind::Exit, kStep, clock_[l] + rng_.uniform(1, 2));
-      GenEvent& enter = emit(l, GenKind::Enter, collective, clock_[l] + rng_.uniform(1, 3));
-      enter.flags = kGenCollective;
+      emit(l, WriterEventKind::Exit, kExchange, clock_[l] + rng_.uniform(1, 2));
+      emit(l, WriterEventKind::Enter, kUpdate, clock_[l] + rng_.uniform(1, 2));
+      emit(l, WriterEventKind::Exit, kUpdate, clock_[l] + jittered(o_.update_us, update_jitter_) + plan_[proc].imbalance);
+      emit(l, WriterEventKind::Exit, kStep, clock_[l] + rng_.uniform(1, 2));
+      WriterEvent& enter = emit(l, WriterEventKind::Enter, collective, clock_[l] + rng_.uniform(1, 3));
+      enter.flags = kWriterCollective;
       coll_enter_[proc] = enter.time;
     }
 
@@ -220,8 +220,8 @@ class Program {
     const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
     const std::int64_t cost = collective == kMpiBarrier ? rng_.uniform(2, 6) : rng_.uniform(5, 20);
     for (int proc = 0; proc < n_; ++proc) {
-      GenEvent& e = emit(master(proc), GenKind::Exit, collective, latest + cost);
-      e.flags = kGenCollective;
+      WriterEvent& e = emit(master(proc), WriterEventKind::Exit, collective, latest + cost);
+      e.flags = kWriterCollective;
       e.len = collective == kMpiBarrier ? 0 : 8;
       e.received = e.len;
       e.peer = -1;
@@ -233,25 +233,25 @@ class Program {
   // `kernels` kernels in region parallel. Returns when the last of them left parallel.
   // The master then enters parallel itself (its kernels follow in the caller).
   std::int64_t fork_team(int l, int kernels) {
-    GenEvent& fork = emit(l, GenKind::Fork, -1, clock_[l] + rng_.uniform(1, 2));
+    WriterEvent& fork = emit(l, WriterEventKind::Fork, -1, clock_[l] + rng_.uniform(1, 2));
     fork.tag = t_;
     const std::int64_t fork_time = fork.time;
     std::int64_t team_end = 0;
     for (int k = 1; k < t_; ++k) {
       const int w = l + k;
-      emit(w, GenKind::Enter, kParallel, std::max(clock_[w], fork_time) + rng_.uniform(1, 3));
+      emit(w, WriterEventKind::Enter, kParallel, std::max(clock_[w], fork_time) + rng_.uniform(1, 3));
       for (int i = 0; i < kernels; ++i) {
-        emit(w, GenKind::Enter, kKernel, clock_[w] + rng_.uniform(1, 2));
-        emit(w, GenKind::Exit, kKernel, clock_[w] + jittered(o_.kernel_us, kernel_jitter_));
+        emit(w, WriterEventKind::Enter, kKernel, clock_[w] + rng_.uniform(1, 2));
+        emit(w, WriterEventKind::Exit, kKernel, clock_[w] + jittered(o_.kernel_us, kernel_jitter_));
       }
-      team_end = std::max(team_end, emit(w, GenKind::Exit, kParallel, clock_[w] + rng_.uniform(1, 2)).time);
+      team_end = std::max(team_end, emit(w, WriterEventKind::Exit, kParallel, clock_[w] + rng_.uniform(1, 2)).time);
     }
-    emit(l, GenKind::Enter, kParallel, clock_[l] + rng_.uniform(1, 2));
+    emit(l, WriterEventKind::Enter, kParallel, clock_[l] + rng_.uniform(1, 2));
     return team_end;
   }
 
   void flush() {
-    std::sort(round_.begin(), round_.end(), gen_event_before);
+    std::sort(round_.begin(), round_.end(), writer_event_before);
     for (TraceWriter* sink : sinks_) sink->write(round_.data(), round_.size());
     summary_.events += round_.size();
     round_.clear();
@@ -273,7 +273,7 @@ class Program {
   std::vector<std::vector<std::size_t>> outgoing_, incoming_;
   std::vector<std::size_t> pair_index_, right_index_, left_index_;
   std::vector<std::int64_t> coll_enter_;
-  std::vector<GenEvent> round_;
+  std::vector<WriterEvent> round_;
   GenSummary summary_;
 };
 

@@ -35,9 +35,9 @@ void TruthCollector::begin(const TraceHeader& header) {
     if (r >= 0 && r < nregions_) is_collective_[r] = 1;
 }
 
-void TruthCollector::write(const GenEvent* events, std::size_t count) {
+void TruthCollector::write(const WriterEvent* events, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
-    const GenEvent& e = events[i];
+    const WriterEvent& e = events[i];
     if (e.loc < 0 || e.loc >= n_) fail("location out of range");
     if (e.time <= last_time_[e.loc]) fail("times not strictly increasing on a location");
     if (e.time < final_time_) fail("times decrease in output order");
@@ -47,7 +47,7 @@ void TruthCollector::write(const GenEvent* events, std::size_t count) {
     ++events_;
     auto& stack = stacks_[e.loc];
     switch (e.kind) {
-      case GenKind::Enter: {
+      case WriterEventKind::Enter: {
         if (e.region < 0 || e.region >= nregions_) fail("region out of range");
         stack.push_back({e.region, e.time});
         if (is_collective_[e.region]) {
@@ -75,7 +75,7 @@ void TruthCollector::write(const GenEvent* events, std::size_t count) {
         }
         break;
       }
-      case GenKind::Exit: {
+      case WriterEventKind::Exit: {
         if (stack.empty() || stack.back().region != e.region) fail("exit does not match enter");
         const Frame frame = stack.back();
         stack.pop_back();
@@ -89,7 +89,7 @@ void TruthCollector::write(const GenEvent* events, std::size_t count) {
           region_time_[static_cast<std::size_t>(e.loc) * nregions_ + stack.back().region].excl -= diff;
         break;
       }
-      case GenKind::Send: {
+      case WriterEventKind::Send: {
         if (e.peer < 0 || e.peer >= n_) fail("send destination out of range");
         const int region = stack.empty() ? -1 : stack.back().region;
         const std::int64_t enter = stack.empty() ? 0 : stack.back().enter;
@@ -98,7 +98,7 @@ void TruthCollector::write(const GenEvent* events, std::size_t count) {
         ++messages_;
         break;
       }
-      case GenKind::Recv: {
+      case WriterEventKind::Recv: {
         if (e.peer < 0 || e.peer >= n_) fail("receive source out of range");
         auto& queue = in_flight_[e.loc];
         std::size_t match = queue.size();
@@ -137,8 +137,8 @@ void TruthCollector::write(const GenEvent* events, std::size_t count) {
         }
         break;
       }
-      case GenKind::Fork:
-      case GenKind::Join:
+      case WriterEventKind::Fork:
+      case WriterEventKind::Join:
         break;  // no part of any ground-truth figure
     }
   }

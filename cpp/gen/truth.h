@@ -83,7 +83,7 @@ class TruthCollector : public TraceWriter {
                  std::int64_t list_limit);
 
   void begin(const TraceHeader& header) override;
-  void write(const GenEvent* events, std::size_t count) override;
+  void write(const WriterEvent* events, std::size_t count) override;
   void finish() override;
 
   std::uint64_t events() const { return events_; }

@@ -104,8 +104,8 @@ std::string why_not_writable(const std::string& format) {
   return "cannot write format '" + format + "' (supported: " + listing(writable_formats()) + ")";
 }
 
-std::unique_ptr<gen::TraceWriter> open_writer(const std::string& format, const std::string& path,
-                                              const gen::WriterOptions& options) {
+std::unique_ptr<TraceWriter> open_writer(const std::string& format, const std::string& path,
+                                              const WriterOptions& options) {
   const std::string why = why_not_writable(format);
   if (!why.empty()) throw EarlError(why);
   return trace_format(format).open_writer(path, options);

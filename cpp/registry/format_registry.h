@@ -36,7 +36,7 @@ std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::s
 std::string why_not_writable(const std::string& format);
 
 // A writer of `format` to `path`; EarlError when the format cannot be written.
-std::unique_ptr<gen::TraceWriter> open_writer(const std::string& format, const std::string& path,
-                                              const gen::WriterOptions& options);
+std::unique_ptr<TraceWriter> open_writer(const std::string& format, const std::string& path,
+                                              const WriterOptions& options);
 
 }  // namespace earl

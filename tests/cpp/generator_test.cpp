@@ -21,6 +21,7 @@
 #include "model/error.h"
 #include "registry/format_registry.h"
 
+using namespace earl;
 using namespace earl::gen;
 
 namespace {
@@ -40,13 +41,13 @@ bool throws_earl_error(const std::function<void()>& f) {
 class MemorySink : public TraceWriter {
  public:
   void begin(const TraceHeader& h) override { header = h; ++begins; }
-  void write(const GenEvent* e, std::size_t n) override {
+  void write(const WriterEvent* e, std::size_t n) override {
     events.insert(events.end(), e, e + n);
     ++batches;
   }
   void finish() override { ++finishes; }
   TraceHeader header;
-  std::vector<GenEvent> events;
+  std::vector<WriterEvent> events;
   int begins = 0, batches = 0, finishes = 0;
 };
 
@@ -117,22 +118,22 @@ void test_program_invariants(const GenOptions& o, const std::string& name) {
   bool forks_balanced = true, threads_only_compute = true;
   std::map<std::int64_t, int> collective_exits;  // time -> how many locations exit then
   for (std::size_t i = 0; i < sink.events.size(); ++i) {
-    const GenEvent& e = sink.events[i];
+    const WriterEvent& e = sink.events[i];
     if (i && e.time < sink.events[i - 1].time) ordered = false;
     if (e.time <= last[e.loc]) strict = false;
     last[e.loc] = e.time;
     const bool collective = e.region == kMpiAllreduce || e.region == kMpiBarrier;
-    if (e.kind == GenKind::Exit && collective) ++collective_exits[e.time];
-    if ((e.kind == GenKind::Enter || e.kind == GenKind::Exit) &&
-        collective != ((e.flags & kGenCollective) != 0))
+    if (e.kind == WriterEventKind::Exit && collective) ++collective_exits[e.time];
+    if ((e.kind == WriterEventKind::Enter || e.kind == WriterEventKind::Exit) &&
+        collective != ((e.flags & kWriterCollective) != 0))
       flagged = false;
-    if (e.kind == GenKind::Fork) forks_balanced = forks_balanced && open_forks[e.loc]++ == 0;
-    if (e.kind == GenKind::Join) forks_balanced = forks_balanced && open_forks[e.loc]-- == 1;
+    if (e.kind == WriterEventKind::Fork) forks_balanced = forks_balanced && open_forks[e.loc]++ == 0;
+    if (e.kind == WriterEventKind::Join) forks_balanced = forks_balanced && open_forks[e.loc]-- == 1;
     if (e.loc % o.threads != 0)
       threads_only_compute = threads_only_compute && (e.region == kKernel || e.region == kParallel) &&
-                             (e.kind == GenKind::Enter || e.kind == GenKind::Exit);
+                             (e.kind == WriterEventKind::Enter || e.kind == WriterEventKind::Exit);
   }
-  CHECK_MESSAGE(flagged, (name + ": exactly the collective enters and exits carry kGenCollective"));
+  CHECK_MESSAGE(flagged, (name + ": exactly the collective enters and exits carry kWriterCollective"));
   CHECK_MESSAGE(forks_balanced, (name + ": forks and joins alternate on every location"));
   CHECK_MESSAGE(threads_only_compute, (name + ": worker threads only run kernels in parallel"));
   for (const auto& [t, k] : collective_exits) collective_together = collective_together && k == o.locations;
@@ -144,9 +145,9 @@ void test_program_invariants(const GenOptions& o, const std::string& name) {
   // Every recv is later than the send it matches (FIFO per source, destination and tag).
   std::map<std::tuple<int, int, int>, std::vector<std::int64_t>> sent;
   bool causal = true;
-  for (const GenEvent& e : sink.events) {
-    if (e.kind == GenKind::Send) sent[{e.loc, e.peer, e.tag}].push_back(e.time);
-    if (e.kind == GenKind::Recv) {
+  for (const WriterEvent& e : sink.events) {
+    if (e.kind == WriterEventKind::Send) sent[{e.loc, e.peer, e.tag}].push_back(e.time);
+    if (e.kind == WriterEventKind::Recv) {
       auto& q = sent[{e.peer, e.loc, e.tag}];
       if (q.empty() || !(q.front() < e.time)) causal = false;
       if (!q.empty()) q.erase(q.begin());

@@ -15,8 +15,8 @@ std::unique_ptr<TraceDecoder> open_reader(const std::string& path) {
   return std::make_unique<AlogDecoder>(path);
 }
 
-std::unique_ptr<gen::TraceWriter> open_writer(const std::string& path, const gen::WriterOptions& options) {
-  return std::make_unique<gen::AlogWriter>(path, options);
+std::unique_ptr<TraceWriter> open_writer(const std::string& path, const WriterOptions& options) {
+  return std::make_unique<AlogWriter>(path, options);
 }
 
 }  // namespace

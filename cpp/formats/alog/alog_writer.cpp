@@ -7,7 +7,7 @@
 
 #include "model/error.h"
 
-namespace earl::gen {
+namespace earl {
 
 namespace {
 constexpr std::size_t kFlushAt = 1 << 20;
@@ -106,21 +106,21 @@ void AlogWriter::begin(const TraceHeader& header) {
   flush(false);
 }
 
-void AlogWriter::write(const GenEvent* events, std::size_t count) {
+void AlogWriter::write(const WriterEvent* events, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
-    const GenEvent& e = events[i];
+    const WriterEvent& e = events[i];
     switch (e.kind) {
-      case GenKind::Enter:
-      case GenKind::Exit:
-        put_int(e.kind == GenKind::Enter ? enter_type(e.region) : exit_type(e.region));
+      case WriterEventKind::Enter:
+      case WriterEventKind::Exit:
+        put_int(e.kind == WriterEventKind::Enter ? enter_type(e.region) : exit_type(e.region));
         put(' ');
         put_int(e.loc);
         put(" 0 0 ");
         put_time(e.time);
         break;
-      case GenKind::Send:
-      case GenKind::Recv:
-        put(e.kind == GenKind::Send ? "-101 " : "-102 ");
+      case WriterEventKind::Send:
+      case WriterEventKind::Recv:
+        put(e.kind == WriterEventKind::Send ? "-101 " : "-102 ");
         put_int(e.loc);
         put(" 0 ");
         put_int(e.peer);
@@ -131,10 +131,10 @@ void AlogWriter::write(const GenEvent* events, std::size_t count) {
         put(' ');
         put_int(e.len);
         break;
-      case GenKind::Fork:
-      case GenKind::Join:
+      case WriterEventKind::Fork:
+      case WriterEventKind::Join:
         if (!threads_) fail("fork/join events need a header with threads > 1");
-        put_int(e.kind == GenKind::Fork ? fork_type() : join_type());
+        put_int(e.kind == WriterEventKind::Fork ? fork_type() : join_type());
         put(' ');
         put_int(e.loc);
         put(" 0 ");
@@ -161,4 +161,4 @@ void AlogWriter::discard() {
   std::remove(path_.c_str());
 }
 
-}  // namespace earl::gen
+}  // namespace earl

@@ -10,7 +10,7 @@
 
 #include "format_interface/trace_writer.h"
 
-namespace earl::gen {
+namespace earl {
 
 class AlogWriter : public TraceWriter {
  public:
@@ -20,7 +20,7 @@ class AlogWriter : public TraceWriter {
   AlogWriter& operator=(const AlogWriter&) = delete;
 
   void begin(const TraceHeader& header) override;
-  void write(const GenEvent* events, std::size_t count) override;
+  void write(const WriterEvent* events, std::size_t count) override;
   void finish() override;
   void discard() override;
 
@@ -47,4 +47,4 @@ class AlogWriter : public TraceWriter {
   bool threads_ = false;
 };
 
-}  // namespace earl::gen
+}  // namespace earl

@@ -22,8 +22,8 @@ std::unique_ptr<ImportSource> open_import(const std::string& path) {
   return std::make_unique<Otf2Importer>(path);
 }
 
-std::unique_ptr<gen::TraceWriter> open_writer(const std::string& path, const gen::WriterOptions& options) {
-  return std::make_unique<gen::Otf2Writer>(path, options);
+std::unique_ptr<TraceWriter> open_writer(const std::string& path, const WriterOptions& options) {
+  return std::make_unique<Otf2Writer>(path, options);
 }
 #endif
 

@@ -2,7 +2,7 @@
 
 #include <unordered_map>
 
-namespace earl::gen {
+namespace earl {
 
 MpiRegionInfo mpi_region_info(const std::string& name) {
   using R = MpiRole;
@@ -46,4 +46,4 @@ MpiRegionInfo mpi_region_info(const std::string& name) {
   return it == table.end() ? MpiRegionInfo{} : it->second;
 }
 
-}  // namespace earl::gen
+}  // namespace earl

@@ -5,7 +5,7 @@
 // the table.
 #include <string>
 
-namespace earl::gen {
+namespace earl {
 
 enum class MpiRole { None, PointToPoint, Barrier, OneToAll, AllToOne, AllToAll, OtherCollective };
 
@@ -17,4 +17,4 @@ struct MpiRegionInfo {
 // By the region's name ("MPI_Allreduce" -> all-to-all, op 11). Names not listed: None.
 MpiRegionInfo mpi_region_info(const std::string& name);
 
-}  // namespace earl::gen
+}  // namespace earl

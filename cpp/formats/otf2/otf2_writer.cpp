@@ -15,7 +15,7 @@
 
 namespace fs = std::filesystem;
 
-namespace earl::gen {
+namespace earl {
 
 namespace {
 
@@ -248,7 +248,7 @@ void Otf2Writer::begin(const TraceHeader& header) {
 
 // --- events ---------------------------------------------------------------------------
 
-void Otf2Writer::check_location(const GenEvent& e) const {
+void Otf2Writer::check_location(const WriterEvent& e) const {
   if (e.loc < 0 || e.loc >= header_.locations)
     fail("event of location " + std::to_string(e.loc) + " outside 0.." +
          std::to_string(header_.locations - 1));
@@ -263,10 +263,10 @@ std::uint32_t Otf2Writer::rank_of(std::int32_t location, const char* role) const
   return rank_of_process_[location / threads_];
 }
 
-void Otf2Writer::write(const GenEvent* events, std::size_t count) {
+void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
   if (!begun_ || finished_ || !archive_) fail("write outside begin/finish");
   for (std::size_t i = 0; i < count; ++i) {
-    const GenEvent& e = events[i];
+    const WriterEvent& e = events[i];
     check_location(e);
     if (!have_offset_) {
       have_offset_ = true;
@@ -283,21 +283,21 @@ void Otf2Writer::write(const GenEvent* events, std::size_t count) {
     last_ts_ = std::max<std::uint64_t>(last_ts_, ts);
     OTF2_EvtWriter* w = writers_[e.loc];
     switch (e.kind) {
-      case GenKind::Enter: {
+      case WriterEventKind::Enter: {
         if (e.region < 0 || e.region >= static_cast<int>(regions_.size()))
           fail("enter of undefined region " + std::to_string(e.region));
         check(OTF2_EvtWriter_Enter(w, nullptr, ts, static_cast<OTF2_RegionRef>(e.region)), "Enter");
-        if ((e.flags & kGenCollective) && regions_[e.region].collective_op >= 0) {
+        if ((e.flags & kWriterCollective) && regions_[e.region].collective_op >= 0) {
           check(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, ts), "MpiCollectiveBegin");
           collective_open_[e.loc] = 1;
         }
         break;
       }
-      case GenKind::Exit: {
+      case WriterEventKind::Exit: {
         if (e.region < 0 || e.region >= static_cast<int>(regions_.size()))
           fail("exit of undefined region " + std::to_string(e.region));
         const int op = regions_[e.region].collective_op;
-        if ((e.flags & kGenCollective) && op >= 0) {
+        if ((e.flags & kWriterCollective) && op >= 0) {
           if (!collective_open_[e.loc])
             check(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, ts), "MpiCollectiveBegin");
           if (e.len < 0 || e.received < 0) fail("negative collective byte count");
@@ -317,9 +317,9 @@ void Otf2Writer::write(const GenEvent* events, std::size_t count) {
         check(OTF2_EvtWriter_Leave(w, nullptr, ts, static_cast<OTF2_RegionRef>(e.region)), "Leave");
         break;
       }
-      case GenKind::Send:
-      case GenKind::Recv: {
-        const bool send = e.kind == GenKind::Send;
+      case WriterEventKind::Send:
+      case WriterEventKind::Recv: {
+        const bool send = e.kind == WriterEventKind::Send;
         if (e.tag < 0) fail("negative message tag " + std::to_string(e.tag) + " (OTF2 tags are unsigned)");
         if (e.len < 0) fail("negative message length " + std::to_string(e.len));
         const std::uint32_t peer = rank_of(e.peer, send ? "destination" : "source");
@@ -334,12 +334,12 @@ void Otf2Writer::write(const GenEvent* events, std::size_t count) {
                 "MpiRecv");
         break;
       }
-      case GenKind::Fork:
+      case WriterEventKind::Fork:
         check(OTF2_EvtWriter_ThreadFork(w, nullptr, ts, OTF2_PARADIGM_OPENMP,
                                         static_cast<std::uint32_t>(std::max(e.tag, 0))),
               "ThreadFork");
         break;
-      case GenKind::Join:
+      case WriterEventKind::Join:
         check(OTF2_EvtWriter_ThreadJoin(w, nullptr, ts, OTF2_PARADIGM_OPENMP), "ThreadJoin");
         break;
     }
@@ -470,4 +470,4 @@ void Otf2Writer::discard() {
   fs::remove(dir, ec);  // only when empty
 }
 
-}  // namespace earl::gen
+}  // namespace earl

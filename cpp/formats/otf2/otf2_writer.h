@@ -19,8 +19,8 @@
 //   in process order, a COMM_GROUP listing per rank r the index of its process
 //   (TraceHeader::rank_process), and Comm 0 "MPI_COMM_WORLD" on that group.
 // - Events: Enter/Leave; Send/Recv -> MpiSend/MpiRecv on MPI_COMM_WORLD with the peer
-//   location's rank; an Enter flagged kGenCollective is followed by MpiCollectiveBegin,
-//   an Exit flagged kGenCollective is preceded by MpiCollectiveEnd (operation from the
+//   location's rank; an Enter flagged kWriterCollective is followed by MpiCollectiveBegin,
+//   an Exit flagged kWriterCollective is preceded by MpiCollectiveEnd (operation from the
 //   region name, root rank or undefined, bytes sent/received); Fork/Join -> ThreadFork/
 //   ThreadJoin (paradigm OpenMP) on the master thread.
 //
@@ -35,7 +35,7 @@
 
 #include "format_interface/trace_writer.h"
 
-namespace earl::gen {
+namespace earl {
 
 class Otf2Writer : public TraceWriter {
  public:
@@ -45,7 +45,7 @@ class Otf2Writer : public TraceWriter {
   Otf2Writer& operator=(const Otf2Writer&) = delete;
 
   void begin(const TraceHeader& header) override;
-  void write(const GenEvent* events, std::size_t count) override;
+  void write(const WriterEvent* events, std::size_t count) override;
   void finish() override;
   void discard() override;
 
@@ -63,7 +63,7 @@ class Otf2Writer : public TraceWriter {
 
   [[noreturn]] void fail(const std::string& what) const;
   void check(OTF2_ErrorCode code, const char* what) const;
-  void check_location(const GenEvent& e) const;
+  void check_location(const WriterEvent& e) const;
   std::uint32_t rank_of(std::int32_t location, const char* role) const;
   std::uint32_t string_id(const std::string& s);
   void write_definitions(const std::vector<std::uint64_t>& events_per_location);
@@ -92,4 +92,4 @@ class Otf2Writer : public TraceWriter {
   std::unordered_map<std::string, std::uint32_t> string_ids_;
 };
 
-}  // namespace earl::gen
+}  // namespace earl
