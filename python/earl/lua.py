@@ -139,7 +139,7 @@ def run(path, args=(), runtime=None):
     outcome = runner(path, *[str(a) for a in args])
     kind, value = (outcome, None) if isinstance(outcome, str) else (outcome[0], outcome[1])
     if kind == "error":
-        raise EarlError(value)
+        raise EarlError(_with_full_path(value, path))
     if kind == "exit":
         code = 0 if value is None or value is True else 1 if value is False else value
         if code != 0:
@@ -165,6 +165,16 @@ def share(trace, runtime=None):
         return adopt(ticket())
     except _lua54().LuaError as error:
         raise EarlError(_first_line(error)) from None
+
+
+def _with_full_path(message, path):
+    """Lua shortens a long chunk name to "...tail" (LUA_IDSIZE); the user gave the whole
+    path, so an error in the script itself names it whole."""
+    if message.startswith("..."):
+        head, colon, rest = message[3:].partition(":")
+        if colon and path.endswith(head):
+            return f"{path}:{rest}"
+    return message
 
 
 def _first_line(error):
