@@ -39,8 +39,20 @@ enum NameTable { kTypes = 1, kRegions = 2, kStrings = 3, kNameTables = 3 };
 
 using Lock = std::lock_guard<std::recursive_mutex>;
 
+// Methods and metamethods carry two upvalues, set once in register_event_trace: the
+// metatable (checking the object by identity is cheaper than luaL_testudata's lookup by
+// name) and the attribute names as Lua strings, indexed by Attribute + 1 (an event table
+// then needs no string lookup for its keys). Both matter at millions of calls a second.
+constexpr int kMetatableUpvalue = 1;
+constexpr int kKeysUpvalue = 2;
+
 TraceBox& box_of(lua_State* L, const char* method) {
-  auto* box = static_cast<TraceBox*>(luaL_testudata(L, 1, kMeta));
+  TraceBox* box = nullptr;
+  if (lua_getmetatable(L, 1)) {
+    if (lua_rawequal(L, -1, lua_upvalueindex(kMetatableUpvalue)))
+      box = static_cast<TraceBox*>(lua_touserdata(L, 1));
+    lua_pop(L, 1);
+  }
   if (!box)
     fail(L, "EventTrace:%s: call it as a method, e:%s(...) (got %s where the trace belongs)",
          method, method, type_of(L, 1));
@@ -174,8 +186,13 @@ int event(lua_State* L) {
   Event e = copy_event(shared, pos);
   const std::vector<AttributeSpec>& specs = attribute_specs(e.kind);
   lua_createtable(L, 0, static_cast<int>(specs.size()));
-  for (const AttributeSpec& spec : specs)
-    if (push_slot(L, e, spec.slot)) lua_setfield(L, -2, attribute_name(spec.name));
+  for (const AttributeSpec& spec : specs) {
+    lua_rawgeti(L, lua_upvalueindex(kKeysUpvalue), static_cast<lua_Integer>(spec.name) + 1);
+    if (push_slot(L, e, spec.slot))
+      lua_rawset(L, -3);
+    else
+      lua_pop(L, 1);
+  }
   return 1;
 }
 
@@ -609,16 +626,32 @@ const luaL_Reg kMethods[] = {
 
 }  // namespace
 
+// Pushes the two upvalues every method gets; the metatable is at the top of the stack.
+void push_upvalues(lua_State* L) {
+  lua_pushvalue(L, -1);
+  int count = static_cast<int>(Attribute::Count_);
+  lua_createtable(L, count, 0);
+  for (int i = 0; i < count; ++i) {
+    lua_pushstring(L, attribute_name(static_cast<Attribute>(i)));
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
 void register_event_trace(lua_State* L) {
   luaL_newmetatable(L, kMeta);
-  luaL_newlib(L, kMethods);
+  lua_newtable(L);  // the methods
+  lua_pushvalue(L, -2);
+  push_upvalues(L);
+  lua_remove(L, -3);
+  luaL_setfuncs(L, kMethods, 2);
   lua_setfield(L, -2, "__index");
   const luaL_Reg meta[] = {{"__gc", l_collect},
                            {"__close", l_close},
                            {"__tostring", l_to_string},
                            {"__len", l_length},
                            {nullptr, nullptr}};
-  luaL_setfuncs(L, meta, 0);
+  push_upvalues(L);
+  luaL_setfuncs(L, meta, 2);
   lua_pop(L, 1);
 }
 
