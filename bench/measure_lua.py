@@ -1,0 +1,115 @@
+"""Lua loop against Python loop over the same trace, in the same run; prints events/s.
+
+usage: measure_lua.py [TRACE] [--events N] [--locations N] [--repeat N]
+
+Without TRACE, writes a generated OTF2 archive (`earl gen X.otf2 -f otf2 -n 16 -e N`,
+default 10^7 events) to a temporary directory. The trace is opened once in Python and
+shared with Lua (earl.lua.share), so both loops read the same C++ trace and its cache:
+
+    Python:  while e.next(): e.event()
+    Lua:     while e:next() do local ev = e:event() end        (lupa, in this process)
+
+and, where `lua5.4` is installed, the Lua loop in a standalone interpreter (which opens
+the trace itself; only its loop is timed, with os.clock). Each loop runs --repeat times;
+the median is reported.
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import earl
+import earl.lua
+
+LUA_LOOP = "local n = 0; e:reset(); while e:next() do local ev = e:event(); n = n + 1 end; return n"
+
+STANDALONE = """
+require "earl"
+local e = EventTrace(arg[1])
+for _ = 1, tonumber(arg[2]) do
+  local start = os.clock()
+  local n = 0
+  while e:next() do local ev = e:event(); n = n + 1 end
+  print(n, os.clock() - start)
+  e:reset()
+end
+"""
+
+
+def timed(loop, repeat):
+    seconds, count = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        count = loop()
+        seconds.append(time.perf_counter() - start)
+    return count, statistics.median(seconds)
+
+
+def python_loop(e):
+    def loop():
+        n = 0
+        e.reset()
+        while e.next():
+            e.event()
+            n += 1
+        return n
+    return loop
+
+
+def standalone(path, repeat):
+    lua = shutil.which("lua5.4")
+    if lua is None:
+        return None
+    env = dict(os.environ, LUA_CPATH=earl.lua.cpath() + ";;")
+    out = subprocess.run([lua, "-", path, str(repeat)], input=STANDALONE, text=True,
+                         capture_output=True, env=env, check=True).stdout
+    runs = [line.split("\t") for line in out.splitlines()]
+    return int(runs[0][0]), statistics.median(float(s) for _, s in runs)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("trace", nargs="?")
+    parser.add_argument("--events", type=int, default=10_000_000)
+    parser.add_argument("--locations", type=int, default=16)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="earl-bench-lua-") as tmp:
+        path = args.trace
+        if path is None:
+            from earl.generate import generate
+
+            path = os.path.join(tmp, "bench.otf2")
+            start = time.perf_counter()
+            generate(path, locations=args.locations, events=args.events, seed=1)
+            print(f"generated {path} in {time.perf_counter() - start:.1f} s", flush=True)
+        start = time.perf_counter()
+        e = earl.EventTrace(path, progress=lambda fraction: None)
+        print(f"opened {len(e)} events in {time.perf_counter() - start:.1f} s", flush=True)
+
+        lua = earl.lua.runtime()
+        lua.globals().e = earl.lua.share(e, lua)
+        results = [("Python  while e.next(): e.event()", *timed(python_loop(e), args.repeat)),
+                   ("Lua     while e:next() do local ev = e:event() end  (lupa)",
+                    *timed(lambda: lua.execute(LUA_LOOP), args.repeat))]
+        e.close()
+        alone = standalone(path, args.repeat)
+        if alone:
+            results.append(("Lua     the same loop in standalone lua5.4 (os.clock)", *alone))
+
+    print(f"{'loop':<60} {'events':>10} {'seconds':>8} {'events/s':>12}")
+    for name, count, seconds in results:
+        print(f"{name:<60} {count:>10} {seconds:>8.2f} {count / seconds:>12,.0f}")
+    python_rate = results[0][1] / results[0][2]
+    lua_rate = results[1][1] / results[1][2]
+    print(f"Lua (lupa) / Python: {lua_rate / python_rate:.2f}x  (load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} CPUs)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+#include "bindings/lua/lua_support.h"
+
+#include <cstdarg>
+#include <cstdlib>
+#include <exception>
+
+namespace earl::lua {
+
+int protect(lua_State* L, int (*body)(lua_State*)) {
+  bool failed = false;
+  try {
+    return body(L);
+  } catch (const std::exception& error) {
+    // lua_pushstring copies the message, so the exception may die before lua_error runs.
+    lua_pushstring(L, error.what());
+    failed = true;
+  } catch (...) {
+    lua_pushstring(L, "earl: unexpected C++ exception");
+    failed = true;
+  }
+  if (failed) {
+    luaL_where(L, 1);
+    lua_insert(L, -2);
+    lua_concat(L, 2);
+  }
+  return lua_error(L);
+}
+
+void fail(lua_State* L, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  luaL_where(L, 1);
+  lua_pushvfstring(L, format, args);
+  va_end(args);
+  lua_concat(L, 2);
+  lua_error(L);
+  std::abort();  // not reached: lua_error does not return
+}
+
+const char* type_of(lua_State* L, int idx) {
+  if (lua_type(L, idx) == LUA_TNONE) return "no value";
+  if (lua_isinteger(L, idx)) return "integer";
+  if (lua_type(L, idx) == LUA_TNUMBER) return "float";
+  return luaL_typename(L, idx);
+}
+
+lua_Integer integer_argument(lua_State* L, int idx, const char* where, const char* name) {
+  int is_integer = 0;
+  lua_Integer value = 0;
+  if (lua_type(L, idx) == LUA_TNUMBER) value = lua_tointegerx(L, idx, &is_integer);
+  if (!is_integer) {
+    if (lua_type(L, idx) == LUA_TNUMBER)
+      fail(L, "%s: %s must be an integer (got %s)", where, name, lua_tostring(L, idx));
+    fail(L, "%s: %s must be an integer (got %s)", where, name, type_of(L, idx));
+  }
+  return value;
+}
+
+lua_Integer optional_integer(lua_State* L, int idx, const char* where, const char* name,
+                             lua_Integer fallback) {
+  if (lua_isnoneornil(L, idx)) return fallback;
+  return integer_argument(L, idx, where, name);
+}
+
+const char* string_argument(lua_State* L, int idx, const char* where, const char* name) {
+  if (lua_type(L, idx) != LUA_TSTRING)
+    fail(L, "%s: %s must be a string (got %s)", where, name, type_of(L, idx));
+  return lua_tostring(L, idx);
+}
+
+lua_Number number_argument(lua_State* L, int idx, const char* where, const char* name) {
+  if (lua_type(L, idx) != LUA_TNUMBER)
+    fail(L, "%s: %s must be a number (got %s)", where, name, type_of(L, idx));
+  return lua_tonumber(L, idx);
+}
+
+void push_unsigned(lua_State* L, std::uint64_t value) {
+  if (value <= static_cast<std::uint64_t>(LUA_MAXINTEGER))
+    lua_pushinteger(L, static_cast<lua_Integer>(value));
+  else
+    lua_pushnumber(L, static_cast<lua_Number>(value));
+}
+
+}  // namespace earl::lua
