@@ -121,3 +121,48 @@ def test_main_returns_the_codes_in_process(tmp_path, capsys):
     assert main(["gen", str(tmp_path / "t.alog"), "--threads", "0"]) == 1
     assert capsys.readouterr().err.strip().splitlines()[-1].startswith("earl: threads must be")
     assert main(["gen", str(tmp_path / "t.alog"), "-e", "100", "-q"]) == 0
+
+
+LOCATION_COUNT = {
+    "python": "import sys, earl\nprint(earl.EventTrace(sys.argv[1]).nrlocs(), sys.argv[2:])\n",
+    "lua": "local e = EventTrace(arg[1])\nprint(e:nrlocs(), arg[2])\n",
+}
+
+
+def two_location_trace(tmp_path):
+    trace = tmp_path / "t.alog"
+    trace.write_text("-3 0 0 2 0 0\n-13 0 1 2 0 0 c:p main\n1 0 0 0 0 10\n2 0 0 0 0 20\n")
+    return trace
+
+
+def test_run_picks_the_language_by_extension(tmp_path):
+    trace = two_location_trace(tmp_path)
+    (tmp_path / "count.py").write_text(LOCATION_COUNT["python"])
+    (tmp_path / "count.lua").write_text(LOCATION_COUNT["lua"])
+    python = run("run", str(tmp_path / "count.py"), str(trace), "x")
+    lua = run("run", str(tmp_path / "count.lua"), str(trace), "x")
+    assert (python.returncode, python.stdout) == (0, "2 ['x']\n"), python.stderr
+    assert (lua.returncode, lua.stdout) == (0, "2\tx\n"), lua.stderr
+
+
+def test_run_takes_the_language_from_lang(tmp_path):
+    trace = two_location_trace(tmp_path)
+    (tmp_path / "count").write_text(LOCATION_COUNT["lua"])
+    done = run("run", "--lang", "lua", str(tmp_path / "count"), str(trace), "y")
+    assert (done.returncode, done.stdout) == (0, "2\ty\n"), done.stderr
+
+
+def test_run_of_a_script_in_no_known_language_says_so(tmp_path):
+    script = tmp_path / "count"
+    script.write_text("print 1\n")
+    done = run("run", str(script))
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"earl: {script}: cannot tell the script's language")
+
+
+def test_an_error_in_a_lua_script_names_its_file_and_line(tmp_path):
+    script = tmp_path / "bad.lua"
+    script.write_text("local e = EventTrace(arg[1])\n\ne:event(0)\n")
+    done = run("run", str(script), str(two_location_trace(tmp_path)))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"earl: {script}:3:")

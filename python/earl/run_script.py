@@ -1,4 +1,9 @@
-"""`earl run SCRIPT ARGS...`: runs an EARL script the way the interpreter would."""
+"""`earl run SCRIPT ARGS...`: runs an EARL script in Python, Lua or Tcl, in this process.
+
+The language comes from --lang, else from the script's extension (.py, .lua, .tcl), else
+from its first line: `#!/usr/local/bin/earl` was the 1998 EARL interpreter, a tclsh with
+EARL built in, so such a script is Tcl.
+"""
 import argparse
 import os
 import runpy
@@ -6,24 +11,60 @@ import sys
 
 from earl import EarlError
 
-HELP = "run an EARL script: earl run SCRIPT TRACE..."
+HELP = "run an EARL script (Python, Lua or Tcl): earl run SCRIPT TRACE..."
+
+LANGUAGES = {".py": "python", ".lua": "lua", ".tcl": "tcl"}
+EARL_INTERPRETER = "#!/usr/local/bin/earl"
 
 
 def configure(parser):
+    parser.add_argument("--lang", choices=sorted(set(LANGUAGES.values())),
+                        help="the script's language (default: from its extension or #! line)")
     parser.add_argument("script")
     parser.add_argument("arguments", nargs=argparse.REMAINDER)
+
+
+def language_of(script):
+    extension = os.path.splitext(script)[1].lower()
+    if extension in LANGUAGES:
+        return LANGUAGES[extension]
+    with open(script, "rb") as f:
+        first = f.readline().strip()
+    if first.startswith(EARL_INTERPRETER.encode()):
+        return "tcl"
+    raise EarlError(f"{script}: cannot tell the script's language (name it .py, .lua or .tcl, "
+                    "or give --lang python|lua|tcl)")
+
+
+def run_python(script, arguments):
+    saved_argv = sys.argv
+    sys.argv = [script] + list(arguments)
+    try:
+        runpy.run_path(script, run_name="__main__")
+    finally:
+        sys.argv = saved_argv
+
+
+def run_lua(script, arguments):
+    from earl import lua
+
+    lua.run(script, arguments)
+
+
+def run_tcl(script, arguments):
+    try:
+        from earl import tcl
+    except ImportError:
+        raise EarlError(f"{script}: this EARL has no Tcl support yet (earl.tcl is missing)")
+    tcl.run(script, arguments)
+
+
+RUNNERS = {"python": run_python, "lua": run_lua, "tcl": run_tcl}
 
 
 def run(args):
     script = args.script
     if not os.path.isfile(script):
         raise EarlError(f"{script}: no such script")
-    if not script.endswith(".py"):
-        raise EarlError(f"{script}: only Python scripts (.py) are supported so far")
-    saved_argv = sys.argv
-    sys.argv = [script] + list(args.arguments)
-    try:
-        runpy.run_path(script, run_name="__main__")
-    finally:
-        sys.argv = saved_argv
+    RUNNERS[args.lang or language_of(script)](script, args.arguments)
     return 0
