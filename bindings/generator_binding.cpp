@@ -20,12 +20,16 @@ namespace earl::bindings {
 
 namespace {
 
-py::dict generate(const std::string& path, const py::dict& given, const py::object& keep) {
+py::dict generate(const std::string& path, const py::dict& given, const py::object& keep,
+                  const py::object& progress) {
   gen::GenOptions options = options_from(given);
   options.validate();
   PythonCallbacks callbacks;
-  // Ctrl-C: the generator polls now and then; a pending signal stops it.
-  options.poll = [&callbacks] { callbacks.poll(); };
+  // The generator polls now and then: a pending signal (Ctrl-C) or a progress callback
+  // that raises stops it.
+  options.poll = [&](double fraction) {
+    if (!callbacks.progress(progress, fraction)) throw Interrupted();
+  };
   py::dict truth;
   callbacks.without_gil([&] {
     gen::generate(options, path, [&](const gen::GenResult& result) {
@@ -42,10 +46,13 @@ py::dict generate(const std::string& path, const py::dict& given, const py::obje
 
 void bind_generator(py::module_& m) {
   m.def("generate", &generate, py::arg("path"), py::arg("options") = py::dict(),
-        py::arg("keep") = py::none(),
+        py::arg("keep") = py::none(), py::arg("progress") = py::none(),
         "Writes a synthetic trace to `path` ({name: value} options, see generator_options()) "
         "and returns its ground truth as a dict. `keep(truth)` runs before the trace is "
-        "final: when it raises, the trace is removed and its exception propagates.");
+        "final: when it raises, the trace is removed and its exception propagates. "
+        "`progress(fraction)` is called now and then with the part of the target written; "
+        "when it raises, generation stops, nothing is left behind and its exception "
+        "propagates.");
   m.def("generator_options", &describe_options,
         "The generator's options: name, type, default, group, help, min, max, choices.");
 }

@@ -736,28 +736,25 @@ def scripts_through_event_trace(e):
 def test_ctrl_c_stops_generation_and_removes_partial_output(tmp_path):
     """A SIGINT during a long generation raises KeyboardInterrupt in Python and leaves no
     half-written trace or truth behind."""
-    # The generator takes no progress callback, so Ctrl-C is pressed when its output shows
-    # that it is writing (the trace file has data), not after a delay: the signal always
-    # arrives during the generation, which at 10^9 events would run for many minutes.
+    # Ctrl-C is pressed from the generator's own progress report, so it always lands while
+    # the generation runs (at 10^9 events, for many minutes).
     script = textwrap.dedent("""
-        import os, signal, sys, threading
+        import os, signal, sys
         from earl.generate import generate
         out = sys.argv[1]
-        seen = []
+        pressed = []
 
-        def ctrl_c_once_writing():
-            while not (os.path.exists(out) and os.path.getsize(out) > 0):
-                threading.Event().wait(0.001)
-            seen.append(os.path.getsize(out))
-            os.kill(os.getpid(), signal.SIGINT)
+        def ctrl_c_once_writing(fraction):
+            if not pressed and os.path.getsize(out) > 0:
+                pressed.append(fraction)
+                os.kill(os.getpid(), signal.SIGINT)
 
-        threading.Thread(target=ctrl_c_once_writing, daemon=True).start()
         try:
-            generate(out, events=10**9, seed=1)
+            generate(out, events=10**9, seed=1, progress=ctrl_c_once_writing)
             print("finished")
         except KeyboardInterrupt:
             print("interrupted")
-        print("pressed while writing", bool(seen))
+        print("pressed while writing", 0 < pressed[0] < 1)
     """)
     out = tmp_path / "huge.alog"
     done = subprocess.run([sys.executable, "-c", script, str(out)], capture_output=True,
@@ -765,3 +762,23 @@ def test_ctrl_c_stops_generation_and_removes_partial_output(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["interrupted", "pressed while writing True"]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_progress_of_a_generation_and_an_exception_it_raises(tmp_path):
+    seen = []
+    truth = generate(tmp_path / "t.alog", events=400_000, seed=2, progress=seen.append)
+    assert seen and seen == sorted(seen) and 0 < seen[0] and seen[-1] <= 1
+    # Reported every 2^16 events: the last report lies within one step of the end.
+    assert seen[-1] * 400_000 > truth["events"] - 2 * 65536
+
+    class Stop(Exception):
+        pass
+
+    def stop(fraction):
+        raise Stop(fraction)
+
+    with pytest.raises(Stop) as raised:
+        generate(tmp_path / "u.otf2" if "otf2" in _core.generator_formats() else tmp_path / "u.alog",
+                 events=400_000, progress=stop)
+    assert 0 < raised.value.args[0] < 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.alog", "t.alog.truth.json"]

@@ -70,7 +70,7 @@ class Program {
       ++summary_.rounds;
       flush();
       if (o_.poll && summary_.events >= next_poll) {
-        o_.poll();
+        o_.poll(std::min(1.0, static_cast<double>(summary_.events) / static_cast<double>(target)));
         next_poll = summary_.events + (1 << 16);
       }
     }

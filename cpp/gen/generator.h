@@ -81,8 +81,9 @@ struct GenOptions {
 
   std::int64_t truth_limit = 10000;  // at most this many entries per ground-truth list
 
-  // Called every few thousand events; may throw (e.g. Interrupted) to stop.
-  std::function<void()> poll;
+  // Called every few thousand events with the part of `events` written (0..1); may throw
+  // (e.g. Interrupted) to stop.
+  std::function<void(double fraction)> poll;
 
   // EarlError naming the first bad option.
   void validate() const;

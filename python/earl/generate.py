@@ -57,7 +57,7 @@ def format_for_path(path):
     return _core.format_for_path(os.fspath(path)) or "alog"
 
 
-def generate(path, *, format=None, truth_path=None, **options):
+def generate(path, *, format=None, truth_path=None, progress=None, **options):
     """Write a synthetic trace to `path` and its ground truth to `truth_path`.
 
     `format` is "alog" or "otf2" (None: otf2 when `path` ends in .otf2, else alog; an OTF2
@@ -70,7 +70,9 @@ def generate(path, *, format=None, truth_path=None, **options):
     ``INEFFICIENCY_OPTIONS``. The ground truth is the same for every format (but for its
     "format" entry). `truth_path` defaults to ``path + ".truth.json"``. Returns the ground
     truth as a dict; bad options raise ``earl.EarlError``, and so does a file that cannot be
-    written (nothing is left behind then).
+    written (nothing is left behind then). ``progress(fraction)`` is called now and then with
+    the part of ``events`` written; an exception it raises stops the generation, removes
+    what was written and propagates (Ctrl-C does the same with KeyboardInterrupt).
     """
     path = os.fspath(path)
     truth_path = path + ".truth.json" if truth_path is None else os.fspath(truth_path)
@@ -78,7 +80,7 @@ def generate(path, *, format=None, truth_path=None, **options):
         raise EarlError("earl gen: the ground-truth path must differ from the trace path "
                         f"({path})")
     options["format"] = format_for_path(path) if format is None else format
-    return _core.generate(path, options, functools.partial(_write_truth, truth_path))
+    return _core.generate(path, options, functools.partial(_write_truth, truth_path), progress)
 
 
 def _write_truth(path, truth):
