@@ -25,6 +25,7 @@ import json
 import os
 
 from earl import _core
+from earl.progress import ProgressBar
 from earl._core import EarlError
 
 __all__ = ["generate", "options", "defaults", "format_for_path", "INEFFICIENCY_OPTIONS",
@@ -168,7 +169,8 @@ def run(args):
     """`earl gen`: returns 0; errors raise EarlError (the command line prints them)."""
     chosen = {row["name"]: getattr(args, row["name"]) for row in _table()}
     truth_path = args.truth if args.truth is not None else args.output + ".truth.json"
-    truth = generate(args.output, truth_path=truth_path, **chosen)
+    with ProgressBar("generating") as bar:
+        truth = generate(args.output, truth_path=truth_path, progress=bar, **chosen)
     if not args.quiet:
         print(_summary(args.output, truth_path, truth))
     return 0
