@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bindings/tcl/tcl_array.h"
 #include "bindings/tcl/tcl_support.h"
 #include "bindings/tcl/tcl_trace_common.h"
 #include "trace/event_attributes.h"
@@ -28,11 +29,14 @@ struct TraceCommand {
   // Element names, made once per command: Tcl objects are not shared between threads,
   // and each interpreter lives in one thread.
   std::array<SharedObj, static_cast<std::size_t>(Attribute::Count_)> keys;
+  std::array<Tcl_Obj*, static_cast<std::size_t>(Attribute::Count_)> key_objs;  // the same, bare
   SharedObj empty{Tcl_NewObj()};
 
   explicit TraceCommand(std::shared_ptr<SharedTrace> trace) : shared(std::move(trace)) {
-    for (std::size_t i = 0; i < keys.size(); ++i)
+    for (std::size_t i = 0; i < keys.size(); ++i) {
       keys[i] = SharedObj(Tcl_NewStringObj(attribute_name(static_cast<Attribute>(i)), -1));
+      key_objs[i] = keys[i].get();
+    }
   }
 };
 
@@ -68,9 +72,10 @@ Tcl_Obj* slot_obj(TraceCommand& t, EventTrace& trace, const Event& e, Slot slot)
 }
 
 // An optional position: -1 (the iterator) when omitted.
-std::int64_t position_argument(Tcl_Obj* const objv[], int objc, int idx, const std::string& where) {
+std::int64_t position_argument(Tcl_Obj* const objv[], int objc, int idx) {
   if (idx >= objc) return -1;
-  Tcl_WideInt pos = integer_argument(objv[idx], where, "pos");
+  Tcl_WideInt pos = 0;
+  if (Tcl_GetWideIntFromObj(nullptr, objv[idx], &pos) != TCL_OK) integer_argument(objv[idx], where(objv, 2), "pos");
   if (pos < 0) throw EarlError("no event at position " + std::to_string(pos) + " (positions are numbered from 1)");
   return pos;
 }
@@ -82,9 +87,12 @@ void check_count(int objc, int least, int most, Tcl_Obj* const objv[], const cha
 
 // The values of the event's attributes, in model order, each with its element name.
 struct Row {
-  std::vector<std::pair<Tcl_Obj*, Tcl_Obj*>> cells;
+  static constexpr std::size_t kMost = static_cast<std::size_t>(Attribute::Count_);
+  Tcl_Obj* keys[kMost];
+  Tcl_Obj* values[kMost];
+  int size = 0;
   ~Row() {
-    for (auto& cell : cells) Tcl_DecrRefCount(cell.second);
+    for (int i = 0; i < size; ++i) Tcl_DecrRefCount(values[i]);
   }
 };
 
@@ -93,13 +101,13 @@ void fill_row(TraceCommand& t, std::int64_t pos, Row& row) {
   EventTrace& trace = t.shared->trace();
   const Event& e = locate(trace, pos);
   const std::vector<AttributeSpec>& specs = attribute_specs(e.kind);
-  row.cells.reserve(specs.size());
   for (const AttributeSpec& spec : specs) {
     Tcl_Obj* value = slot_obj(t, trace, e, spec.slot);
     // Held until the row is set: a variable trace run by the assignment may delete the
     // command and with it the name objects.
     Tcl_IncrRefCount(value);
-    row.cells.emplace_back(t.keys[static_cast<std::size_t>(spec.name)].get(), value);
+    row.keys[row.size] = t.keys[static_cast<std::size_t>(spec.name)].get();
+    row.values[row.size++] = value;
   }
 }
 
@@ -142,7 +150,8 @@ int call(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
   }
   if (Tcl_GetIndexFromObj(interp, objv[1], kMethods, "method", 0, &method) != TCL_OK) return TCL_ERROR;
   SharedTrace& shared = *t.shared;
-  const std::string here = where(objv, 2);
+  // Only an error message needs "e method"; building it per call would cost a string.
+  auto here = [objv] { return where(objv, 2); };
   switch (static_cast<Method>(method)) {
     case kNext:
     case kPrev: {
@@ -158,29 +167,24 @@ int call(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
     case kEvent: {
       check_count(objc, 3, 4, objv, "event arr ?pos?");
       Row row;
-      fill_row(t, position_argument(objv, objc, 3, here), row);
-      Tcl_Obj* pos = nullptr;
-      for (auto& [key, value] : row.cells) {
-        if (!pos) pos = value;
-        if (!Tcl_ObjSetVar2(interp, objv[2], key, value, TCL_LEAVE_ERR_MSG)) return TCL_ERROR;
-      }
-      Tcl_SetObjResult(interp, pos);
+      fill_row(t, position_argument(objv, objc, 3), row);
+      if (assign_elements(interp, objv[2], row.size, row.keys, row.values, static_cast<int>(t.key_objs.size()),
+                          t.key_objs.data()) != TCL_OK)
+        return TCL_ERROR;
+      Tcl_SetObjResult(interp, row.values[0]);
       return TCL_OK;
     }
     case kAttributes:
     case kValues: {
       check_count(objc, 2, 3, objv, method == kAttributes ? "attributes ?pos?" : "values ?pos?");
       Row row;
-      fill_row(t, position_argument(objv, objc, 2, here), row);
-      Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
-      for (auto& [key, value] : row.cells)
-        Tcl_ListObjAppendElement(nullptr, list, method == kAttributes ? key : value);
-      Tcl_SetObjResult(interp, list);
+      fill_row(t, position_argument(objv, objc, 2), row);
+      Tcl_SetObjResult(interp, Tcl_NewListObj(row.size, method == kAttributes ? row.keys : row.values));
       return TCL_OK;
     }
     case kJump: {
       check_count(objc, 3, 3, objv, "jump pos");
-      Tcl_WideInt target = integer_argument(objv[2], here, "pos");
+      Tcl_WideInt target = integer_argument(objv[2], here(), "pos");
       Lock lock(shared.mutex());
       Tcl_SetObjResult(interp, position_obj(shared.trace().jump(target)));
       return TCL_OK;
@@ -201,17 +205,17 @@ int call(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
     }
     case kStack: {
       check_count(objc, 3, 4, objv, "stack loc ?pos?");
-      Location loc = location_argument(objv[2], here, "loc");
-      std::int64_t pos = position_argument(objv, objc, 3, here);
+      Location loc = location_argument(objv[2], here(), "loc");
+      std::int64_t pos = position_argument(objv, objc, 3);
       Lock lock(shared.mutex());
       Tcl_SetObjResult(interp, positions_list(shared.trace().stack(loc, pos)));
       return TCL_OK;
     }
     case kQueue: {
       check_count(objc, 4, 5, objv, "queue src dest ?pos?");
-      Location src = location_argument(objv[2], here, "src");
-      Location dest = location_argument(objv[3], here, "dest");
-      std::int64_t pos = position_argument(objv, objc, 4, here);
+      Location src = location_argument(objv[2], here(), "src");
+      Location dest = location_argument(objv[3], here(), "dest");
+      std::int64_t pos = position_argument(objv, objc, 4);
       Lock lock(shared.mutex());
       Tcl_SetObjResult(interp, positions_list(shared.trace().queue(src, dest, pos)));
       return TCL_OK;
@@ -232,7 +236,7 @@ int call(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
     }
     case kLocsym: {
       check_count(objc, 3, 3, objv, "locsym loc");
-      Location loc = location_argument(objv[2], here, "loc");
+      Location loc = location_argument(objv[2], here(), "loc");
       Lock lock(shared.mutex());
       std::optional<std::string> name = shared.trace().locsym(loc);
       Tcl_SetObjResult(interp, name ? Tcl_NewStringObj(name->data(), static_cast<int>(name->size()))

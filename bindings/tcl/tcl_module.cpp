@@ -3,6 +3,7 @@
 // and earl (1998), plus earl::_adopt for earl.tcl.share().
 #include <tcl.h>
 
+#include "bindings/tcl/tcl_array.h"
 #include "bindings/tcl/tcl_earl98.h"
 #include "bindings/tcl/tcl_event_trace.h"
 #include "bindings/tcl/tcl_p2_statistic.h"
@@ -17,6 +18,7 @@ extern "C" __attribute__((visibility("default"))) int Earl_Init(Tcl_Interp* inte
   if (!Tcl_InitStubs(interp, "8.6", 0)) return TCL_ERROR;
   if (!Tcl_FindNamespace(interp, "::earl", nullptr, 0) && !Tcl_CreateNamespace(interp, "::earl", nullptr, nullptr))
     return TCL_ERROR;
+  earl::tcl::check_array_fast_path(interp);
   earl::tcl::register_event_trace(interp);
   earl::tcl::register_p2_statistic(interp);
   earl::tcl::register_earl98(interp);
