@@ -391,9 +391,8 @@ int earl_open(Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
       case 2: open.bdist = count_argument(objv[i + 1], "earl open", "-mark", true); break;
     }
   }
-  static unsigned counter = 0;
   if (name.empty())
-    name = fresh_name(interp, "earltrace", counter);
+    name = fresh_name(interp, "earltrace");
   else
     require_free_name(interp, name.c_str(), "earl open");
   auto* t = new Trace98{open_shared_trace(file, open), {}, nullptr};

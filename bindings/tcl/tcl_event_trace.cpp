@@ -338,8 +338,7 @@ int event_trace_command(ClientData, Tcl_Interp* interp, int objc, Tcl_Obj* const
 int adopt(Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
   if (objc < 2 || objc > 3) throw EarlError("wrong # args: should be \"earl::_adopt ticket ?handle?\"");
   Tcl_WideInt number = integer_argument(objv[1], "earl::_adopt", "ticket");
-  static unsigned counter = 0;
-  std::string name = objc == 3 ? Tcl_GetString(objv[2]) : fresh_name(interp, "::earl::shared", counter);
+  std::string name = objc == 3 ? Tcl_GetString(objv[2]) : fresh_name(interp, "::earl::shared");
   require_free_name(interp, name.c_str(), "earl::_adopt");
   std::shared_ptr<SharedTrace> shared = redeem_ticket(static_cast<std::uintptr_t>(number));
   shared->trace();  // a closed trace cannot be shared; throws "the trace is closed"

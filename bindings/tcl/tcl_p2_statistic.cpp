@@ -150,8 +150,7 @@ int earl_stat(Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
     throw EarlError("wrong # args: should be \"earl stat ?obj? ?v1 ... v13?\" (got " +
                     std::to_string(given) + " arguments)");
   const bool named = given == 1 || given == state_size + 1;
-  static unsigned counter = 0;
-  std::string name = named ? Tcl_GetString(objv[2]) : fresh_name(interp, "earlstat", counter);
+  std::string name = named ? Tcl_GetString(objv[2]) : fresh_name(interp, "earlstat");
   if (named) require_free_name(interp, name.c_str(), "earl stat");
   P2Statistic stat;
   if (given >= state_size) stat = P2Statistic(state_numbers(objv + 2 + (named ? 1 : 0), state_size, "earl stat"));

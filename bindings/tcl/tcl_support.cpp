@@ -60,10 +60,18 @@ void require_free_name(Tcl_Interp* interp, const char* name, const std::string& 
     throw EarlError(where + ": a command named \"" + name + "\" already exists");
 }
 
-std::string fresh_name(Tcl_Interp* interp, const char* prefix, unsigned& counter) {
+std::string fresh_name(Tcl_Interp* interp, const char* prefix) {
+  // One counter per prefix and interpreter, kept as the interpreter's associated data.
+  const std::string key = std::string("earl::counter::") + prefix;
+  auto* counter = static_cast<unsigned*>(Tcl_GetAssocData(interp, key.c_str(), nullptr));
+  if (!counter) {
+    counter = new unsigned(0);
+    Tcl_SetAssocData(interp, key.c_str(), [](ClientData data, Tcl_Interp*) { delete static_cast<unsigned*>(data); },
+                     counter);
+  }
   Tcl_CmdInfo info;
   for (;;) {
-    std::string name = prefix + std::to_string(counter++);
+    std::string name = prefix + std::to_string((*counter)++);
     if (!Tcl_GetCommandInfo(interp, name.c_str(), &info)) return name;
   }
 }

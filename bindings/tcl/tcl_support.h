@@ -34,8 +34,9 @@ Tcl_WideInt count_argument(Tcl_Obj* obj, const std::string& where, const char* n
 
 // Throws unless `name` is free for a new command (C8: an existing name is an error).
 void require_free_name(Tcl_Interp* interp, const char* name, const std::string& where);
-// The first of prefix0, prefix1, ... that names no command.
-std::string fresh_name(Tcl_Interp* interp, const char* prefix, unsigned& counter);
+// The first of prefix0, prefix1, ... that names no command; numbered per interpreter,
+// so that each new interpreter's first trace is earltrace0 as in 1998.
+std::string fresh_name(Tcl_Interp* interp, const char* prefix);
 
 Tcl_Obj* position_obj(Position pos);
 Tcl_Obj* unsigned_obj(std::uint64_t value);
