@@ -165,7 +165,7 @@ Tcl_Obj* flat_list(const std::vector<std::pair<const char*, Tcl_Obj*>>& cells) {
   throw EarlError(std::string("wrong # args: should be \"") + Tcl_GetString(objv[0]) + " " + text + "\"");
 }
 
-bool fetch_only_flag(Tcl_Obj* obj, Tcl_Obj* const objv[], const char* text) {
+bool fetch_only_flag(Tcl_Obj* obj, Tcl_Obj* const objv[]) {
   if (std::string(Tcl_GetString(obj)) != "-fetchonly")
     throw EarlError(std::string(Tcl_GetString(objv[0])) + " " + Tcl_GetString(objv[1]) + ": bad option \"" +
                     Tcl_GetString(obj) + "\": must be -fetchonly");
@@ -271,7 +271,7 @@ int call(Trace98& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
     case kGet: {
       if (objc < 3 || objc > 4) usage(objv, "get n ?-fetchonly?");
       Tcl_WideInt n = integer_argument(objv[2], here, "n");
-      bool fetch_only = objc == 4 && fetch_only_flag(objv[3], objv, "");
+      bool fetch_only = objc == 4 && fetch_only_flag(objv[3], objv);
       bool found = read98(t, interp, Read::Absolute, n, fetch_only, cells);
       Tcl_SetObjResult(interp, found ? flat_list(cells) : Tcl_NewIntObj(-1));
       return TCL_OK;
@@ -279,7 +279,7 @@ int call(Trace98& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
     case kSet: {
       if (objc < 4 || objc > 5) usage(objv, "set arr n ?-fetchonly?");
       Tcl_WideInt n = integer_argument(objv[3], here, "n");
-      bool fetch_only = objc == 5 && fetch_only_flag(objv[4], objv, "");
+      bool fetch_only = objc == 5 && fetch_only_flag(objv[4], objv);
       if (!read98(t, interp, Read::Absolute, n, fetch_only, cells)) {
         Tcl_SetObjResult(interp, Tcl_NewIntObj(-1));
         return TCL_OK;

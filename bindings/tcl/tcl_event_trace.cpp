@@ -9,6 +9,7 @@
 #include "bindings/tcl/tcl_event_trace.h"
 
 #include <array>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,35 +41,60 @@ struct TraceCommand {
   }
 };
 
-// data1/data2: Tcl has no null, so an absent value is the empty string.
-Tcl_Obj* value_obj(TraceCommand& t, EventTrace& trace, const Value& v) {
-  switch (v.kind) {
-    case Value::Kind::None: return t.empty.get();
-    case Value::Kind::Int: return Tcl_NewWideIntObj(v.integer);
-    case Value::Kind::UInt: return unsigned_obj(v.unsigned_integer);
-    case Value::Kind::Float: return Tcl_NewDoubleObj(v.real);
-    case Value::Kind::String: return t.names.string(trace, v.string);
-  }
-  return t.empty.get();
+Cell object_cell(Tcl_Obj* object) {
+  Cell cell;
+  cell.object = object;
+  return cell;
 }
 
-Tcl_Obj* slot_obj(TraceCommand& t, EventTrace& trace, const Event& e, Slot slot) {
-  switch (slot) {
-    case Slot::Pos: return position_obj(e.pos);
-    case Slot::Loc: return Tcl_NewIntObj(e.loc);
-    case Slot::Time: return Tcl_NewDoubleObj(e.time);
-    case Slot::Type: return t.names.type(trace, e.type);
-    case Slot::Enterptr: return position_obj(e.enterptr);
-    case Slot::Region: return t.names.region(trace, e.region);
-    case Slot::Peer: return Tcl_NewIntObj(e.peer);
-    case Slot::Tag: return Tcl_NewWideIntObj(e.tag);
-    case Slot::Com: return Tcl_NewWideIntObj(e.com);
-    case Slot::Len: return unsigned_obj(e.len);
-    case Slot::Pointer: return position_obj(e.sendptr);
-    case Slot::Data1: return value_obj(t, trace, e.data1);
-    case Slot::Data2: return value_obj(t, trace, e.data2);
+Cell integer_cell(Tcl_WideInt value) {
+  Cell cell;
+  cell.kind = Cell::Kind::Integer;
+  cell.integer = value;
+  return cell;
+}
+
+Cell unsigned_cell(std::uint64_t value) {
+  if (value > static_cast<std::uint64_t>(std::numeric_limits<Tcl_WideInt>::max())) return object_cell(unsigned_obj(value));
+  return integer_cell(static_cast<Tcl_WideInt>(value));
+}
+
+Cell real_cell(double value) {
+  Cell cell;
+  cell.kind = Cell::Kind::Real;
+  cell.real = value;
+  return cell;
+}
+
+// data1/data2: Tcl has no null, so an absent value is the empty string.
+Cell value_cell(TraceCommand& t, EventTrace& trace, const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::None: return object_cell(t.empty.get());
+    case Value::Kind::Int: return integer_cell(v.integer);
+    case Value::Kind::UInt: return unsigned_cell(v.unsigned_integer);
+    case Value::Kind::Float: return real_cell(v.real);
+    case Value::Kind::String: return object_cell(t.names.string(trace, v.string));
   }
-  return t.empty.get();
+  return object_cell(t.empty.get());
+}
+
+Cell slot_cell(TraceCommand& t, EventTrace& trace, const Event& e, Slot slot) {
+  switch (slot) {
+    case Slot::Pos: return unsigned_cell(e.pos);
+    case Slot::Loc: return integer_cell(e.loc);
+    case Slot::Time: return real_cell(e.time);
+    case Slot::Type: return object_cell(t.names.type(trace, e.type));
+    case Slot::Enterptr: return unsigned_cell(e.enterptr);
+    case Slot::Region: return object_cell(t.names.region(trace, e.region));
+    case Slot::Peer: return integer_cell(e.peer);
+    case Slot::Tag: return integer_cell(e.tag);
+    case Slot::Com: return integer_cell(e.com);
+    case Slot::Len: return unsigned_cell(e.len);
+    case Slot::Pointer: return unsigned_cell(e.sendptr);
+    case Slot::Data1: return value_cell(t, trace, e.data1);
+    case Slot::Data2: return value_cell(t, trace, e.data2);
+  }
+  return object_cell(t.empty.get());
 }
 
 // An optional position: -1 (the iterator) when omitted.
@@ -85,14 +111,14 @@ void check_count(int objc, int least, int most, Tcl_Obj* const objv[], const cha
     throw EarlError(std::string("wrong # args: should be \"") + Tcl_GetString(objv[0]) + " " + usage + "\"");
 }
 
-// The values of the event's attributes, in model order, each with its element name.
+// The event's attributes in model order, each with its element name.
 struct Row {
   static constexpr std::size_t kMost = static_cast<std::size_t>(Attribute::Count_);
-  Tcl_Obj* keys[kMost];
-  Tcl_Obj* values[kMost];
+  Cell cells[kMost];
   int size = 0;
   ~Row() {
-    for (int i = 0; i < size; ++i) Tcl_DecrRefCount(values[i]);
+    for (int i = 0; i < size; ++i)
+      if (cells[i].kind == Cell::Kind::Object) Tcl_DecrRefCount(cells[i].object);
   }
 };
 
@@ -100,14 +126,13 @@ void fill_row(TraceCommand& t, std::int64_t pos, Row& row) {
   Lock lock(t.shared->mutex());
   EventTrace& trace = t.shared->trace();
   const Event& e = locate(trace, pos);
-  const std::vector<AttributeSpec>& specs = attribute_specs(e.kind);
-  for (const AttributeSpec& spec : specs) {
-    Tcl_Obj* value = slot_obj(t, trace, e, spec.slot);
+  for (const AttributeSpec& spec : attribute_specs(e.kind)) {
+    Cell cell = slot_cell(t, trace, e, spec.slot);
     // Held until the row is set: a variable trace run by the assignment may delete the
     // command and with it the name objects.
-    Tcl_IncrRefCount(value);
-    row.keys[row.size] = t.keys[static_cast<std::size_t>(spec.name)].get();
-    row.values[row.size++] = value;
+    if (cell.kind == Cell::Kind::Object) Tcl_IncrRefCount(cell.object);
+    cell.key = t.keys[static_cast<std::size_t>(spec.name)].get();
+    row.cells[row.size++] = cell;
   }
 }
 
@@ -168,10 +193,10 @@ int call(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
       check_count(objc, 3, 4, objv, "event arr ?pos?");
       Row row;
       fill_row(t, position_argument(objv, objc, 3), row);
-      if (assign_elements(interp, objv[2], row.size, row.keys, row.values, static_cast<int>(t.key_objs.size()),
+      if (assign_elements(interp, objv[2], row.size, row.cells, static_cast<int>(t.key_objs.size()),
                           t.key_objs.data()) != TCL_OK)
         return TCL_ERROR;
-      Tcl_SetObjResult(interp, row.values[0]);
+      Tcl_SetObjResult(interp, row.cells[0].value());
       return TCL_OK;
     }
     case kAttributes:
@@ -179,12 +204,15 @@ int call(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
       check_count(objc, 2, 3, objv, method == kAttributes ? "attributes ?pos?" : "values ?pos?");
       Row row;
       fill_row(t, position_argument(objv, objc, 2), row);
-      Tcl_SetObjResult(interp, Tcl_NewListObj(row.size, method == kAttributes ? row.keys : row.values));
+      Tcl_Obj* items[Row::kMost];
+      for (int i = 0; i < row.size; ++i) items[i] = method == kAttributes ? row.cells[i].key : row.cells[i].value();
+      Tcl_SetObjResult(interp, Tcl_NewListObj(row.size, items));
       return TCL_OK;
     }
     case kJump: {
       check_count(objc, 3, 3, objv, "jump pos");
-      Tcl_WideInt target = integer_argument(objv[2], here(), "pos");
+      Tcl_WideInt target = 0;
+      if (Tcl_GetWideIntFromObj(nullptr, objv[2], &target) != TCL_OK) integer_argument(objv[2], here(), "pos");
       Lock lock(shared.mutex());
       Tcl_SetObjResult(interp, position_obj(shared.trace().jump(target)));
       return TCL_OK;
