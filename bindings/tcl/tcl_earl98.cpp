@@ -1,9 +1,10 @@
 // The 1998 EARL dialect (thesis chapter 6, conformance sections C and D) over the same
-// EventTrace as the 2.0 mapping. Its differences are all made here: attributes num and
-// node, a group attribute, -1 for "no event" (failed reads, top-level enterptr, missing
-// sendptr), explicit reads that move the read pointer unless -fetchonly, stack and queue
-// of the state at the read pointer only, youngest first, and floats in fixed format with
-// earl_precision decimals. The read pointer is the EventTrace's iterator.
+// EventTrace as the 2.0 mapping. Its differences are made here and, for the view of one
+// event, in tcl_earl98_events.cpp: attributes num and node, a group attribute, -1 for
+// "no event" (failed reads, top-level enterptr, missing sendptr), explicit reads that move
+// the read pointer unless -fetchonly, stack and queue of the state at the read pointer
+// only, youngest first, and floats in fixed format with earl_precision decimals. The read
+// pointer is the EventTrace's iterator.
 #include "bindings/tcl/tcl_earl98.h"
 
 #include <algorithm>
@@ -11,12 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "bindings/tcl/tcl_earl98_events.h"
 #include "bindings/tcl/tcl_p2_statistic.h"
 #include "bindings/tcl/tcl_precision.h"
 #include "bindings/tcl/tcl_support.h"
 #include "bindings/tcl/tcl_trace_common.h"
 #include "registry/format_registry.h"
-#include "trace/event_attributes.h"
 
 #ifndef EARL_VERSION
 #define EARL_VERSION "unknown"
@@ -26,104 +27,18 @@ namespace earl::tcl {
 
 namespace {
 
-// Every attribute of the 1998 model, in the order of the thesis' Tab. 4.1 (C14).
-const char* const kAllAttributes[] = {"num", "node", "time", "type", "enterptr", "region", "group",
-                                      "src", "dest", "tag", "com", "len", "sendptr", "data"};
-constexpr int kAttributeCount = 14;
-
 struct Trace98 {
   std::shared_ptr<SharedTrace> shared;
   TraceNames names;
   Tcl_Command token = nullptr;
 };
 
-// 0 (no event) is -1 in this dialect (D1).
-Tcl_Obj* pointer_obj(Position p) { return p == 0 ? Tcl_NewIntObj(-1) : position_obj(p); }
-
-// data of a format-defined type: its value, or the list of both where it has two.
-Tcl_Obj* data_obj(Trace98& t, EventTrace& trace, const Event& e, int places) {
-  auto one = [&](const Value& v) -> Tcl_Obj* {
-    switch (v.kind) {
-      case Value::Kind::None: return Tcl_NewObj();
-      case Value::Kind::Int: return Tcl_NewWideIntObj(v.integer);
-      case Value::Kind::UInt: return unsigned_obj(v.unsigned_integer);
-      case Value::Kind::Float: return fixed_obj(v.real, places);
-      case Value::Kind::String: return t.names.string(trace, v.string);
-    }
-    return Tcl_NewObj();
-  };
-  if (e.data2.kind == Value::Kind::None) return one(e.data1);
-  Tcl_Obj* both[2] = {one(e.data1), one(e.data2)};
-  return Tcl_NewListObj(2, both);
-}
-
-// The kinds 1998 did not know (collective exits aside, which are exits) show their 2.0
-// attributes as a name-value list in data.
-Tcl_Obj* extension_data(const Event& e) {
-  Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
-  const std::vector<AttributeSpec>& specs = attribute_specs(e.kind);
-  for (std::size_t i = 5; i < specs.size(); ++i) {
-    std::uint64_t value = 0;
-    switch (specs[i].slot) {
-      case Slot::Peer: value = static_cast<std::uint64_t>(e.peer); break;
-      case Slot::Tag: value = static_cast<std::uint64_t>(e.tag); break;
-      case Slot::Com: value = static_cast<std::uint64_t>(e.com); break;
-      case Slot::Len: value = e.len; break;
-      case Slot::Pointer: value = e.sendptr; break;
-      default: continue;
-    }
-    Tcl_ListObjAppendElement(nullptr, list, Tcl_NewStringObj(attribute_name(specs[i].name), -1));
-    bool is_signed = specs[i].slot == Slot::Peer || specs[i].slot == Slot::Tag || specs[i].slot == Slot::Com;
-    Tcl_ListObjAppendElement(nullptr, list, is_signed ? Tcl_NewWideIntObj(static_cast<std::int64_t>(value))
-                                                      : unsigned_obj(value));
-  }
-  return list;
-}
-
-// The event's 1998 attributes in Tab. 4.1 order, as name-value pairs.
-std::vector<std::pair<const char*, Tcl_Obj*>> attributes98(Trace98& t, EventTrace& trace, const Event& e,
-                                                           int places) {
-  std::vector<std::pair<const char*, Tcl_Obj*>> cells = {
-      {"num", position_obj(e.pos)},
-      {"node", Tcl_NewIntObj(e.loc)},
-      {"time", fixed_obj(e.time, places)},
-      {"type", t.names.type(trace, e.type)},
-      {"enterptr", pointer_obj(e.enterptr)}};
-  const Definitions& defs = trace.definitions();
-  switch (e.kind) {
-    case EventKind::Enter:
-    case EventKind::Exit:
-    case EventKind::CollectiveExit: {
-      cells.emplace_back("region", t.names.region(trace, e.region));
-      std::string group = e.region < defs.region_group.size() && defs.groups.size() > 0
-                              ? defs.groups.name(defs.region_group[e.region]) : "All";
-      cells.emplace_back("group", Tcl_NewStringObj(group.c_str(), -1));
-      break;
-    }
-    case EventKind::Send:
-    case EventKind::Recv:
-      cells.emplace_back(e.kind == EventKind::Send ? "dest" : "src", Tcl_NewIntObj(e.peer));
-      cells.emplace_back("tag", Tcl_NewWideIntObj(e.tag));
-      cells.emplace_back("com", Tcl_NewWideIntObj(e.com));
-      cells.emplace_back("len", unsigned_obj(e.len));
-      if (e.kind == EventKind::Recv) cells.emplace_back("sendptr", pointer_obj(e.sendptr));
-      break;
-    case EventKind::Other:
-      cells.emplace_back("data", data_obj(t, trace, e, places));
-      break;
-    default:
-      cells.emplace_back("data", extension_data(e));
-      break;
-  }
-  return cells;
-}
-
 enum class Read { Absolute, Next, Prev };
 
 // Reads an event for get/set and their next/prev forms: the cells, or none (-1) when it
 // does not exist; moves the pointer unless fetch_only (C12, C13).
 bool read98(Trace98& t, Tcl_Interp* interp, Read how, Tcl_WideInt n, bool fetch_only,
-            std::vector<std::pair<const char*, Tcl_Obj*>>& cells) {
+            Cells98& cells) {
   int places = decimals(interp);
   Lock lock(t.shared->mutex());
   EventTrace& trace = t.shared->trace();
@@ -136,29 +51,8 @@ bool read98(Trace98& t, Tcl_Interp* interp, Read how, Tcl_WideInt n, bool fetch_
     pos = how == Read::Next ? trace.next() : trace.prev();
     if (pos == 0) return false;
   }
-  cells = attributes98(t, trace, trace.event(static_cast<std::int64_t>(pos)), places);
+  cells = attributes98(t.names, trace, trace.event(static_cast<std::int64_t>(pos)), places);
   return true;
-}
-
-int set_array(Tcl_Interp* interp, Tcl_Obj* array, const std::vector<std::pair<const char*, Tcl_Obj*>>& cells) {
-  // All 14 elements, "" for those that do not apply (C14), so no stale value survives.
-  for (const char* name : kAllAttributes) {
-    Tcl_Obj* value = nullptr;
-    for (const auto& cell : cells)
-      if (std::string(cell.first) == name) value = cell.second;
-    if (!Tcl_ObjSetVar2(interp, array, Tcl_NewStringObj(name, -1), value ? value : Tcl_NewObj(), TCL_LEAVE_ERR_MSG))
-      return TCL_ERROR;
-  }
-  return TCL_OK;
-}
-
-Tcl_Obj* flat_list(const std::vector<std::pair<const char*, Tcl_Obj*>>& cells) {
-  Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
-  for (const auto& cell : cells) {
-    Tcl_ListObjAppendElement(nullptr, list, Tcl_NewStringObj(cell.first, -1));
-    Tcl_ListObjAppendElement(nullptr, list, cell.second);
-  }
-  return list;
 }
 
 [[noreturn]] void usage(Tcl_Obj* const objv[], const char* text) {
@@ -178,37 +72,6 @@ Location node_argument(EventTrace& trace, Tcl_Obj* obj, const std::string& where
     throw EarlError(where + ": undefined nodenumber " + std::to_string(node) + " (the trace has nodes 0.." +
                     std::to_string(trace.nrlocs() - 1) + ")");
   return node;
-}
-
-Tcl_Obj* attribute_names(EventTrace& trace, const char* type) {
-  Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
-  auto add = [list](std::initializer_list<const char*> names) {
-    for (const char* name : names) Tcl_ListObjAppendElement(nullptr, list, Tcl_NewStringObj(name, -1));
-  };
-  if (!type) {
-    for (const char* name : kAllAttributes) add({name});
-    return list;
-  }
-  // Per-type lists omit num, as the thesis prints them (conformance F5).
-  std::string t = type;
-  add({"node", "time", "type", "enterptr"});
-  if (t == "enter" || t == "exit") {
-    add({"region", "group"});
-  } else if (t == "send") {
-    add({"dest", "tag", "com", "len"});
-  } else if (t == "recv") {
-    add({"src", "tag", "com", "len", "sendptr"});
-  } else {
-    std::vector<std::string> types = trace.types();
-    if (std::find(types.begin(), types.end(), t) == types.end()) {
-      Tcl_DecrRefCount(list);
-      std::string known;
-      for (const std::string& name : types) known += (known.empty() ? "" : " ") + name;
-      throw EarlError("info attributes: unknown event type '" + t + "' (the types are " + known + ")");
-    }
-    add({"data"});
-  }
-  return list;
 }
 
 int info(Trace98& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
@@ -235,7 +98,7 @@ int info(Trace98& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
     case kFormat: result = Tcl_NewStringObj(trace.format().c_str(), -1); break;
     case kNodecount: result = Tcl_NewIntObj(trace.nrlocs()); break;
     case kEventtypes: result = string_list(trace.types()); break;
-    case kAttributes: result = attribute_names(trace, objc == 4 ? Tcl_GetString(objv[3]) : nullptr); break;
+    case kAttributes: result = attribute_names98(trace, objc == 4 ? Tcl_GetString(objv[3]) : nullptr); break;
     case kNodesym: {
       Location node = node_argument(trace, objv[3], here, "node");
       std::optional<std::string> name = trace.locsym(node);
@@ -266,14 +129,14 @@ int call(Trace98& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
   int method = 0;
   if (Tcl_GetIndexFromObj(interp, objv[1], methods, "method", 0, &method) != TCL_OK) return TCL_ERROR;
   const std::string here = where(objv, 2);
-  std::vector<std::pair<const char*, Tcl_Obj*>> cells;
+  Cells98 cells;
   switch (method) {
     case kGet: {
       if (objc < 3 || objc > 4) usage(objv, "get n ?-fetchonly?");
       Tcl_WideInt n = integer_argument(objv[2], here, "n");
       bool fetch_only = objc == 4 && fetch_only_flag(objv[3], objv);
       bool found = read98(t, interp, Read::Absolute, n, fetch_only, cells);
-      Tcl_SetObjResult(interp, found ? flat_list(cells) : Tcl_NewIntObj(-1));
+      Tcl_SetObjResult(interp, found ? flat_list98(cells) : Tcl_NewIntObj(-1));
       return TCL_OK;
     }
     case kSet: {
@@ -284,7 +147,7 @@ int call(Trace98& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
         Tcl_SetObjResult(interp, Tcl_NewIntObj(-1));
         return TCL_OK;
       }
-      if (set_array(interp, objv[2], cells) != TCL_OK) return TCL_ERROR;
+      if (set_array98(interp, objv[2], cells) != TCL_OK) return TCL_ERROR;
       Tcl_SetObjResult(interp, cells[0].second);
       return TCL_OK;
     }
@@ -292,7 +155,7 @@ int call(Trace98& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
     case kGetprev: {
       if (objc != 2) usage(objv, Tcl_GetString(objv[1]));
       bool found = read98(t, interp, method == kGetnext ? Read::Next : Read::Prev, 0, false, cells);
-      Tcl_SetObjResult(interp, found ? flat_list(cells) : Tcl_NewIntObj(-1));
+      Tcl_SetObjResult(interp, found ? flat_list98(cells) : Tcl_NewIntObj(-1));
       return TCL_OK;
     }
     case kSetnext:
@@ -302,7 +165,7 @@ int call(Trace98& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
         Tcl_SetObjResult(interp, Tcl_NewIntObj(-1));
         return TCL_OK;
       }
-      if (set_array(interp, objv[2], cells) != TCL_OK) return TCL_ERROR;
+      if (set_array98(interp, objv[2], cells) != TCL_OK) return TCL_ERROR;
       Tcl_SetObjResult(interp, cells[0].second);
       return TCL_OK;
     }
