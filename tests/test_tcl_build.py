@@ -194,3 +194,22 @@ def test_library_path_error_says_what_to_install(monkeypatch, tmp_path):
     with pytest.raises(earl.EarlError, match="apt-get install tcl8.6-dev"):
         earl.tcl.library_path()
     assert os.path.isdir(LIBRARY)
+
+
+@pytest.mark.skipif(XVFB_RUN is None, reason="no xvfb-run")
+def test_run_a_wish_script_loads_tk_and_returns_when_its_window_closes(tmp_path):
+    script = tmp_path / "window.tcl"
+    script.write_text("#!/usr/local/wish\nlabel .l -text hello\npack .l\nupdate\n"
+                      "puts [winfo exists .l]\nafter 200 {destroy .}\n")
+    code = "import earl.tcl, sys; earl.tcl.run(sys.argv[1]); print('returned')"
+    result = subprocess.run([XVFB_RUN, "-a", sys.executable, "-c", code, str(script)], capture_output=True,
+                            text=True, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["1", "returned"]
+
+
+def test_puts_keeps_the_newline_of_a_number(tmp_path, capsys):
+    script = tmp_path / "numbers.tcl"
+    script.write_text("puts 1\nputs 2.5\nputs -nonewline 3\nputs { 4 }\n")
+    earl.tcl.run(script)
+    assert capsys.readouterr().out == "1\n2.5\n3 4 \n"

@@ -75,7 +75,9 @@ proc ::puts {args} {
         default { return -code error {wrong # args: should be "puts ?-nonewline? ?channelId? string"} }
     }
     if {$channel in {stdout stderr}} {
-        ::earl::_write $channel [expr {$newline ? "$text\n" : $text}]
+        # append, not expr: expr would read "1\n" as the number 1 and drop the newline
+        if {$newline} {append text \n}
+        ::earl::_write $channel $text
         return
     }
     if {$newline} {
