@@ -1,0 +1,294 @@
+// The 1998 EARL dialect (thesis chapter 6, conformance sections C and D) over the same
+// EventTrace as the 2.0 mapping. Its differences are made here and, for the view of one
+// event, in tcl_earl98_events.cpp: attributes num and node, a group attribute, -1 for
+// "no event" (failed reads, top-level enterptr, missing sendptr), explicit reads that move
+// the read pointer unless -fetchonly, stack and queue of the state at the read pointer
+// only, youngest first, and floats in fixed format with earl_precision decimals. The read
+// pointer is the EventTrace's iterator.
+#include "bindings/tcl/tcl_earl98.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bindings/tcl/tcl_earl98_events.h"
+#include "bindings/tcl/tcl_p2_statistic.h"
+#include "bindings/tcl/tcl_precision.h"
+#include "bindings/tcl/tcl_support.h"
+#include "bindings/tcl/tcl_trace_common.h"
+#include "registry/format_registry.h"
+
+#ifndef EARL_VERSION
+#define EARL_VERSION "unknown"
+#endif
+
+namespace earl::tcl {
+
+namespace {
+
+struct Trace98 {
+  std::shared_ptr<SharedTrace> shared;
+  TraceNames names;
+  Tcl_Command token = nullptr;
+};
+
+enum class Read { Absolute, Next, Prev };
+
+// Reads an event for get/set and their next/prev forms: the cells, or none (-1) when it
+// does not exist; moves the pointer unless fetch_only (C12, C13).
+bool read98(Trace98& t, Tcl_Interp* interp, Read how, Tcl_WideInt n, bool fetch_only,
+            Cells98& cells) {
+  int places = decimals(interp);
+  Lock lock(t.shared->mutex());
+  EventTrace& trace = t.shared->trace();
+  Position pos = 0;
+  if (how == Read::Absolute) {
+    if (n < 1 || static_cast<Position>(n) > trace.size()) return false;
+    pos = static_cast<Position>(n);
+    if (!fetch_only) trace.jump(n);
+  } else {
+    pos = how == Read::Next ? trace.next() : trace.prev();
+    if (pos == 0) return false;
+  }
+  cells = attributes98(t.names, trace, trace.event(static_cast<std::int64_t>(pos)), places);
+  return true;
+}
+
+[[noreturn]] void usage(Tcl_Obj* const objv[], const char* text) {
+  throw EarlError(std::string("wrong # args: should be \"") + Tcl_GetString(objv[0]) + " " + text + "\"");
+}
+
+bool fetch_only_flag(Tcl_Obj* obj, Tcl_Obj* const objv[]) {
+  if (std::string(Tcl_GetString(obj)) != "-fetchonly")
+    throw EarlError(std::string(Tcl_GetString(objv[0])) + " " + Tcl_GetString(objv[1]) + ": bad option \"" +
+                    Tcl_GetString(obj) + "\": must be -fetchonly");
+  return true;
+}
+
+Location node_argument(EventTrace& trace, Tcl_Obj* obj, const std::string& where, const char* name) {
+  Location node = location_argument(obj, where, name);
+  if (node < 0 || node >= trace.nrlocs())
+    throw EarlError(where + ": undefined nodenumber " + std::to_string(node) + " (the trace has nodes 0.." +
+                    std::to_string(trace.nrlocs() - 1) + ")");
+  return node;
+}
+
+int info(Trace98& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
+  static const char* const subcommands[] = {"filename", "format", "nodecount", "eventtypes", "attributes",
+                                            "nodesym", "regions", "groups", "group", nullptr};
+  enum { kFilename, kFormat, kNodecount, kEventtypes, kAttributes, kNodesym, kRegions, kGroups, kGroup };
+  if (objc < 3) usage(objv, "info subcommand ?arg?");
+  int which = 0;
+  if (Tcl_GetIndexFromObj(interp, objv[2], subcommands, "info subcommand", 0, &which) != TCL_OK) return TCL_ERROR;
+  const bool takes_argument = which == kNodesym || which == kGroup;
+  if (which == kAttributes ? objc > 4 : objc != (takes_argument ? 4 : 3)) {
+    std::string text = std::string("info ") + subcommands[which];
+    if (which == kAttributes) text += " ?type?";
+    if (which == kNodesym) text += " node";
+    if (which == kGroup) text += " group";
+    usage(objv, text.c_str());
+  }
+  const std::string here = where(objv, 3);
+  Lock lock(t.shared->mutex());
+  EventTrace& trace = t.shared->trace();
+  Tcl_Obj* result = nullptr;
+  switch (which) {
+    case kFilename: result = Tcl_NewStringObj(trace.file().c_str(), -1); break;
+    case kFormat: result = Tcl_NewStringObj(trace.format().c_str(), -1); break;
+    case kNodecount: result = Tcl_NewIntObj(trace.nrlocs()); break;
+    case kEventtypes: result = string_list(trace.types()); break;
+    case kAttributes: result = attribute_names98(trace, objc == 4 ? Tcl_GetString(objv[3]) : nullptr); break;
+    case kNodesym: {
+      Location node = node_argument(trace, objv[3], here, "node");
+      std::optional<std::string> name = trace.locsym(node);
+      result = Tcl_NewStringObj(name ? name->c_str() : ("node_" + std::to_string(node)).c_str(), -1);
+      break;
+    }
+    case kRegions: result = string_list(trace.regions()); break;
+    case kGroups: result = string_list(trace.groups()); break;
+    case kGroup: {
+      std::string group = Tcl_GetString(objv[3]);
+      // All is every region, whatever groups the format defines (C25).
+      result = string_list(group == "All" ? trace.regions() : trace.regions(group));
+      break;
+    }
+  }
+  Tcl_SetObjResult(interp, result);
+  return TCL_OK;
+}
+
+int call(Trace98& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
+  static const char* const methods[] = {"get", "set", "getnext", "setnext", "getprev", "setprev", "reset",
+                                        "stack", "queue", "info", "close", nullptr};
+  enum { kGet, kSet, kGetnext, kSetnext, kGetprev, kSetprev, kReset, kStack, kQueue, kInfo, kClose };
+  if (objc < 2) {
+    Tcl_WrongNumArgs(interp, 1, objv, "method ?arg ...?");
+    return TCL_ERROR;
+  }
+  int method = 0;
+  if (Tcl_GetIndexFromObj(interp, objv[1], methods, "method", 0, &method) != TCL_OK) return TCL_ERROR;
+  const std::string here = where(objv, 2);
+  Cells98 cells;
+  switch (method) {
+    case kGet: {
+      if (objc < 3 || objc > 4) usage(objv, "get n ?-fetchonly?");
+      Tcl_WideInt n = integer_argument(objv[2], here, "n");
+      bool fetch_only = objc == 4 && fetch_only_flag(objv[3], objv);
+      bool found = read98(t, interp, Read::Absolute, n, fetch_only, cells);
+      Tcl_SetObjResult(interp, found ? flat_list98(cells) : Tcl_NewIntObj(-1));
+      return TCL_OK;
+    }
+    case kSet: {
+      if (objc < 4 || objc > 5) usage(objv, "set arr n ?-fetchonly?");
+      Tcl_WideInt n = integer_argument(objv[3], here, "n");
+      bool fetch_only = objc == 5 && fetch_only_flag(objv[4], objv);
+      if (!read98(t, interp, Read::Absolute, n, fetch_only, cells)) {
+        Tcl_SetObjResult(interp, Tcl_NewIntObj(-1));
+        return TCL_OK;
+      }
+      if (set_array98(interp, objv[2], cells) != TCL_OK) return TCL_ERROR;
+      Tcl_SetObjResult(interp, cells[0].second);
+      return TCL_OK;
+    }
+    case kGetnext:
+    case kGetprev: {
+      if (objc != 2) usage(objv, Tcl_GetString(objv[1]));
+      bool found = read98(t, interp, method == kGetnext ? Read::Next : Read::Prev, 0, false, cells);
+      Tcl_SetObjResult(interp, found ? flat_list98(cells) : Tcl_NewIntObj(-1));
+      return TCL_OK;
+    }
+    case kSetnext:
+    case kSetprev: {
+      if (objc != 3) usage(objv, method == kSetnext ? "setnext arr" : "setprev arr");
+      if (!read98(t, interp, method == kSetnext ? Read::Next : Read::Prev, 0, false, cells)) {
+        Tcl_SetObjResult(interp, Tcl_NewIntObj(-1));
+        return TCL_OK;
+      }
+      if (set_array98(interp, objv[2], cells) != TCL_OK) return TCL_ERROR;
+      Tcl_SetObjResult(interp, cells[0].second);
+      return TCL_OK;
+    }
+    case kReset: {
+      if (objc != 2) usage(objv, "reset");
+      Lock lock(t.shared->mutex());
+      t.shared->trace().reset();
+      return TCL_OK;
+    }
+    case kStack: {
+      if (objc < 3 || objc > 4) usage(objv, "stack node ?-sym?");
+      bool symbols = false;
+      if (objc == 4) {
+        if (std::string(Tcl_GetString(objv[3])) != "-sym")
+          throw EarlError(here + ": bad option \"" + Tcl_GetString(objv[3]) + "\": must be -sym");
+        symbols = true;
+      }
+      Lock lock(t.shared->mutex());
+      EventTrace& trace = t.shared->trace();
+      Location node = node_argument(trace, objv[2], here, "node");
+      // The state at the read pointer (C17), youngest first (C18).
+      std::vector<Position> open = trace.stack(node, static_cast<std::int64_t>(trace.iterator()));
+      std::reverse(open.begin(), open.end());
+      Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
+      for (Position p : open)
+        Tcl_ListObjAppendElement(nullptr, list, symbols ? t.names.region(trace, trace.event(static_cast<std::int64_t>(p)).region)
+                                                        : position_obj(p));
+      Tcl_SetObjResult(interp, list);
+      return TCL_OK;
+    }
+    case kQueue: {
+      if (objc > 4) usage(objv, "queue ?dest? ?src?");
+      Lock lock(t.shared->mutex());
+      EventTrace& trace = t.shared->trace();
+      // -1 (or omitted) is any node, as in the 2.0 mapping.
+      Location dest = objc > 2 ? location_argument(objv[2], here, "dest") : -1;
+      Location src = objc > 3 ? location_argument(objv[3], here, "src") : -1;
+      if (dest != -1) node_argument(trace, objv[2], here, "dest");
+      if (src != -1) node_argument(trace, objv[3], here, "src");
+      std::vector<Position> queued = trace.queue(src, dest, static_cast<std::int64_t>(trace.iterator()));
+      std::reverse(queued.begin(), queued.end());  // youngest first, like stack (F2/F3)
+      Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
+      for (Position p : queued) Tcl_ListObjAppendElement(nullptr, list, position_obj(p));
+      Tcl_SetObjResult(interp, list);
+      return TCL_OK;
+    }
+    case kInfo:
+      return info(t, interp, objc, objv);
+    case kClose: {
+      if (objc != 2) usage(objv, "close");
+      {
+        Lock lock(t.shared->mutex());
+        t.shared->close();
+      }
+      Tcl_DeleteCommandFromToken(interp, t.token);  // frees t: nothing of it is used below
+      return TCL_OK;
+    }
+  }
+  return TCL_OK;
+}
+
+int trace_command(ClientData data, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
+  auto& t = *static_cast<Trace98*>(data);
+  return guard(interp, [&] { return call(t, interp, objc, objv); });
+}
+
+void delete_trace(ClientData data) { delete static_cast<Trace98*>(data); }
+
+// earl open file ?obj? ?-format f? ?-hist n? ?-mark d?
+int earl_open(Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
+  if (objc < 3) usage(objv, "open file ?obj? ?-format f? ?-hist n? ?-mark d?");
+  const std::string file = Tcl_GetString(objv[2]);
+  int i = 3;
+  std::string name;
+  if (i < objc && Tcl_GetString(objv[i])[0] != '-') name = Tcl_GetString(objv[i++]);
+  static const char* const options[] = {"-format", "-hist", "-mark", nullptr};
+  OpenOptions open;
+  for (; i < objc; i += 2) {
+    int option = 0;
+    if (Tcl_GetIndexFromObj(interp, objv[i], options, "option", 0, &option) != TCL_OK) return TCL_ERROR;
+    if (i + 1 >= objc)
+      throw EarlError(std::string("earl open: option ") + options[option] + " needs a value");
+    switch (option) {
+      case 0: open.format = Tcl_GetString(objv[i + 1]); break;
+      case 1: open.hsize = count_argument(objv[i + 1], "earl open", "-hist", false); break;
+      case 2: open.bdist = count_argument(objv[i + 1], "earl open", "-mark", true); break;
+    }
+  }
+  if (name.empty())
+    name = fresh_name(interp, "earltrace");
+  else
+    require_free_name(interp, name.c_str(), "earl open");
+  auto* t = new Trace98{open_shared_trace(file, open), {}, nullptr};
+  t->token = Tcl_CreateObjCommand(interp, name.c_str(), trace_command, t, delete_trace);
+  Tcl_SetObjResult(interp, Tcl_NewStringObj(name.c_str(), -1));
+  return TCL_OK;
+}
+
+int earl_help(Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
+  static const char* const topics[] = {"formats", "version", nullptr};
+  if (objc != 3) usage(objv, "help formats|version");
+  int topic = 0;
+  if (Tcl_GetIndexFromObj(interp, objv[2], topics, "help topic", 0, &topic) != TCL_OK) return TCL_ERROR;
+  Tcl_SetObjResult(interp, topic == 0 ? string_list(readable_formats()) : Tcl_NewStringObj(EARL_VERSION, -1));
+  return TCL_OK;
+}
+
+int earl_command(ClientData, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
+  return guard(interp, [&] {
+    static const char* const subcommands[] = {"open", "stat", "help", nullptr};
+    if (objc < 2) usage(objv, "open|stat|help ?arg ...?");
+    int which = 0;
+    if (Tcl_GetIndexFromObj(interp, objv[1], subcommands, "subcommand", 0, &which) != TCL_OK) return TCL_ERROR;
+    if (which == 0) return earl_open(interp, objc, objv);
+    if (which == 1) return earl_stat(interp, objc, objv);
+    return earl_help(interp, objc, objv);
+  });
+}
+
+}  // namespace
+
+void register_earl98(Tcl_Interp* interp) {
+  Tcl_CreateObjCommand(interp, "::earl", earl_command, nullptr, nullptr);
+}
+
+}  // namespace earl::tcl
