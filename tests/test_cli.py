@@ -126,6 +126,7 @@ def test_main_returns_the_codes_in_process(tmp_path, capsys):
 LOCATION_COUNT = {
     "python": "import sys, earl\nprint(earl.EventTrace(sys.argv[1]).nrlocs(), sys.argv[2:])\n",
     "lua": "local e = EventTrace(arg[1])\nprint(e:nrlocs(), arg[2])\n",
+    "tcl": "EventTrace e -file [lindex $argv 0]\nputs \"[e nrlocs]\t[lindex $argv 1]\"\n",
 }
 
 
@@ -139,10 +140,28 @@ def test_run_picks_the_language_by_extension(tmp_path):
     trace = two_location_trace(tmp_path)
     (tmp_path / "count.py").write_text(LOCATION_COUNT["python"])
     (tmp_path / "count.lua").write_text(LOCATION_COUNT["lua"])
+    (tmp_path / "count.tcl").write_text("package require earl\n" + LOCATION_COUNT["tcl"])
     python = run("run", str(tmp_path / "count.py"), str(trace), "x")
     lua = run("run", str(tmp_path / "count.lua"), str(trace), "x")
+    tcl = run("run", str(tmp_path / "count.tcl"), str(trace), "x")
     assert (python.returncode, python.stdout) == (0, "2 ['x']\n"), python.stderr
     assert (lua.returncode, lua.stdout) == (0, "2\tx\n"), lua.stderr
+    assert (tcl.returncode, tcl.stdout) == (0, "2\tx\n"), tcl.stderr
+
+
+def test_run_knows_the_1998_earl_interpreter_line(tmp_path):
+    trace = two_location_trace(tmp_path)
+    (tmp_path / "count").write_text("#!/usr/local/bin/earl\n" + LOCATION_COUNT["tcl"])
+    done = run("run", str(tmp_path / "count"), str(trace), "z")
+    assert (done.returncode, done.stdout) == (0, "2\tz\n"), done.stderr
+
+
+def test_an_error_in_a_tcl_script_names_its_file_and_line(tmp_path):
+    script = tmp_path / "bad.tcl"
+    script.write_text("EventTrace e -file [lindex $argv 0]\n\ne event a 0\n")
+    done = run("run", str(script), str(two_location_trace(tmp_path)))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"earl: {script}:3:")
 
 
 def test_run_takes_the_language_from_lang(tmp_path):

@@ -52,3 +52,50 @@ def test_readme_script_survives_receives_outside_regions_and_unmatched(tmp_path)
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().endswith(": 0.000000 sec wasted")
+
+
+def three_languages():
+    """The README's analysis in Python, Lua and Tcl: {extension: script}."""
+    text = README.read_text()
+    section = text[text.index("## One analysis, three languages"):]
+    section = section[:section.index("\n## ")]
+    blocks = dict(re.findall(r"```(python|lua|tcl)\n(.*?)```", section, re.S))
+    assert set(blocks) == {"python", "lua", "tcl"}
+    return {".py": blocks["python"], ".lua": blocks["lua"], ".tcl": blocks["tcl"]}
+
+
+def run_in_each_language(tmp_path, trace):
+    outputs = {}
+    for extension, text in three_languages().items():
+        script = tmp_path / ("wasted" + extension)
+        script.write_text(text)
+        done = subprocess.run([sys.executable, "-m", "earl.cli", "run", str(script), str(trace)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, (extension, done.stderr)
+        outputs[extension] = done.stdout
+    return outputs
+
+
+@pytest.mark.parametrize("fmt", ["alog", "otf2"])
+def test_the_three_languages_print_the_same_injected_wait(tmp_path, fmt):
+    from earl import _core
+    from earl.generate import generate
+
+    if fmt not in _core.generator_formats():
+        pytest.skip(f"this build writes no {fmt}")
+    trace = tmp_path / f"run.{fmt}"
+    truth = generate(str(trace), locations=4, events=20000, seed=9)
+    outputs = run_in_each_language(tmp_path, trace)
+    assert len(set(outputs.values())) == 1, outputs
+    reported = float(re.search(r": ([0-9.]+) sec wasted", outputs[".py"]).group(1))
+    assert truth["late_sender_wait_total"] > 0
+    assert reported == pytest.approx(truth["late_sender_wait_total"], abs=1e-6)
+
+
+def test_the_three_languages_skip_receives_outside_regions_and_unmatched(tmp_path):
+    trace = tmp_path / "edge.alog"
+    trace.write_text("-3 0 0 2 0 0\n-13 0 1 2 0 0 c:p MPI_Recv\n"
+                     "-101 0 0 1 0 5 1 8\n-102 1 0 0 0 6 1 8\n"
+                     "1 1 0 0 0 7\n-102 1 0 0 0 8 1 8\n2 1 0 0 0 9\n")
+    outputs = run_in_each_language(tmp_path, trace)
+    assert set(outputs.values()) == {f"{trace}: 0.000000 sec wasted\n"}

@@ -2,7 +2,7 @@
 
 The language comes from --lang, else from the script's extension (.py, .lua, .tcl), else
 from its first line: `#!/usr/local/bin/earl` was the 1998 EARL interpreter, a tclsh with
-EARL built in, so such a script is Tcl.
+EARL built in, so such a script is Tcl, as is one naming tclsh or wish (earl.tcl decides).
 """
 import argparse
 import os
@@ -11,10 +11,9 @@ import sys
 
 from earl import EarlError
 
-HELP = "run an EARL script (Python, Lua or Tcl): earl run SCRIPT TRACE..."
+HELP = "run an EARL script (Python, Lua or Tcl) in this process: earl run SCRIPT TRACE..."
 
 LANGUAGES = {".py": "python", ".lua": "lua", ".tcl": "tcl"}
-EARL_INTERPRETER = "#!/usr/local/bin/earl"
 
 
 def configure(parser):
@@ -28,9 +27,9 @@ def language_of(script):
     extension = os.path.splitext(script)[1].lower()
     if extension in LANGUAGES:
         return LANGUAGES[extension]
-    with open(script, "rb") as f:
-        first = f.readline().strip()
-    if first.startswith(EARL_INTERPRETER.encode()):
+    from earl import tcl
+
+    if tcl.is_tcl_script(script):
         return "tcl"
     raise EarlError(f"{script}: cannot tell the script's language (name it .py, .lua or .tcl, "
                     "or give --lang python|lua|tcl)")
@@ -52,10 +51,8 @@ def run_lua(script, arguments):
 
 
 def run_tcl(script, arguments):
-    try:
-        from earl import tcl
-    except ImportError:
-        raise EarlError(f"{script}: this EARL has no Tcl support yet (earl.tcl is missing)")
+    from earl import tcl
+
     tcl.run(script, arguments)
 
 
