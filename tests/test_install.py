@@ -61,6 +61,9 @@ def test_wheel_carries_scripts_stub_and_marker(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert SCRIPTS and {f"earl/scripts/{name}" for name in SCRIPTS} <= names
     assert "earl/_core.pyi" in names and "earl/py.typed" in names
+    # The Lua module and the Tcl extension with its package index travel in the wheel.
+    assert "earl/lua54/earl.so" in names
+    assert "earl/tcl8.6/pkgIndex.tcl" in names
     assert not any("__pycache__" in name for name in names)
 
 
@@ -76,5 +79,7 @@ def test_demo_runs_from_the_installed_package(installed, tmp_path):
                           capture_output=True, text=True, cwd=outside, env=env, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "All 4 example scripts agree with the ground truth" in done.stdout
+    assert "wasted_time.lua: prints what wasted_time.py OK" in done.stdout
+    assert "wasted_time.tcl: prints what wasted_time.py OK" in done.stdout
     assert (outside / "demo-output" / "data_received.png").is_file()
     assert str(ROOT) not in done.stdout, "the demo ran scripts of the checkout"

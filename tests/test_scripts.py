@@ -395,3 +395,7 @@ def test_demo(tmp_path):
         assert re.search(r"^The same run as an OTF2 archive\n=+$", out, re.M)
         assert out.count("same result as on ALOG OK") == 2
         assert (tmp_path / "tmp" / "demo.otf2").is_file()
+    assert re.search(r"^The same analyses in Lua and Tcl\n=+$", out, re.M)
+    for name in ("wasted_time", "messages_out_of_order", "region_statistics"):
+        for language in ("lua", "tcl"):
+            assert f"  {name}.{language}: prints what {name}.py OK" in out

@@ -9,6 +9,7 @@ installed with the package; each also runs on its own: `earl run SCRIPT DIR/demo
 (the demo prints where they are).
 """
 import contextlib
+import importlib
 import io
 import math
 import os
@@ -152,6 +153,33 @@ def _same_run_as_otf2(scripts, output, events, alog_trace):
     return mismatches
 
 
+def _same_analyses_in_lua_and_tcl(scripts, trace):
+    """Runs the Lua and Tcl twins of the text-only example scripts on the same trace and
+    shows that they print exactly what the Python script prints. Returns the number of
+    differences."""
+    _heading("The same analyses in Lua and Tcl")
+    runners = {}
+    for language, make in (("lua", "runtime"), ("tcl", "interpreter")):
+        try:
+            module = importlib.import_module(f"earl.{language}")
+            getattr(module, make)()  # raises when this build or machine lacks the language
+            runners[language] = module.run
+        except (ImportError, EarlError) as error:
+            print(f"  {language}: not available here ({error})")
+    differences = 0
+    for name in ("wasted_time", "messages_out_of_order", "region_statistics"):
+        python_text, _ = _run_script(scripts / f"{name}.py", [str(trace)])
+        for language, run_script in runners.items():
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                run_script(str(scripts / f"{name}.{language}"), [str(trace)])
+            same = out.getvalue() == python_text
+            differences += not same
+            print(f"  {name}.{language}: {'prints what' if same else 'DIFFERS from'} "
+                  f"{name}.py {_verdict(same)}")
+    return differences
+
+
 HELP = "generate a trace and run the example scripts on it"
 
 
@@ -197,6 +225,7 @@ def run(args):
             failures += not ok
 
     failures += _same_run_as_otf2(scripts, output, args.events, trace)
+    failures += _same_analyses_in_lua_and_tcl(scripts, trace)
 
     _heading("Summary")
     if failures:
