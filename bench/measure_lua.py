@@ -13,17 +13,16 @@ and, where `lua5.4` is installed, the Lua loop in a standalone interpreter (whic
 the trace itself; only its loop is timed, with os.clock). Each loop runs --repeat times;
 the median is reported.
 """
-import argparse
 import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 import earl
 import earl.lua
+import language_loops
 
 LUA_LOOP = "local n = 0; e:reset(); while e:next() do local ev = e:event(); n = n + 1 end; return n"
 
@@ -40,26 +39,6 @@ end
 """
 
 
-def timed(loop, repeat):
-    seconds, count = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        count = loop()
-        seconds.append(time.perf_counter() - start)
-    return count, statistics.median(seconds)
-
-
-def python_loop(e):
-    def loop():
-        n = 0
-        e.reset()
-        while e.next():
-            e.event()
-            n += 1
-        return n
-    return loop
-
-
 def standalone(path, repeat):
     lua = shutil.which("lua5.4")
     if lua is None:
@@ -72,39 +51,23 @@ def standalone(path, repeat):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("trace", nargs="?")
-    parser.add_argument("--events", type=int, default=10_000_000)
-    parser.add_argument("--locations", type=int, default=16)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser = language_loops.parser(__doc__.splitlines()[0])
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="earl-bench-lua-") as tmp:
-        path = args.trace
-        if path is None:
-            from earl.generate import generate
-
-            path = os.path.join(tmp, "bench.otf2")
-            start = time.perf_counter()
-            generate(path, locations=args.locations, events=args.events, seed=1)
-            print(f"generated {path} in {time.perf_counter() - start:.1f} s", flush=True)
-        start = time.perf_counter()
-        e = earl.EventTrace(path, progress=lambda fraction: None)
-        print(f"opened {len(e)} events in {time.perf_counter() - start:.1f} s", flush=True)
+        path, e = language_loops.open_trace(args, tmp)
 
         lua = earl.lua.runtime()
         lua.globals().e = earl.lua.share(e, lua)
-        results = [("Python  while e.next(): e.event()", *timed(python_loop(e), args.repeat)),
+        results = [("Python  while e.next(): e.event()", *language_loops.timed(language_loops.python_loop(e), args.repeat)),
                    ("Lua     while e:next() do local ev = e:event() end  (lupa)",
-                    *timed(lambda: lua.execute(LUA_LOOP), args.repeat))]
+                    *language_loops.timed(lambda: lua.execute(LUA_LOOP), args.repeat))]
         e.close()
         alone = standalone(path, args.repeat)
         if alone:
             results.append(("Lua     the same loop in standalone lua5.4 (os.clock)", *alone))
 
-    print(f"{'loop':<60} {'events':>10} {'seconds':>8} {'events/s':>12}")
-    for name, count, seconds in results:
-        print(f"{name:<60} {count:>10} {seconds:>8.2f} {count / seconds:>12,.0f}")
+    language_loops.print_table(results)
     python_rate = results[0][1] / results[0][2]
     lua_rate = results[1][1] / results[1][2]
     print(f"Lua (lupa) / Python: {lua_rate / python_rate:.2f}x  (load average {os.getloadavg()[0]:.1f} "

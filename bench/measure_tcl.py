@@ -15,7 +15,6 @@ timed, with clock microseconds), and the official otf2 Python reader iterating e
 (bench/measure_references.py, in a fresh process). Each EARL loop runs --repeat times; the
 median is reported, with the load average before and after.
 """
-import argparse
 import json
 import os
 import shutil
@@ -23,11 +22,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import earl
 import earl.tcl
+import language_loops
 
 HERE = Path(__file__).resolve().parent
 
@@ -47,26 +46,6 @@ for {set r 0} {$r < [lindex $argv 1]} {incr r} {
     e reset
 }
 """
-
-
-def timed(loop, repeat):
-    seconds, count = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        count = loop()
-        seconds.append(time.perf_counter() - start)
-    return count, statistics.median(seconds)
-
-
-def python_loop(e):
-    def loop():
-        n = 0
-        e.reset()
-        while e.next():
-            e.event()
-            n += 1
-        return n
-    return loop
 
 
 def standalone(path, repeat):
@@ -93,33 +72,19 @@ def official_reader(path):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("trace", nargs="?")
-    parser.add_argument("--events", type=int, default=10_000_000)
-    parser.add_argument("--locations", type=int, default=16)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser = language_loops.parser(__doc__.splitlines()[0])
     parser.add_argument("--no-reference", action="store_true", help="skip the official otf2 reader")
     args = parser.parse_args()
     load_before = os.getloadavg()
 
     with tempfile.TemporaryDirectory(prefix="earl-bench-tcl-") as tmp:
-        path = args.trace
-        if path is None:
-            from earl.generate import generate
-
-            path = os.path.join(tmp, "bench.otf2")
-            start = time.perf_counter()
-            generate(path, locations=args.locations, events=args.events, seed=1)
-            print(f"generated {path} in {time.perf_counter() - start:.1f} s", flush=True)
-        start = time.perf_counter()
-        e = earl.EventTrace(path, progress=lambda fraction: None)
-        print(f"opened {len(e)} events in {time.perf_counter() - start:.1f} s", flush=True)
+        path, e = language_loops.open_trace(args, tmp)
 
         tcl = earl.tcl.interpreter()
         earl.tcl.share(e, tcl, name="e")
-        results = [("Python  while e.next(): e.event()", *timed(python_loop(e), args.repeat)),
+        results = [("Python  while e.next(): e.event()", *language_loops.timed(language_loops.python_loop(e), args.repeat)),
                    ("Tcl     while {[e next]} {e event ev}  (tkinter.Tcl)",
-                    *timed(lambda: int(tcl.tk.call("eval", TCL_LOOP)), args.repeat))]
+                    *language_loops.timed(lambda: int(tcl.tk.call("eval", TCL_LOOP)), args.repeat))]
         fmt = e.format()
         e.close()
         alone = standalone(path, args.repeat)
@@ -132,9 +97,7 @@ def main():
             except (subprocess.CalledProcessError, json.JSONDecodeError) as error:
                 print(f"official otf2 reader not measured: {error}", file=sys.stderr)
 
-    print(f"{'loop':<60} {'events':>10} {'seconds':>8} {'events/s':>12}")
-    for name, count, seconds in results:
-        print(f"{name:<60} {count:>10} {seconds:>8.2f} {count / seconds:>12,.0f}")
+    language_loops.print_table(results)
     rates = {name.split()[0] + (" tclsh" if "tclsh" in name else ""): count / seconds
              for name, count, seconds in results}
     summary = f"Tcl (tkinter) / Python: {rates['Tcl'] / rates['Python']:.2f}x"

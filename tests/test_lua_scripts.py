@@ -16,6 +16,7 @@ import earl
 
 pytest.importorskip("lupa.lua54")
 import earl.lua  # noqa: E402
+from script_checks import check_against_ground_truth
 
 try:
     earl.lua.module_path()
@@ -114,34 +115,7 @@ def test_results_equal_the_ground_truth(fmt, generated, tmp_path, capsys):
     path, truth = generated[fmt]
     path = str(path)
 
-    out = lupa_output("wasted_time", [path], capsys).splitlines()
-    total = float(re.match(rf"{re.escape(path)}: (\d+\.\d{{6}}) sec wasted\.$", out[0]).group(1))
-    assert truth["late_sender_count"] > 0
-    assert total == pytest.approx(truth["late_sender_wait_total"], abs=1e-6)
-    assert sum(int(line.split()[-2]) for line in out[2:]) == truth["late_sender_count"]
-
-    out = lupa_output("messages_out_of_order", [path], capsys).splitlines()
-    assert truth["out_of_order_count"] > 0
-    assert len(out) == truth["out_of_order_count"] + 1
-    assert out[-1].endswith(f": {truth['out_of_order_count']} messages received out of order "
-                            f"({truth['out_of_order_reports']} older messages overtaken).")
-
-    out = lupa_output("region_statistics", [path], capsys).splitlines()
-    rows = {(int(r[0]), r[1]): r[2:] for r in map(str.split, out[1:])}
-    expected = {(int(loc), region): t for loc, regions in truth["region_time"].items()
-                for region, t in regions.items()}
-    assert set(rows) == set(expected)
-    for key, t in expected.items():
-        count, incl, excl = rows[key]
-        assert int(count) == t["count"]
-        assert float(incl) == pytest.approx(t["incl"], abs=1e-6)
-        assert float(excl) == pytest.approx(t["excl"], abs=1e-6)
-
-    out = lupa_output("data_received", [path, str(tmp_path / "c.png")], capsys).splitlines()
-    assert [int(line.split()[-2]) for line in out[1:1 + truth["locations"]]] == \
-        truth["bytes_received_per_location"]
-    assert out[1 + truth["locations"]] == \
-        f"{path}: {sum(truth['bytes_received_per_location'])} bytes received in total."
+    check_against_ground_truth(lambda name, args: lupa_output(name, args, capsys), path, truth, tmp_path)
 
 
 # A hand-worked trace (microseconds): loc 1 receives tag 2 while tag 1, sent earlier by
