@@ -1,6 +1,5 @@
 """`earl convert IN OUT` (cpp/convert/, python/earl/convert.py): ALOG <-> OTF2 where the
 model allows, streamed through EventTrace and written by the generator's writers."""
-import collections
 import os
 from pathlib import Path
 

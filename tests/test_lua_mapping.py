@@ -9,7 +9,6 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -25,9 +24,7 @@ except earl.EarlError as error:
 
 LUA = shutil.which("lua5.4")
 needs_lua = pytest.mark.skipif(LUA is None, reason="no standalone lua5.4 installed")
-SCOREP = Path(__file__).resolve().parents[2] / "shared" / "traces"
-if not SCOREP.is_dir():
-    SCOREP = Path("/work/shared/traces")
+from script_checks import SCOREP  # noqa: E402
 
 
 # A hand-written ALOG trace (times in microseconds), small enough to know every answer:

@@ -2,13 +2,9 @@
 on generated ALOG and OTF2 traces and on the Score-P traces, run in this process
 (earl.lua.run) and by a standalone lua5.4; and their results equal the generator's
 ground truth and values worked out by hand."""
-import math
 import os
-import re
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -16,62 +12,21 @@ import earl
 
 pytest.importorskip("lupa.lua54")
 import earl.lua  # noqa: E402
-from script_checks import check_against_ground_truth
+from script_checks import (NAMES, SCRIPTS, TIMEOUT, check_against_ground_truth,  # noqa: E402
+                           check_png, generate_traces, have_otf2, python_output, resolve,
+                           script_args, trace_params)
 
 try:
     earl.lua.module_path()
 except earl.EarlError as error:
     pytest.skip(f"no Lua module in this build: {error}", allow_module_level=True)
 
-ROOT = Path(__file__).resolve().parents[1]
-SCRIPTS = ROOT / "scripts"
-NAMES = ["wasted_time", "messages_out_of_order", "region_statistics", "data_received"]
 LUA = shutil.which("lua5.4")
-SCOREP = Path("/work/shared/traces")
-TIMEOUT = 300
-
-
-def have_otf2():
-    return "otf2" in earl._core.known_formats()
 
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
-    from earl.generate import generate
-
-    directory = tmp_path_factory.mktemp("lua-scripts")
-    traces = {}
-    options = dict(locations=4, events=6000, seed=9, out_of_order_rate=0.3, late_sender_rate=0.3)
-    traces["alog"] = (directory / "gen.alog", generate(directory / "gen.alog", **options))
-    if have_otf2():
-        traces["otf2"] = (directory / "gen.otf2", generate(directory / "gen.otf2", **options))
-    return traces
-
-
-def trace_params():
-    params = [pytest.param("alog", id="generated-alog"),
-              pytest.param("otf2", id="generated-otf2",
-                           marks=pytest.mark.skipif(not have_otf2(), reason="no OTF2 support"))]
-    for name in ("ping-pong-otf2", "ping-pong-otf2-papi"):
-        path = SCOREP / name / "traces.otf2"
-        params.append(pytest.param(str(path), id=name, marks=pytest.mark.skipif(
-            not (have_otf2() and path.exists()), reason="no OTF2 support or no Score-P trace")))
-    return params
-
-
-def resolve(trace, generated):
-    return str(generated[trace][0]) if trace in generated else trace
-
-
-def script_args(name, trace, tmp_path):
-    return [trace, str(tmp_path / "chart.png")] if name == "data_received" else [trace]
-
-
-def python_output(name, args):
-    result = subprocess.run([sys.executable, str(SCRIPTS / f"{name}.py"), *args],
-                            capture_output=True, text=True, timeout=TIMEOUT)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
+    return generate_traces(tmp_path_factory.mktemp("lua-scripts"))
 
 
 def lupa_output(name, args, capsys):
@@ -86,11 +41,6 @@ def standalone_output(name, args):
                             text=True, env=env, timeout=TIMEOUT)
     assert result.returncode == 0, result.stderr
     return result.stdout
-
-
-def check_png(path):
-    data = Path(path).read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR" and data[-8:-4] == b"IEND"
 
 
 @pytest.mark.parametrize("trace", trace_params())

@@ -13,8 +13,9 @@ import pytest
 
 import earl
 import earl.tcl
-from test_tcl_common import (LIBRARY, ROOT, TCLSH, TIMEOUT, WISH, XVFB_RUN, needs_extension, needs_tclsh,
-                             tcl_env, tclsh)
+from test_tcl_common import (LIBRARY, TCLSH, WISH, XVFB_RUN, needs_extension, needs_tclsh, tcl_env,
+                             tclsh)
+from script_checks import ROOT, TIMEOUT
 
 pytestmark = needs_extension
 

@@ -14,14 +14,11 @@ import pytest
 import earl
 import earl.tcl
 
-ROOT = Path(__file__).resolve().parents[1]
-SCRIPTS = ROOT / "scripts"
-SEEDS = Path("/work/shared/seeds")
-SCOREP = Path("/work/shared/traces")
+from script_checks import SEEDS, TIMEOUT
+
 TCLSH = shutil.which("tclsh8.6")
 WISH = shutil.which("wish8.6")
 XVFB_RUN = shutil.which("xvfb-run")
-TIMEOUT = 300
 
 try:
     LIBRARY = earl.tcl.library_path()
@@ -33,10 +30,6 @@ else:
 
 needs_extension = pytest.mark.skipif(LIBRARY is None, reason=f"no Tcl extension: {MISSING}")
 needs_tclsh = pytest.mark.skipif(LIBRARY is None or TCLSH is None, reason="no tclsh8.6 or extension")
-
-
-def have_otf2():
-    return "otf2" in earl._core.known_formats()
 
 
 def tcl_env():

@@ -5,7 +5,8 @@ trace object's get/set/getnext/setnext/getprev/setprev/reset/stack/queue/info/cl
 import pytest
 
 import earl
-from test_tcl_common import as_list, error_of, have_otf2, interp, needs_extension, needs_tclsh, tclsh_eval
+from test_tcl_common import as_list, error_of, interp, needs_extension, needs_tclsh, tclsh_eval
+from script_checks import have_otf2
 from test_tcl_mapping import HAND
 
 pytestmark = needs_extension

@@ -2,7 +2,6 @@
 Python twins print, on generated ALOG and OTF2 traces and on the Score-P traces, run in
 this process (earl.tcl.run) and by tclsh8.6; and their results equal the generator's
 ground truth and values worked out by hand."""
-import re
 import subprocess
 import sys
 
@@ -10,62 +9,24 @@ import pytest
 
 import earl
 import earl.tcl
-from test_tcl_common import SCOREP, SCRIPTS, TCLSH, TIMEOUT, have_otf2, needs_extension, tclsh
+from test_tcl_common import TCLSH, needs_extension, tclsh
 from test_tcl_mapping import HAND
-from script_checks import check_against_ground_truth
+from script_checks import (NAMES, SCRIPTS, TIMEOUT, check_against_ground_truth, check_png, generate_traces,
+                           have_otf2, python_output, resolve, script_args, trace_params)
 
 pytestmark = needs_extension
 
-NAMES = ["wasted_time", "messages_out_of_order", "region_statistics", "data_received"]
 
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
-    from earl.generate import generate
-
-    directory = tmp_path_factory.mktemp("tcl-scripts")
-    options = dict(locations=4, events=6000, seed=9, out_of_order_rate=0.3, late_sender_rate=0.3)
-    traces = {"alog": (directory / "gen.alog", generate(directory / "gen.alog", **options))}
-    if have_otf2():
-        traces["otf2"] = (directory / "gen.otf2", generate(directory / "gen.otf2", **options))
-    return traces
-
-
-def trace_params():
-    params = [pytest.param("alog", id="generated-alog"),
-              pytest.param("otf2", id="generated-otf2",
-                           marks=pytest.mark.skipif(not have_otf2(), reason="no OTF2 support"))]
-    for name in ("ping-pong-otf2", "ping-pong-otf2-papi"):
-        path = SCOREP / name / "traces.otf2"
-        params.append(pytest.param(str(path), id=name, marks=pytest.mark.skipif(
-            not (have_otf2() and path.exists()), reason="no OTF2 support or no Score-P trace")))
-    return params
-
-
-def resolve(trace, generated):
-    return str(generated[trace][0]) if trace in generated else trace
-
-
-def script_args(name, trace, tmp_path):
-    return [trace, str(tmp_path / "chart.png")] if name == "data_received" else [trace]
-
-
-def python_output(name, args):
-    result = subprocess.run([sys.executable, str(SCRIPTS / f"{name}.py"), *args],
-                            capture_output=True, text=True, timeout=TIMEOUT)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
+    return generate_traces(tmp_path_factory.mktemp("tcl-scripts"))
 
 
 def tkinter_output(name, args, capsys):
     capsys.readouterr()
     earl.tcl.run(SCRIPTS / f"{name}.tcl", args)
     return capsys.readouterr().out
-
-
-def check_png(path):
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR" and data[-8:-4] == b"IEND"
 
 
 @pytest.mark.parametrize("trace", trace_params())

@@ -10,8 +10,9 @@ import subprocess
 import pytest
 
 import earl
-from test_tcl_common import (TIMEOUT, WISH, XVFB_RUN, figure_lines, have_otf2, interp, needs_extension,
-                             needs_tclsh, tcl_env, tclsh, write_figure)
+from test_tcl_common import (WISH, XVFB_RUN, figure_lines, interp, needs_extension, needs_tclsh,
+                             tcl_env, tclsh, write_figure)
+from script_checks import TIMEOUT, have_otf2
 
 pytestmark = needs_extension
 
