@@ -1,6 +1,6 @@
-"""EARL's event cache (cache=True, the default for OTF2: cpp/formats/otf2_importer.cpp
+"""EARL's event cache (cache=True, the default for OTF2: cpp/formats/otf2/otf2_importer.cpp
 reads the archive once, forward, on a second thread into an unlinked temporary file,
-cpp/cache/) against the direct libotf2 path (cache=False, cpp/formats/otf2_decoder.cpp).
+cpp/cache/) against the direct libotf2 path (cache=False, cpp/formats/otf2/otf2_decoder.cpp).
 
 - equivalence: the Score-P traces in ../shared/traces, generated archives (`earl gen`
   with threads and permuted ranks, 37 locations, 10^6 events) and hand-written ones (a

@@ -1,4 +1,4 @@
-"""`earl gen --format otf2`: the generator's OTF2 archives (cpp/gen/otf2_writer.*).
+"""`earl gen --format otf2`: the generator's OTF2 archives (cpp/formats/otf2/otf2_writer.*).
 
 Archives are read with the official `otf2` Python package (independent of EARL's decoder)
 and compared with the ALOG version of the same options, read with the small reader of
