@@ -23,7 +23,7 @@ from otf2.enums import (CollectiveOp, GroupType, LockType, MeasurementMode, Metr
                         MetricOccurrence, Paradigm, ParameterType, RecorderKind,
                         RmaSyncLevel, RmaSyncType, Type)
 
-SHARED_TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "traces"
+from script_checks import SCOREP as SHARED_TRACES
 PING_PONG = SHARED_TRACES / "ping-pong-otf2" / "traces.otf2"
 PING_PONG_PAPI = SHARED_TRACES / "ping-pong-otf2-papi" / "traces.otf2"
 

@@ -9,7 +9,7 @@ import pytest
 
 import earl
 
-SHARED_TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "traces"
+from script_checks import SCOREP as SHARED_TRACES
 
 in_ci = pytest.mark.skipif(not os.environ.get("CI"), reason="checks CI's machine only")
 

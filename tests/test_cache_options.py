@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "traces" / "ping-pong-otf2"
+from script_checks import SCOREP
+
+SHARED = SCOREP / "ping-pong-otf2"
 EARL = Path(sys.executable).with_name("earl")
 
 pytestmark = pytest.mark.skipif(not SHARED.exists(), reason="../shared/traces is not beside the project")

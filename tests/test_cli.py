@@ -1,13 +1,12 @@
 """The `earl` command: version, info, run, and clear errors with nonzero exit codes."""
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import earl
 
-SHARED_TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "traces"
+from script_checks import SCOREP as SHARED_TRACES
 EARL = [sys.executable, "-m", "earl.cli"]
 
 

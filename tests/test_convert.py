@@ -1,7 +1,6 @@
 """`earl convert IN OUT` (cpp/convert/, python/earl/convert.py): ALOG <-> OTF2 where the
 model allows, streamed through EventTrace and written by the generator's writers."""
 import os
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +13,7 @@ from test_generator import Alog
 
 HAVE_OTF2_WRITER = "otf2" in _core.generator_formats()
 needs_otf2 = pytest.mark.skipif(not HAVE_OTF2_WRITER, reason="this EARL was built without libotf2")
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "traces"
+from script_checks import SCOREP as SHARED
 
 # Attributes only OTF2 carries (see test_otf2_writer.py).
 FORMAT_ONLY = {"com", "root", "sent", "recvd", "data1", "data2", "forkptr"}
