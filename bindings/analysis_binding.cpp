@@ -1,0 +1,100 @@
+// Python binding of the wait-state analysis: _core.analyze(file, format=None,
+// progress=None) runs cpp/analysis with the GIL released and returns plain data (the
+// report classes live in earl.analysis); _core.analysis_metrics() is the metric tree.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+
+#include "analysis/analysis.h"
+#include "analysis/metric_tree.h"
+#include "bindings/bindings.h"
+#include "bindings/python_callbacks.h"
+#include "model/error.h"
+
+namespace py = pybind11;
+
+namespace earl::bindings {
+
+namespace {
+
+py::list metric_rows() {
+  py::list rows;
+  for (const analysis::MetricInfo& m : analysis::metric_table()) {
+    py::dict row;
+    row["id"] = m.id;
+    row["parent"] = m.parent == analysis::Metric::Count ? py::object(py::none())
+                                                        : py::object(py::str(analysis::metric_info(m.parent).id));
+    row["name"] = m.name;
+    row["unit"] = m.unit;
+    row["pattern"] = m.is_pattern;
+    row["description"] = m.description;
+    rows.append(row);
+  }
+  return rows;
+}
+
+py::dict to_python(const analysis::AnalysisResult& r) {
+  py::dict out;
+  out["file"] = r.file;
+  out["format"] = r.format;
+  out["events"] = r.events;
+  out["messages"] = r.messages;
+  out["collective_instances"] = r.collective_instances;
+  out["regions"] = r.regions;
+  out["locations"] = r.locations;
+  py::list callpaths;
+  for (const auto& node : r.callpaths)
+    callpaths.append(py::make_tuple(node.parent == analysis::kNoCallPath ? -1 : static_cast<long>(node.parent),
+                                    node.region));
+  out["callpaths"] = callpaths;
+  py::dict values, instances;
+  for (const analysis::MetricInfo& m : analysis::metric_table()) {
+    py::list cells;
+    for (const auto& [key, value] : r.severities.cells(m.metric)) {
+      const analysis::CallPathId cp = analysis::cell_callpath(key);
+      cells.append(py::make_tuple(cp == analysis::kNoCallPath ? -1 : static_cast<long>(cp),
+                                  analysis::cell_location(key), value));
+    }
+    values[m.id] = cells;
+    if (m.is_pattern) instances[m.id] = r.severities.instances(m.metric);
+  }
+  out["values"] = values;
+  out["instances"] = instances;
+  py::dict problems;
+  for (int p = 0; p < static_cast<int>(analysis::Problem::Count); ++p) {
+    const auto problem = static_cast<analysis::Problem>(p);
+    problems[analysis::problem_name(problem)] = r.problems[problem];
+  }
+  out["problems"] = problems;
+  return out;
+}
+
+}  // namespace
+
+void bind_analysis(py::module_& m) {
+  m.def("analysis_metrics", &metric_rows,
+        "The analysis' metric tree: dicts with id, parent, name, unit, pattern, description, "
+        "parents before children.");
+  m.def(
+      "analyze",
+      [](const std::string& file, const py::object& format, const py::object& progress) {
+        analysis::AnalysisOptions options;
+        if (!format.is_none()) {
+          if (!py::isinstance<py::str>(format)) throw EarlError("earl analyze: format must be a string");
+          options.format = format.cast<std::string>();
+        }
+        PythonCallbacks callbacks;
+        options.progress = [&callbacks, &progress](double fraction) {
+          return callbacks.progress(progress, fraction);
+        };
+        const analysis::AnalysisResult result =
+            callbacks.without_gil([&] { return analysis::analyze(file, options); });
+        return to_python(result);
+      },
+      py::arg("file"), py::arg("format") = py::none(), py::arg("progress") = py::none(),
+      "Runs the wait-state analysis over the trace `file` and returns its results as plain "
+      "data (earl.analysis.analyze wraps it in a Report).");
+}
+
+}  // namespace earl::bindings

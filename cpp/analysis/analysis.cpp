@@ -1,0 +1,110 @@
+#include "analysis/analysis.h"
+
+#include <memory>
+
+#include "analysis/collective_matcher.h"
+#include "analysis/location_pass.h"
+#include "analysis/message_matcher.h"
+#include "analysis/region_catalog.h"
+#include "format_interface/trace_decoder.h"
+#include "model/error.h"
+#include "registry/format_registry.h"
+
+namespace earl::analysis {
+
+namespace {
+
+constexpr std::uint64_t kProgressEvery = 1 << 16;
+
+// The matching step in the same process: records go straight to the matchers.
+class InProcessMatching : public RecordSink {
+ public:
+  InProcessMatching(Severities& severities, ProblemCounts& problems)
+      : messages_(severities, problems), collectives_(severities, problems) {}
+  void on_send(const SendRecord& send) override {
+    ++sends_;
+    messages_.send(send);
+  }
+  void on_receive_call(ReceiveCall&& call) override { messages_.receive_call(std::move(call)); }
+  void on_collective(const CollectiveRecord& c) override { collectives_.add(c); }
+  void finish() {
+    messages_.finish();
+    collectives_.finish();
+  }
+  std::uint64_t sends() const { return sends_; }
+  std::uint64_t collective_instances() const { return collectives_.instance_count(); }
+
+ private:
+  MessageMatcher messages_;
+  CollectiveMatcher collectives_;
+  std::uint64_t sends_ = 0;
+};
+
+// Adds a call path's exclusive time to its class metric and every metric above it.
+void add_time(Severities& severities, Metric metric, CallPathId callpath, Location loc, double t) {
+  for (Metric m = metric; m != Metric::Count; m = metric_info(m).parent) severities.add(m, callpath, loc, t);
+}
+
+void fold_profile(const LocationProfile& profile, Location loc, const CallTree& tree,
+                  RegionCatalog& regions, Severities& severities) {
+  for (CallPathId id = 0; id < profile.exclusive_time.size(); ++id) {
+    if (profile.visits[id] == 0 && profile.exclusive_time[id] == 0.0) continue;
+    const RegionClass& cls = regions.of(tree.nodes()[id].region);
+    add_time(severities, cls.metric, id, loc, profile.exclusive_time[id]);
+    severities.add(Metric::Visits, id, loc, static_cast<double>(profile.visits[id]));
+    if (profile.bytes_sent[id]) severities.add(Metric::BytesSent, id, loc, static_cast<double>(profile.bytes_sent[id]));
+    if (profile.bytes_rcvd[id]) severities.add(Metric::BytesRcvd, id, loc, static_cast<double>(profile.bytes_rcvd[id]));
+  }
+}
+
+}  // namespace
+
+AnalysisResult analyze(const std::string& file, const AnalysisOptions& options) {
+  // One forward pass: the decoder is read directly, without EARL's event cache.
+  std::unique_ptr<TraceDecoder> decoder = open_decoder(file, options.format, false);
+  for (;;) {
+    AnalysisResult result;
+    CallTree tree;
+    RegionCatalog regions(decoder->definitions());
+    InProcessMatching matching(result.severities, result.problems);
+    std::vector<std::unique_ptr<LocationPass>> passes;
+    try {
+      decoder->seek(decoder->start_position());
+      Event e;
+      std::uint64_t until_progress = kProgressEvery;
+      while (decoder->read(e)) {
+        ++result.events;
+        if (e.loc < 0) throw EarlError(file + ": event " + std::to_string(result.events) + " has no location");
+        while (static_cast<std::size_t>(e.loc) >= passes.size())
+          passes.push_back(std::make_unique<LocationPass>(static_cast<Location>(passes.size()), tree,
+                                                          regions, matching, result.problems));
+        passes[static_cast<std::size_t>(e.loc)]->event(e);
+        if (--until_progress == 0) {
+          until_progress = kProgressEvery;
+          if (options.progress && !options.progress(decoder->progress())) throw Interrupted();
+        }
+      }
+    } catch (const DecoderRestart&) {
+      continue;  // the decoder reordered an unsorted file: start again in its order
+    }
+    for (auto& pass : passes) pass->finish();
+    matching.finish();
+    for (std::size_t loc = 0; loc < passes.size(); ++loc)
+      fold_profile(passes[loc]->profile(), static_cast<Location>(loc), tree, regions, result.severities);
+
+    const Definitions& defs = decoder->definitions();
+    result.file = file;
+    result.format = decoder->format();
+    result.callpaths = tree.nodes();
+    result.regions = defs.regions.names();
+    const Location n = std::max<Location>(defs.location_count, static_cast<Location>(passes.size()));
+    for (Location l = 0; l < n; ++l)
+      result.locations.push_back(static_cast<std::size_t>(l) < defs.location_names.size() ? defs.location_names[l] : "");
+    result.messages = matching.sends();
+    result.collective_instances = matching.collective_instances();
+    if (options.progress && !options.progress(1.0)) throw Interrupted();
+    return result;
+  }
+}
+
+}  // namespace earl::analysis

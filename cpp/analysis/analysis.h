@@ -1,0 +1,42 @@
+#pragma once
+// `earl analyze`: the automatic wait-state analysis (Scalasca's patterns, seed 001
+// chapter 6). One pass reads the trace through its format's decoder (any format the
+// registry reads); each event goes to the pass of its location (analysis/location_pass.h),
+// which keeps that location's region stack and profile and emits compact records; the
+// matching step (message_matcher.h, collective_matcher.h) joins sends with receives and
+// the members of each collective and applies the pattern formulas. Passes see only their
+// own location's events, so they can run apart and the records be matched elsewhere; here
+// one process runs both, records matched as they come.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "analysis/call_tree.h"
+#include "analysis/severities.h"
+
+namespace earl::analysis {
+
+struct AnalysisOptions {
+  std::string format;  // "" = detect from the content
+  // Called every 2^16 events with the part read (0..1); returning false stops the
+  // analysis with earl::Interrupted.
+  std::function<bool(double)> progress;
+};
+
+struct AnalysisResult {
+  std::string file, format;
+  std::uint64_t events = 0;
+  std::vector<CallTree::Node> callpaths;  // ids as in the severities
+  std::vector<std::string> regions;       // region names by id
+  std::vector<std::string> locations;     // location names ("" where the trace has none)
+  Severities severities;  // inclusive along the metric tree, exclusive along call paths
+  ProblemCounts problems;
+  std::uint64_t messages = 0;             // sends seen
+  std::uint64_t collective_instances = 0;
+};
+
+// EarlError naming the file when it cannot be read.
+AnalysisResult analyze(const std::string& file, const AnalysisOptions& options = {});
+
+}  // namespace earl::analysis

@@ -1,0 +1,174 @@
+#include "analysis/collective_matcher.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace earl::analysis {
+
+namespace {
+
+using Members = std::vector<const CollectiveRecord*>;
+
+double latest_begin(const Members& members) {
+  double l = -std::numeric_limits<double>::infinity();
+  for (const CollectiveRecord* m : members) l = std::max(l, m->call.enter);
+  return l;
+}
+
+double earliest_end(const Members& members) {
+  double e = std::numeric_limits<double>::infinity();
+  for (const CollectiveRecord* m : members) e = std::min(e, m->call.leave);
+  return e;
+}
+
+// No data moved (Scalasca skips such instances); unknown sizes (ALOG) never count as none.
+bool no_payload(const Members& members) {
+  for (const CollectiveRecord* m : members)
+    if (!m->sizes_known || m->sent != 0 || m->recvd != 0) return false;
+  return true;
+}
+
+const CollectiveRecord* root_of(const Members& members) {
+  const Location root = members.front()->root;
+  if (root < 0) return nullptr;
+  for (const CollectiveRecord* m : members)
+    if (m->call.loc == root) return m;
+  return nullptr;
+}
+
+}  // namespace
+
+void CollectiveMatcher::finish() {
+  // Location order within an instance stands for rank order (Early Scan).
+  std::sort(records_.begin(), records_.end(), [](const CollectiveRecord& a, const CollectiveRecord& b) {
+    if (a.key != b.key) return a.key < b.key;
+    if (a.seq != b.seq) return a.seq < b.seq;
+    return a.call.loc < b.call.loc;
+  });
+  Members members;
+  std::vector<Location> participants;
+  for (std::size_t first = 0; first < records_.size();) {
+    std::size_t last = first;
+    while (last < records_.size() && records_[last].key == records_[first].key) ++last;
+    participants.clear();
+    for (std::size_t i = first; i < last; ++i) participants.push_back(records_[i].call.loc);
+    std::sort(participants.begin(), participants.end());
+    const std::size_t size = static_cast<std::size_t>(
+        std::unique(participants.begin(), participants.end()) - participants.begin());
+    for (std::size_t i = first; i < last;) {
+      std::size_t j = i;
+      members.clear();
+      while (j < last && records_[j].seq == records_[i].seq) members.push_back(&records_[j++]);
+      ++instances_;
+      if (members.size() < size) problems_.note(Problem::IncompleteCollective);
+      else judge(members);
+      i = j;
+    }
+    first = last;
+  }
+  records_.clear();
+  records_.shrink_to_fit();
+}
+
+void CollectiveMatcher::judge(Members& members) {
+  for (const CollectiveRecord* m : members)
+    if (m->region != members.front()->region) {
+      problems_.note(Problem::MismatchedCollective);
+      return;
+    }
+  if (members.size() < 2) return;  // a communicator of one location waits for nobody
+  switch (members.front()->role) {
+    case CallRole::Barrier:
+      synchronizing(members, Metric::MpiBarrierWait, Metric::MpiBarrierCompletion);
+      break;
+    case CallRole::NxN:
+      if (!no_payload(members)) synchronizing(members, Metric::MpiWaitNxn, Metric::MpiNxnCompletion);
+      break;
+    case CallRole::Finalize: synchronizing(members, Metric::MpiFinalizeWait, Metric::Count); break;
+    case CallRole::WinFence: all_overlap(members, Metric::MpiRmaWaitAtFence); break;
+    case CallRole::WinCreate: all_overlap(members, Metric::MpiRmaWaitAtCreate); break;
+    case CallRole::WinFree: all_overlap(members, Metric::MpiRmaWaitAtFree); break;
+    case CallRole::OneToN: one_to_n(members); break;
+    case CallRole::NToOne: n_to_one(members); break;
+    case CallRole::Scan:
+      if (!no_payload(members)) scan(members);
+      break;
+    default: break;
+  }
+}
+
+// Wait = min(L, end) - begin; completion = end - max(E, min(L, end)).
+void CollectiveMatcher::synchronizing(const Members& members, Metric wait, Metric completion) {
+  const double l = latest_begin(members), e = earliest_end(members);
+  for (const CollectiveRecord* m : members) {
+    const CallInstance& c = m->call;
+    if (c.leave < l) problems_.note(Problem::ClockViolationCollective);
+    const double lc = std::min(l, c.leave);
+    const double idle = lc - c.enter;
+    if (idle > 0) severities_.add_instance(wait, c.callpath, c.loc, idle);
+    if (completion == Metric::Count) continue;
+    const double done = c.leave - std::max(e, lc);
+    if (done > 0) severities_.add_instance(completion, c.callpath, c.loc, done);
+  }
+}
+
+// One-sided window synchronisation: L - begin, only when all calls overlap (E > L).
+void CollectiveMatcher::all_overlap(const Members& members, Metric wait) {
+  const double l = latest_begin(members), e = earliest_end(members);
+  if (e <= l) {
+    problems_.note(Problem::ClockViolationCollective);
+    return;
+  }
+  for (const CollectiveRecord* m : members) {
+    const double idle = l - m->call.enter;
+    if (idle > 0) severities_.add_instance(wait, m->call.callpath, m->call.loc, idle);
+  }
+}
+
+// Late Broadcast: receivers that begin before the root wait min(root begin, end) - begin.
+void CollectiveMatcher::one_to_n(const Members& members) {
+  const CollectiveRecord* root = root_of(members);
+  if (!root) {
+    problems_.note(Problem::CollectiveRootUnknown);
+    return;
+  }
+  if (root->sizes_known && root->sent == 0) return;
+  for (const CollectiveRecord* m : members) {
+    if (m == root) continue;
+    const CallInstance& c = m->call;
+    if (c.leave < root->call.enter) problems_.note(Problem::ClockViolationCollective);
+    const double idle = std::min(root->call.enter, c.leave) - c.enter;
+    if (idle > 0) severities_.add_instance(Metric::MpiLatebroadcast, c.callpath, c.loc, idle);
+  }
+}
+
+// Early Reduce: the root, beginning before the latest sender L, waits min(L, end) - begin.
+void CollectiveMatcher::n_to_one(const Members& members) {
+  const CollectiveRecord* root = root_of(members);
+  if (!root) {
+    problems_.note(Problem::CollectiveRootUnknown);
+    return;
+  }
+  if (root->sizes_known && root->recvd == 0) return;
+  double l = -std::numeric_limits<double>::infinity();
+  for (const CollectiveRecord* m : members)
+    if (m != root) l = std::max(l, m->call.enter);
+  const CallInstance& c = root->call;
+  if (c.leave < l) problems_.note(Problem::ClockViolationCollective);
+  const double idle = std::min(l, c.leave) - c.enter;
+  if (idle > 0) severities_.add_instance(Metric::MpiEarlyreduce, c.callpath, c.loc, idle);
+}
+
+// Early Scan: rank r waits for the latest begin over ranks 0..r.
+void CollectiveMatcher::scan(const Members& members) {
+  double l = -std::numeric_limits<double>::infinity();
+  for (const CollectiveRecord* m : members) {
+    const CallInstance& c = m->call;
+    l = std::max(l, c.enter);
+    if (c.leave < l) problems_.note(Problem::ClockViolationCollective);
+    const double idle = std::min(l, c.leave) - c.enter;
+    if (idle > 0) severities_.add_instance(Metric::MpiEarlyscan, c.callpath, c.loc, idle);
+  }
+}
+
+}  // namespace earl::analysis

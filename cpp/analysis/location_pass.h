@@ -1,0 +1,65 @@
+#pragma once
+// One location's pass over its own events, in their order: the region stack with call
+// paths, the exclusive time and visits of each call path, and the records the matching
+// step needs (analysis/records.h). It sees no other location.
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/call_tree.h"
+#include "analysis/records.h"
+#include "analysis/region_catalog.h"
+#include "analysis/severities.h"
+#include "model/event.h"
+
+namespace earl::analysis {
+
+// Per call path of one location (indexed by CallPathId).
+struct LocationProfile {
+  std::vector<double> exclusive_time;
+  std::vector<std::uint64_t> visits, bytes_sent, bytes_rcvd;
+  void ensure(CallPathId id);
+};
+
+class LocationPass {
+ public:
+  LocationPass(Location loc, CallTree& tree, RegionCatalog& regions, RecordSink& sink,
+               ProblemCounts& problems)
+      : loc_(loc), tree_(tree), regions_(regions), sink_(sink), problems_(problems) {}
+
+  void event(const Event& e);
+  // Regions still open at the end count as problems; their time is not counted.
+  void finish();
+
+  const LocationProfile& profile() const { return profile_; }
+
+ private:
+  struct Frame {
+    CallPathId callpath;
+    SymbolId region;
+    double enter;
+    double children = 0.0;    // inclusive time of the calls made from here
+    std::uint32_t first_send;  // this call's sends/receives start here in pending_*
+    std::uint32_t first_recv;
+  };
+
+  void enter(const Event& e);
+  void exit(const Event& e);
+  void send(const Event& e);
+  void recv(const Event& e);
+  CallPathId current() const { return frames_.empty() ? kNoCallPath : frames_.back().callpath; }
+
+  Location loc_;
+  CallTree& tree_;
+  RegionCatalog& regions_;
+  RecordSink& sink_;
+  ProblemCounts& problems_;
+  std::vector<Frame> frames_;
+  std::vector<SendRecord> pending_sends_;  // of open calls, innermost last
+  std::vector<RecvRecord> pending_recvs_;
+  std::unordered_map<Channel, std::uint64_t, ChannelHash> sends_on_, recvs_on_;
+  std::unordered_map<std::int64_t, std::uint64_t> collectives_on_;
+  LocationProfile profile_;
+};
+
+}  // namespace earl::analysis

@@ -1,0 +1,68 @@
+#pragma once
+// The point-to-point half of the matching step: joins the k-th send of each channel with
+// its k-th receive as the records arrive, and applies Late Sender (with wrong order) and
+// Late Receiver. Receives are judged per receiving location in the order of their calls,
+// as wrong order needs.
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/records.h"
+#include "analysis/severities.h"
+
+namespace earl::analysis {
+
+class MessageMatcher {
+ public:
+  MessageMatcher(Severities& severities, ProblemCounts& problems)
+      : severities_(severities), problems_(problems) {}
+
+  void send(const SendRecord& send);
+  void receive_call(ReceiveCall&& call);
+  // Judges what is left; counts messages without a partner.
+  void finish();
+
+  // How many late sender instances each location remembers for wrong order (Scalasca's 100).
+  static constexpr std::size_t kKeptLateSenders = 100;
+
+ private:
+  struct Received {
+    RecvRecord record;
+    bool matched = false;
+    double send_time = 0.0, send_enter = 0.0;
+  };
+  struct PendingCall {
+    CallInstance call;
+    std::vector<Received> receives;
+    std::size_t unmatched;
+  };
+  struct WaitingReceive {
+    PendingCall* call;  // deques keep their elements in place
+    std::size_t index;
+  };
+  struct KeptLateSender {
+    double send_time, idle;
+    Location src;
+    CallPathId callpath;
+  };
+  struct LocationState {
+    std::deque<PendingCall> calls;
+    std::deque<KeptLateSender> kept;
+  };
+
+  void match(const SendRecord& send, PendingCall& call, std::size_t index);
+  void drain(Location loc);
+  void judge(const PendingCall& call, LocationState& state);
+  LocationState& state(Location loc);
+
+  Severities& severities_;
+  ProblemCounts& problems_;
+  std::unordered_map<Channel, std::deque<SendRecord>, ChannelHash> waiting_sends_;
+  std::unordered_map<Channel, std::deque<WaitingReceive>, ChannelHash> waiting_receives_;
+  // Held by pointer: waiting receives point into their location's calls.
+  std::vector<std::unique_ptr<LocationState>> locations_;
+};
+
+}  // namespace earl::analysis

@@ -1,0 +1,43 @@
+#pragma once
+// The metric tree of the analysis, Scalasca's ids in lower case (notes/scalasca-patterns.md).
+// A metric's value is inclusive along this tree: a child's time is part of its parent's
+// (late sender wrong order is also late sender time). Along the call tree every value is
+// exclusive: the part of a call path that is not in one of its callees.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace earl::analysis {
+
+enum class Metric : std::uint8_t {
+  Time, Execution, Mpi,
+  MpiManagement, MpiInitExit, MpiFinalizeWait, MpiMgmtWin, MpiRmaWaitAtCreate, MpiRmaWaitAtFree,
+  MpiSynchronization, MpiSyncCollective, MpiBarrierWait, MpiBarrierCompletion,
+  MpiRmaSynchronization, MpiRmaWaitAtFence,
+  MpiCommunication, MpiPoint2point, MpiLatesender, MpiLatesenderWo, MpiLswoDifferent,
+  MpiLswoSame, MpiLatereceiver,
+  MpiCollective, MpiEarlyreduce, MpiEarlyscan, MpiLatebroadcast, MpiWaitNxn, MpiNxnCompletion,
+  MpiRmaCommunication,
+  MpiIo,
+  Comp,
+  Visits, BytesSent, BytesRcvd,
+  Count
+};
+
+constexpr int kMetricCount = static_cast<int>(Metric::Count);
+
+struct MetricInfo {
+  Metric metric;
+  const char* id;         // Scalasca's id, lower case
+  Metric parent;          // Metric::Count for a root
+  const char* name;       // display name
+  const char* unit;       // "sec", "occ" or "bytes"
+  bool is_pattern;        // a wait state found by a pattern (with instance counts)
+  const char* description;
+};
+
+// Every metric, parents before children, in the order reports list them.
+const std::vector<MetricInfo>& metric_table();
+const MetricInfo& metric_info(Metric metric);
+
+}  // namespace earl::analysis

@@ -1,0 +1,82 @@
+#pragma once
+// The compact records a location's pass emits and the matching step joins
+// (analysis/analysis.h). They carry everything a pattern needs, so passes over different
+// locations can run apart and their records be matched anywhere.
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "analysis/call_tree.h"
+#include "analysis/mpi_functions.h"
+#include "model/event.h"
+
+namespace earl::analysis {
+
+// A message channel; MPI's non-overtaking rule makes the k-th send of a channel the
+// partner of its k-th receive.
+struct Channel {
+  Location src, dest;
+  std::int64_t tag, com;
+  bool operator==(const Channel& o) const {
+    return src == o.src && dest == o.dest && tag == o.tag && com == o.com;
+  }
+};
+
+struct ChannelHash {
+  std::size_t operator()(const Channel& c) const {
+    std::uint64_t h = static_cast<std::uint32_t>(c.src) * 0x9E3779B97F4A7C15ull;
+    h ^= static_cast<std::uint32_t>(c.dest) + 0x7F4A7C15ull + (h << 6) + (h >> 2);
+    h ^= static_cast<std::uint64_t>(c.tag) + 0x9E3779B9ull + (h << 6) + (h >> 2);
+    h ^= static_cast<std::uint64_t>(c.com) + 0x85EBCA6Bull + (h << 6) + (h >> 2);
+    return static_cast<std::size_t>(h);
+  }
+};
+
+// One region instance (a call) on one location.
+struct CallInstance {
+  double enter = 0.0, leave = 0.0;
+  CallPathId callpath = kNoCallPath;
+  CallRole role = CallRole::None;
+  Location loc = 0;
+};
+
+struct SendRecord {
+  Channel channel;
+  std::uint64_t seq;  // number of this send on its channel, from 0
+  double time;
+  CallInstance call;  // the call holding the send
+};
+
+struct RecvRecord {
+  Channel channel;
+  std::uint64_t seq;
+  double time;
+};
+
+// The receives one call completed (several for MPI_Waitall), emitted when it ends.
+struct ReceiveCall {
+  CallInstance call;
+  std::vector<RecvRecord> receives;
+};
+
+struct CollectiveRecord {
+  std::int64_t key;    // the communicator, or -2 - region where the format has none
+  std::uint64_t seq;   // number of this call on `key` on its location, from 0
+  SymbolId region;
+  CallRole role;
+  bool sizes_known;    // the format records root and byte counts (OTF2)
+  Location root;       // -1: none or unknown
+  std::uint64_t sent, recvd;
+  CallInstance call;   // begin, end, call path, location
+};
+
+// Where a location's pass sends its records.
+class RecordSink {
+ public:
+  virtual ~RecordSink() = default;
+  virtual void on_send(const SendRecord& send) = 0;
+  virtual void on_receive_call(ReceiveCall&& call) = 0;
+  virtual void on_collective(const CollectiveRecord& collective) = 0;
+};
+
+}  // namespace earl::analysis

@@ -1,0 +1,137 @@
+"""The Report: the engine's results with the views a user asks for."""
+import json
+import os
+
+from earl import _core
+from earl.progress import ProgressBar
+
+
+def metrics():
+    """The metric tree as a list of dicts (id, parent, name, unit, pattern, description),
+    parents before children: the one table is in C++ (cpp/analysis/metric_tree.cpp)."""
+    return _core.analysis_metrics()
+
+
+def analyze(trace, format=None, progress=None, engine="native"):
+    """Analyse `trace` (a path or an open earl.EventTrace) and return a Report.
+
+    engine "native" runs the C++ engine (GIL released, Ctrl-C stops it); "scripts" runs
+    the reference scripts of scripts/patterns/ (slow; the readable specification).
+    `progress` takes the fraction done; by default a bar shows on a terminal."""
+    if hasattr(trace, "file") and callable(trace.file):
+        path, format = trace.file(), format or trace.format()
+    else:
+        path = os.fspath(trace)
+    if engine == "scripts":
+        from earl.analysis.reference import analyze_with_scripts
+        return Report(analyze_with_scripts(path, format))
+    if engine != "native":
+        raise _core.EarlError(f"earl analyze: unknown engine {engine!r} (native, scripts)")
+    if progress is None:
+        with ProgressBar(f"analysing {os.path.basename(path)}") as bar:
+            return Report(_core.analyze(path, format, bar))
+    return Report(_core.analyze(path, format, progress))
+
+
+class Report:
+    """Severities per (metric, call path, location): values are inclusive along the metric
+    tree (a child's time is part of its parent's) and exclusive along call paths."""
+
+    def __init__(self, raw):
+        self.raw = raw
+        self.metrics = {m["id"]: m for m in raw.get("metrics") or metrics()}
+        self.file, self.format, self.events = raw["file"], raw["format"], raw["events"]
+        self.locations = raw["locations"]
+        self.problems = dict(raw["problems"])
+        regions = raw["regions"]
+        self.callpaths = []          # call path id -> "main/step/MPI_Recv"
+        self.callpath_parents = []   # call path id -> parent id (-1: root)
+        for parent, region in raw["callpaths"]:
+            name = regions[region] if region < len(regions) else f"region {region}"
+            self.callpaths.append(name if parent < 0 else f"{self.callpaths[parent]}/{name}")
+            self.callpath_parents.append(parent)
+        self._values = {m: list(cells) for m, cells in raw["values"].items()}
+        self._instances = dict(raw["instances"])
+
+    # ---------------------------------------------------------------- queries
+    def cells(self, metric):
+        """[(callpath id, location, value)] of one metric (cells with a value only)."""
+        self._check(metric)
+        return self._values.get(metric, [])
+
+    def total(self, metric):
+        return sum(v for _, _, v in self.cells(metric))
+
+    def instances(self, metric):
+        self._check(metric)
+        return self._instances.get(metric, 0)
+
+    def by_location(self, metric):
+        out = {}
+        for _, loc, v in self.cells(metric):
+            out[loc] = out.get(loc, 0.0) + v
+        return dict(sorted(out.items()))
+
+    def by_callpath(self, metric):
+        out = {}
+        for cp, _, v in self.cells(metric):
+            key = self.callpaths[cp] if cp >= 0 else "(outside any region)"
+            out[key] = out.get(key, 0.0) + v
+        return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+    def location_name(self, loc):
+        name = self.locations[loc] if 0 <= loc < len(self.locations) else ""
+        return name or str(loc)
+
+    def patterns(self):
+        return [m for m, info in self.metrics.items() if info["pattern"]]
+
+    def _check(self, metric):
+        if metric not in self.metrics:
+            raise _core.EarlError(f"unknown metric {metric!r} (known: {', '.join(self.metrics)})")
+
+    # ---------------------------------------------------------------- exports
+    def to_dict(self):
+        """The JSON form: patterns, profile (the other metrics) and problems; location keys
+        are strings."""
+        def entry(metric):
+            return {"total": self.total(metric),
+                    "by_location": {str(k): v for k, v in self.by_location(metric).items()},
+                    "by_callpath": self.by_callpath(metric)}
+        patterns, profile = {}, {}
+        for metric, info in self.metrics.items():
+            if info["pattern"]:
+                patterns[metric] = dict(entry(metric), instances=self.instances(metric))
+            else:
+                profile[metric] = entry(metric)
+        return {"file": self.file, "format": self.format, "events": self.events,
+                "locations": {str(i): self.location_name(i) for i in range(len(self.locations))},
+                "metrics": [dict(m) for m in self.metrics.values()],
+                "patterns": patterns, "profile": profile, "problems": self.problems}
+
+    def to_json(self, **kwargs):
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def to_pandas(self):
+        """One row per (metric, call path, location) with a value: columns metric,
+        callpath, location, location_name, value."""
+        import pandas as pd
+        rows = [(m, self.callpaths[cp] if cp >= 0 else "", loc, self.location_name(loc), v)
+                for m in self.metrics for cp, loc, v in self.cells(m)]
+        return pd.DataFrame(rows, columns=["metric", "callpath", "location", "location_name", "value"])
+
+    def write_cube(self, path):
+        from earl.analysis.cube import write_cube
+        write_cube(self, path)
+
+    def write_html(self, path):
+        from earl.analysis.html import write_html
+        write_html(self, path)
+
+    def _repr_html_(self):
+        from earl.analysis.html import summary_table
+        return summary_table(self)
+
+    def __repr__(self):
+        return (f"<earl.analysis.Report {self.file!r} events={self.events} "
+                f"locations={len(self.locations)}>")

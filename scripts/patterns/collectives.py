@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Wait states in collectives (Scalasca 2.6). The k-th call on a communicator of each
+location forms one instance (no communicator, as in ALOG: the k-th call of the same
+function); L = latest begin, E = earliest end; a member waits:
+  Barrier, N x N, Finalize:  min(L, end) - begin; completion: end - max(E, min(L, end))
+  Win_fence/create/free:     L - begin, when all calls overlap (E > L)
+  Bcast, Scatter[v]:         non-roots min(root begin, end) - begin
+  Reduce, Gather[v]:         the root min(L of the others, end) - begin
+  Scan, Exscan:              rank r: min(L over ranks <= r, end) - begin
+Instances with no payload (sizes recorded, all 0) and of one member are skipped.
+
+    python scripts/patterns/collectives.py TRACE
+"""
+import sys
+
+from earl import EventTrace
+from late_sender import add, path_of
+
+SYNC = {"MPI_Barrier": ("mpi_barrier_wait", "mpi_barrier_completion"),
+        "MPI_Finalize": ("mpi_finalize_wait", None)}
+SYNC.update({f: ("mpi_wait_nxn", "mpi_nxn_completion") for f in (
+    "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Allreduce", "MPI_Reduce_scatter",
+    "MPI_Reduce_scatter_block")})
+OVERLAP = {"MPI_Win_fence": "mpi_rma_wait_at_fence", "MPI_Win_create": "mpi_rma_wait_at_create",
+           "MPI_Win_allocate": "mpi_rma_wait_at_create", "MPI_Win_free": "mpi_rma_wait_at_free"}
+ONE_TO_N, N_TO_ONE = {"MPI_Bcast", "MPI_Scatter", "MPI_Scatterv"}, {"MPI_Reduce", "MPI_Gather", "MPI_Gatherv"}
+SCAN = {"MPI_Scan", "MPI_Exscan"}
+ROOTED = ONE_TO_N | N_TO_ONE
+
+
+def find(e, out):
+    instances, seq = {}, {}
+    for ev in e:
+        if ev["type"] != "exit" or not ev["enterptr"]:
+            continue
+        enter = e.event(ev["enterptr"])
+        name = enter["region"]
+        if name not in set(SYNC) | set(OVERLAP) | ROOTED | SCAN:
+            continue
+        key = ev["com"] if ev.get("com", -1) >= 0 else name
+        k = seq[ev["loc"], key] = seq.get((ev["loc"], key), -1) + 1
+        instances.setdefault((key, k), []).append(dict(
+            name=name, loc=ev["loc"], begin=enter["time"], end=ev["time"], root=ev.get("root", -1),
+            sizes=ev.get("sent") is not None, sent=ev.get("sent") or 0, recvd=ev.get("recvd") or 0,
+            path=path_of(e, enter)))
+    members_of = {}
+    for (key, _), ms in instances.items():
+        members_of.setdefault(key, set()).update(m["loc"] for m in ms)
+    for (key, _), ms in instances.items():
+        if len(ms) < len(members_of[key]) or len(ms) < 2 or len({m["name"] for m in ms}) > 1:
+            continue
+        judge(sorted(ms, key=lambda m: m["loc"]), out)
+    return out
+
+
+def judge(ms, out):
+    name, L, E = ms[0]["name"], max(m["begin"] for m in ms), min(m["end"] for m in ms)
+    nxn = SYNC.get(name, ("",))[0] == "mpi_wait_nxn"
+    if (nxn or name in SCAN) and all(m["sizes"] and m["sent"] == m["recvd"] == 0 for m in ms):
+        return
+    root = next((m for m in ms if m["loc"] == ms[0]["root"]), None)
+    for i, m in enumerate(ms):
+        if name in SYNC:
+            wait, completion = SYNC[name]
+            lc = min(L, m["end"])
+            waits = [(wait, lc - m["begin"]), (completion, m["end"] - max(E, lc))]
+        elif name in OVERLAP:
+            waits = [(OVERLAP[name], L - m["begin"] if E > L else 0)]
+        elif name in ONE_TO_N and root and m is not root and not (root["sizes"] and root["sent"] == 0):
+            waits = [("mpi_latebroadcast", min(root["begin"], m["end"]) - m["begin"])]
+        elif name in N_TO_ONE and root is m and not (m["sizes"] and m["recvd"] == 0):
+            others = max(o["begin"] for o in ms if o is not m)
+            waits = [("mpi_earlyreduce", min(others, m["end"]) - m["begin"])]
+        elif name in SCAN:
+            waits = [("mpi_earlyscan", min(max(o["begin"] for o in ms[:i + 1]), m["end"]) - m["begin"])]
+        else:
+            waits = []
+        for metric, idle in waits:
+            if metric and idle > 0:
+                add(out, metric, m["loc"], m["path"], idle)
+
+
+if __name__ == "__main__":
+    for metric, cells in find(EventTrace(sys.argv[1]), {}).items():
+        for (path, loc), (seconds, n) in sorted(cells.items(), key=lambda c: c[0][1]):
+            print(f"{metric} {loc} {path} {seconds:.9f} {n}")

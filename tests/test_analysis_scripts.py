@@ -1,0 +1,162 @@
+"""The reference scripts of scripts/patterns (Python and Lua, the readable specification)
+and the native engine compute the same wait states, cell by cell (pattern, call path,
+location) with the same instance counts, on many generated traces: ALOG and OTF2,
+permuted ranks, threads, both point-to-point patterns, several seeds, and a hand-written
+OTF2 archive with collectives on several communicators."""
+import random
+
+import pytest
+
+import earl
+from script_checks import ROOT, have_otf2
+
+PATTERNS = ROOT / "scripts" / "patterns"
+CASES = [("alog", dict(seed=s, pattern=p, locations=n))
+         for s, p, n in ((1, "ring", 3), (2, "neighbors", 4), (3, "ring", 5))]
+if have_otf2():
+    CASES += [("otf2", dict(seed=4, permute_ranks=True, locations=4)),
+              ("otf2", dict(seed=5, threads=2, pattern="neighbors", locations=3))]
+
+
+def cells(report):
+    out = {}
+    for metric in report.patterns():
+        for cp, loc, v in report.cells(metric):
+            if v > 0:
+                out[metric, report.callpaths[cp], loc] = v
+    return out
+
+
+def same(engine, scripts):
+    a, b = cells(engine), cells(scripts)
+    assert a.keys() == b.keys()
+    for key in a:
+        assert a[key] == pytest.approx(b[key], abs=1e-9), key
+    for metric in engine.patterns():
+        assert engine.instances(metric) == scripts.instances(metric), metric
+
+
+@pytest.fixture(scope="module")
+def traces(tmp_path_factory):
+    from earl.generate import generate
+    folder = tmp_path_factory.mktemp("agree")
+    paths = []
+    for i, (fmt, options) in enumerate(CASES):
+        path = folder / f"t{i}.{fmt}"
+        generate(path, format=fmt, events=2500, late_sender_rate=0.4, out_of_order_rate=0.3,
+                 imbalance_rate=0.3, barrier_every=2, latency_us=1, bandwidth=20, **options)
+        paths.append(path)
+    if have_otf2():
+        for seed in (1, 2):
+            paths.append(random_collectives(folder, seed))
+    return paths
+
+
+def random_collectives(folder, seed):
+    """Collectives on three communicators (world with permuted ranks, two halves), rooted
+    and not, with random begin/end times, plus blocking ping-pongs: every collective pattern
+    and late sender/receiver."""
+    from otf2.enums import CollectiveOp, Paradigm
+    from otf2_archives import ArchiveWriter
+    rng = random.Random(seed)
+    aw = ArchiveWriter(folder, f"coll{seed}", resolution=10 ** 6)
+    locs = []
+    for r in range(4):
+        locs += aw.process(f"MPI Rank {r}")
+    aw.comm_locations(locs)
+    world_order = [2, 0, 3, 1]
+    comms = [(aw.comm("world", [locs[i] for i in world_order]), world_order),
+             (aw.comm("low", [locs[1], locs[0]]), [1, 0]), (aw.comm("high", [locs[2], locs[3]]), [2, 3])]
+    main, solve = aw.region("main"), aw.region("solve")
+    ops = {"MPI_Bcast": CollectiveOp.BCAST, "MPI_Reduce": CollectiveOp.REDUCE,
+           "MPI_Allreduce": CollectiveOp.ALLREDUCE, "MPI_Barrier": CollectiveOp.BARRIER,
+           "MPI_Gather": CollectiveOp.GATHER, "MPI_Scatter": CollectiveOp.SCATTER,
+           "MPI_Allgather": CollectiveOp.ALLGATHER}
+    regions = {name: aw.region(name, Paradigm.MPI) for name in list(ops) + ["MPI_Send", "MPI_Recv"]}
+    e = [aw.ev(l) for l in locs]
+    now = 1000
+    for l in range(4):
+        e[l].enter(now, main)
+    for step in range(30):
+        now += 100
+        comm, members = comms[rng.randrange(3)]
+        name = rng.choice(list(ops))
+        root = rng.randrange(len(members))
+        begins = {loc: now + rng.randrange(60) for loc in members}
+        latest = max(begins.values())
+        for rank, loc in enumerate(members):
+            end = latest + 1 + rng.randrange(20) if name in ("MPI_Barrier", "MPI_Allreduce", "MPI_Allgather") \
+                else begins[loc] + 1 + rng.randrange(80)
+            e[loc].enter(begins[loc], solve)
+            e[loc].enter(begins[loc] + 1, regions[name])
+            e[loc].mpi_collective_begin(begins[loc] + 1)
+            e[loc].mpi_collective_end(end + 1, ops[name], comm, root, 8, 8)
+            e[loc].leave(end + 1, regions[name])
+            e[loc].leave(end + 2, solve)
+        now = latest + 200
+        # a blocking exchange between two random locations (world ranks)
+        a, b = rng.sample(range(4), 2)
+        sa, ra = now + rng.randrange(50), now + rng.randrange(50)
+        e[a].enter(sa, regions["MPI_Send"])
+        e[a].mpi_send(sa + 1, world_order.index(b), comms[0][0], step, 64)
+        e[a].leave(max(sa, ra) + 5, regions["MPI_Send"])
+        e[b].enter(ra, regions["MPI_Recv"])
+        e[b].mpi_recv(max(sa, ra) + 4, world_order.index(a), comms[0][0], step, 64)
+        e[b].leave(max(sa, ra) + 6, regions["MPI_Recv"])
+        now += 100
+    for l in range(4):
+        e[l].leave(now + 10, main)
+    return aw.close()
+
+
+def test_python_scripts_and_engine_agree(traces):
+    for path in traces:
+        engine = earl.analyze(path, progress=lambda f: None)
+        scripts = earl.analyze(path, engine="scripts")
+        assert any(v > 0 for v in cells(engine).values()), path
+        same(engine, scripts)
+
+
+def test_random_collectives_exercise_every_collective_pattern(traces):
+    if not have_otf2():
+        pytest.skip("no OTF2 support")
+    found = set()
+    for path in traces[-2:]:
+        found |= {m for m, _, _ in cells(earl.analyze(path, progress=lambda f: None))}
+    assert {"mpi_latebroadcast", "mpi_earlyreduce", "mpi_wait_nxn", "mpi_nxn_completion",
+            "mpi_barrier_wait", "mpi_latesender", "mpi_latereceiver"} <= found
+
+
+def lua_cells(path, capsys):
+    import earl.lua
+    out = {}
+    for name in ("late_sender", "late_receiver", "collectives"):
+        capsys.readouterr()
+        earl.lua.run(PATTERNS / f"{name}.lua", [str(path)])
+        for line in capsys.readouterr().out.splitlines():
+            metric, loc, rest = line.split(" ", 2)
+            callpath, seconds, n = rest.rsplit(" ", 2)
+            out[metric, callpath, int(loc)] = (float(seconds), int(n))
+    return out
+
+
+def test_lua_scripts_and_engine_agree(traces, capsys):
+    pytest.importorskip("lupa")
+    for path in traces:
+        engine = earl.analyze(path, progress=lambda f: None)
+        expected = cells(engine)
+        got = lua_cells(path, capsys)
+        assert {k for k, (v, _) in got.items() if v > 0} == expected.keys(), path
+        for key, value in expected.items():
+            assert got[key][0] == pytest.approx(value, abs=1e-8), key
+        for metric in engine.patterns():
+            assert sum(n for (m, _, _), (_, n) in got.items() if m == metric) == engine.instances(metric)
+
+
+def test_the_command_runs_the_scripts(traces, capsys):
+    from earl.cli import main
+    assert main(["analyze", str(traces[0]), "--engine", "scripts", "--json"]) == 0
+    import json
+    out = json.loads(capsys.readouterr().out)
+    engine = earl.analyze(traces[0], progress=lambda f: None)
+    assert out["patterns"]["mpi_latesender"]["total"] == pytest.approx(engine.total("mpi_latesender"), abs=1e-9)
