@@ -1,0 +1,127 @@
+"""Python in the REPL: code runs in one namespace holding e, ev, EventTrace, P2Statistic
+and earl; a bare expression shows its repr, as Python's own REPL does."""
+import ast
+import builtins
+import codeop
+import runpy
+import sys
+
+import earl
+from earl.repl.languages import EvaluationError
+
+
+class Evaluator:
+    name = "python"
+
+    def __init__(self, trace):
+        self.trace = trace
+        self.namespace = {"__name__": "__console__", "__builtins__": builtins, "earl": earl,
+                          "EventTrace": earl.EventTrace, "P2Statistic": earl.P2Statistic,
+                          "e": trace, "ev": None}
+        self._searched = 0
+
+    def set_event(self, event):
+        self.namespace["ev"] = event
+
+    def is_complete(self, source):
+        """False while a block is open (Python's own rule: a compound statement ends with
+        an empty line); input with a syntax error is complete (evaluating reports it)."""
+        try:
+            return codeop.compile_command(source, "<input>", "single") is not None
+        except (SyntaxError, ValueError, OverflowError):
+            return True
+
+    def evaluate(self, source, origin=("<input>", 1)):
+        """Runs `source`; returns the repr of a final bare expression (None when there is
+        nothing to show). `origin` is (file name, line of the first line) for messages."""
+        filename, first_line = origin
+        try:
+            tree = ast.parse(source, filename, "exec")
+        except (SyntaxError, ValueError) as error:
+            raise EvaluationError(_syntax_message(error, filename, first_line)) from None
+        ast.increment_lineno(tree, first_line - 1)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        value = None
+        try:
+            if tree.body:
+                exec(compile(tree, filename, "exec"), self.namespace)
+            if last is not None:
+                expression = ast.Expression(last.value)
+                value = eval(compile(expression, filename, "eval"), self.namespace)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as error:
+            raise EvaluationError(_located(error, filename)) from None
+        if value is None:
+            return None
+        self.namespace["_"] = value
+        return repr(value)
+
+    def searcher(self, expression):
+        """A function (first, last, step) -> the first position in range(first, last,
+        step) (last included) where `expression` over ev is true, else 0."""
+        try:
+            code = compile(expression, "<find>", "eval")
+        except (SyntaxError, ValueError) as error:
+            raise EvaluationError(_syntax_message(error, "<find>", 1)) from None
+        namespace, event = self.namespace, self.trace.event
+
+        def search(first, last, step):
+            for pos in range(first, last + step, step):
+                self._searched = pos
+                namespace["ev"] = event(pos)
+                try:
+                    if eval(code, namespace):
+                        return pos
+                except (KeyboardInterrupt, SystemExit):
+                    raise
+                except BaseException as error:
+                    raise EvaluationError(f"{_located(error, '<find>')} (at event {pos})") from None
+            return 0
+
+        return search
+
+    def last_searched(self):
+        """The position the last search examined last (also when it was interrupted)."""
+        return self._searched
+
+    def run_script(self, path, args):
+        saved = sys.argv
+        sys.argv = [path] + list(args)
+        try:
+            runpy.run_path(path, run_name="__main__")
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as error:
+            raise EvaluationError(_located(error, path)) from None
+        finally:
+            sys.argv = saved
+
+    def method_names(self):
+        return sorted(name for name in dir(self.trace) if not name.startswith("_"))
+
+    def global_names(self):
+        return sorted(set(self.namespace) | set(dir(builtins)))
+
+
+def _syntax_message(error, filename, first_line):
+    if isinstance(error, SyntaxError) and error.lineno:
+        line = error.lineno + first_line - 1
+        return f"{filename}:{line}: SyntaxError: {error.msg}"
+    return f"{filename}:{first_line}: {type(error).__name__}: {error}"
+
+
+def _located(error, filename):
+    """file:line: Type: message, with the line of the innermost frame in `filename` (the
+    user's input or script), never a frame inside EARL."""
+    line = None
+    tb = error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    if isinstance(error, SyntaxError) and error.filename == filename and error.lineno:
+        line = error.lineno
+    where = f"{filename}:{line}: " if line else f"{filename}: "
+    text = str(error)
+    return f"{where}{type(error).__name__}: {text}" if text else f"{where}{type(error).__name__}"

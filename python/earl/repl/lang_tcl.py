@@ -1,0 +1,122 @@
+"""Tcl in the REPL (tkinter's Tcl 8.6 with EARL's extension, both dialects): input runs at
+global level and a non-empty result is shown, as tclsh does; `ev` is an array."""
+import re
+
+import earl.tcl
+from earl.repl.languages import EvaluationError
+
+# The evaluator's procedures, in their own namespace; ::earl::repl::trace is the session's
+# trace under a name the user's code will not redefine.
+_SETUP = r"""
+namespace eval ::earl::repl {variable at 0}
+
+proc ::earl::repl::set_event {} {
+    upvar #0 ev ev
+    unset -nocomplain ev
+    if {[::earl::repl::trace iterator]} {::earl::repl::trace event ev}
+}
+
+# {ok result}, {error message errorInfo} or {exit code} (earl.tcl's exit, which ends the
+# session as exit() does in Python); break/continue outside a loop are errors
+proc ::earl::repl::evaluate {script} {
+    set code [catch {uplevel #0 $script} result options]
+    switch -- $code {
+        0 - 2 {return [list ok $result]}
+        1 {
+            set code [dict get $options -errorcode]
+            if {[lrange $code 0 1] eq {EARL EXIT}} {return [list exit [lindex $code 2]]}
+            return [list error $result [dict get $options -errorinfo]]
+        }
+        3 {return [list error {invoked "break" outside of a loop} {}]}
+        default {return [list error {invoked "continue" outside of a loop} {}]}
+    }
+}
+
+proc ::earl::repl::find {expression first last step} {
+    upvar #0 ev ev
+    variable at
+    unset -nocomplain ev
+    set test [list expr $expression]
+    for {set pos $first} {$step > 0 ? $pos <= $last : $pos >= $last} {incr pos $step} {
+        set at $pos
+        ::earl::repl::trace event ev $pos
+        if {[uplevel #0 $test]} {return $pos}
+    }
+    return 0
+}
+"""
+
+
+class Evaluator:
+    name = "tcl"
+
+    def __init__(self, trace):
+        import tkinter
+
+        self._error = tkinter.TclError
+        self.tcl = earl.tcl.interpreter()
+        earl.tcl.share(trace, self.tcl, "e")
+        self.tcl.eval("namespace eval ::earl::repl {}")
+        earl.tcl.share(trace, self.tcl, "::earl::repl::trace")
+        self.tcl.eval(_SETUP)
+
+    def set_event(self, event):
+        self.tcl.eval("::earl::repl::set_event")
+
+    def is_complete(self, source):
+        return self.tcl.tk.call("info", "complete", source) in (1, "1", True)
+
+    def evaluate(self, source, origin=("<input>", 1)):
+        filename, first_line = origin
+        # eval, not call: the outcome as Tcl's text (call would turn lists into tuples)
+        self.tcl.tk.call("set", "::earl::repl::source", source)
+        outcome = self.tcl.tk.splitlist(self.tcl.tk.eval("::earl::repl::evaluate $::earl::repl::source"))
+        if outcome[0] == "ok":
+            text = str(outcome[1])
+            return text if text else None
+        if outcome[0] == "exit":
+            raise SystemExit(int(outcome[1]))
+        message, info = str(outcome[1]), str(outcome[2])
+        # errorInfo names the line of the input last, as the body of the uplevel that ran it
+        lines = re.findall(r'\("uplevel" body line (\d+)\)', info)
+        line = int(lines[-1]) if lines else 1
+        raise EvaluationError(f"{filename}:{line + first_line - 1}: {message}{_procedure(info)}")
+
+    def searcher(self, expression):
+        def search(first, last, step):
+            try:
+                return int(self.tcl.tk.call("::earl::repl::find", expression, first, last, step))
+            except self._error as error:
+                raise EvaluationError(f"<find>: {error} (at event {self.last_searched()})") from None
+
+        return search
+
+    def last_searched(self):
+        return int(self.tcl.tk.call("set", "::earl::repl::at"))
+
+    def run_script(self, path, args):
+        try:
+            earl.tcl.run(path, args, interp=self.tcl)
+        except earl.EarlError as error:
+            raise EvaluationError(str(error)) from None
+
+    def method_names(self):
+        """The trace command's subcommands, as Tcl lists them when asked for a bad one."""
+        try:
+            self.tcl.tk.call("::earl::repl::trace", "?")
+        except self._error as error:
+            listed = re.search(r"must be (.*)", str(error))
+            if listed:
+                return sorted(re.split(r",\s*(?:or\s+)?|\s+or\s+", listed.group(1).strip()))
+        return []
+
+    def global_names(self):
+        commands = self.tcl.tk.splitlist(self.tcl.tk.call("info", "commands"))
+        variables = self.tcl.tk.splitlist(self.tcl.tk.call("info", "globals"))
+        return sorted({str(name).lstrip(":") for name in commands + variables})
+
+
+def _procedure(error_info):
+    """ (in procedure NAME, line N) when the error happened inside a procedure."""
+    innermost = re.search(r'\(procedure "([^"]+)" line (\d+)\)', error_info)
+    return f" (in procedure {innermost.group(1)}, line {innermost.group(2)})" if innermost else ""

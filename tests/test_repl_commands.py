@@ -1,0 +1,492 @@
+"""Every REPL command typed into the real prompt_toolkit front end (a pipe for input, a
+dummy terminal for output), good and bad, on the small trace of repl_driver whose values
+are known by construction; what the REPL printed is checked against them."""
+import os
+import signal
+
+import pytest
+
+from earl.repl import commands
+from repl_driver import CTRL_C, ENTER, RIGHT, TAB, UP, Driver, small_trace
+
+
+@pytest.fixture(autouse=True)
+def history_home(tmp_path, monkeypatch):
+    """Each test keeps its history in its own data directory."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
+@pytest.fixture
+def repl(tmp_path):
+    driver = Driver(small_trace(tmp_path))
+    yield driver
+    driver.close()
+
+
+def brief_fields(line):
+    """pos, time, loc and type of a one-line event (the brief every move prints)."""
+    words = line.split()
+    return int(words[0]), float(words[1]), int(words[3]), words[4]
+
+
+# ------------------------------------------------------------------ moves
+def test_next_prev_jump_move_the_shared_iterator(repl):
+    out, err = repl.lines(":next", ":next 4", ":prev", ":prev 2", ":jump 11", ":next 100")
+    assert err == []
+    assert [brief_fields(line)[0] for line in out] == [1, 5, 4, 2, 11, 18]
+    assert brief_fields(out[1]) == (5, 21e-6, 0, "send")
+    assert out[1].split()[5:] == ["dest=1", "tag=7", "com=-1", "len=64"]
+    assert repl.trace.iterator == 18
+
+
+def test_moves_past_the_ends_and_bad_positions_are_one_line_errors(repl):
+    out, err = repl.lines(":prev", ":jump 0", ":jump 19", ":jump x", ":next 0", ":jump 18",
+                          ":next", ":jump 1", ":prev")
+    assert err == ["at the start (position 0): nothing precedes it",
+                   "position 0 is not an event: the trace has events 1..18",
+                   "position 19 is not an event: the trace has events 1..18",
+                   ":jump: POS must be an integer, got 'x'",
+                   ":next: K must be at least 1, got 0",
+                   "at the last event (18): nothing follows",
+                   "at the first event: nothing precedes it"]
+    assert [brief_fields(line)[0] for line in out] == [18, 1]
+    assert repl.trace.iterator == 1
+
+
+def test_time_finds_the_first_event_at_or_after_a_time(repl):
+    # times by construction: event 12 at 42 us, 13 at 50 us; 0.0000415 s lies between
+    # 11 (41 us) and 12; 50 us is event 13's own time; before the first event: event 1
+    out, err = repl.lines(":time 0.0000415", ":time 0.00005", ":time 0", ":time 1", ":time x")
+    assert [brief_fields(line)[0] for line in out] == [12, 13, 1]
+    assert err == ["no event at or after 1 s: the last is at 0.000072000 s",
+                   ":time: SECONDS must be a number, got 'x'"]
+
+
+def test_up_send_and_back_follow_pointers_and_return(repl):
+    out, err = repl.lines(":jump 14", ":send", ":up", ":back", ":back", ":up", ":up", ":up",
+                          ":back", ":back", ":back", ":back")
+    # 14 (recv) -> sendptr 8 -> its enterptr 7 (enter MPI_Send) -> back to 8 -> back to 14;
+    # 14 -> enterptr 13 -> its enterptr 3 (enter main on loc 2) -> 3 has none
+    assert [brief_fields(line)[0] for line in out[:9]] == [14, 8, 7, 8, 14, 13, 3, 13, 14]
+    assert out[9] == "at the start (position 0)"  # the first jump came from position 0
+    assert err == ["event 3 has enterptr 0: it points nowhere", "no jump to return from"]
+
+
+def test_send_of_an_event_that_is_not_a_receive(repl):
+    out, err = repl.lines(":send", ":jump 4", ":send")
+    assert err == ["no event at the iterator (position 0): there is no sendptr",
+                   "event 4 is an enter: it has no sendptr"]
+
+
+def test_mark_and_goto(repl):
+    out, err = repl.lines(":jump 8", ":mark sent", ":jump 14", ":mark", ":goto sent",
+                          ":goto nowhere", ":mark a b")
+    assert out[1] == "mark sent = 8"
+    assert out[2].split()[0] == "14" and out[3].split()[:2] == ["sent", "8"]
+    assert brief_fields(out[4])[0] == 8
+    assert err == ["no mark named 'nowhere' (marks: sent)",
+                   ":mark takes 0 to 1 arguments (usage: :mark [NAME])"]
+
+
+# ------------------------------------------------------------------ views
+def test_event_shows_every_attribute_and_follows_pointers(repl):
+    out, err = repl.lines(":event", ":event 14")
+    assert err == ["no event at the iterator (position 0): :next or :jump first"]
+    assert out[0] == "event 14 of 18"
+    rows = {line.split()[0]: line.split()[1:] for line in out[1:]}
+    assert list(rows) == ["pos", "loc", "time", "type", "enterptr", "src", "tag", "com", "len",
+                          "sendptr"]
+    assert rows["loc"] == ["2", "rank", "two"] and rows["src"] == ["0", "rank", "zero"]
+    assert rows["time"] == ["0.000060000", "s"]
+    assert rows["enterptr"][:2] == ["13", "->"] and rows["enterptr"][2:] == \
+        ["13", "0.000050000", "loc", "2", "enter", "MPI_Recv"]
+    assert rows["sendptr"][:2] == ["8", "->"] and rows["sendptr"][2:] == \
+        ["8", "0.000031000", "loc", "0", "send", "dest=2", "tag=8", "com=-1", "len=128"]
+
+
+def test_stack_of_all_locations_and_of_one(repl):
+    out, err = repl.lines(":jump 13", ":stack", ":stack 2", ":stack 3", ":stack x")
+    assert out[1] == "stacks after event 13:"
+    assert out[2:10] == ["loc 0  rank zero", "   1  0.000010000  main",
+                         "loc 1  rank one", "   2  0.000011000  main",
+                         "loc 2  rank two", "   3  0.000012000  main",
+                         "  13  0.000050000  MPI_Recv",
+                         "stacks after event 13:"]
+    assert out[10:] == ["loc 2  rank two", "   3  0.000012000  main",
+                        "  13  0.000050000  MPI_Recv"]
+    assert err == ["location 3 does not exist: the trace has locations 0..2",
+                   ":stack: LOC must be an integer, got 'x'"]
+
+
+def test_queue_all_and_between_two_locations(repl):
+    out, err = repl.lines(":jump 9", ":queue", ":queue 0 2", ":queue 1 0", ":queue -1 1",
+                          ":queue 0", ":queue 0 5")
+    # after event 9 both sends (5 and 8) are in flight
+    assert out[1] == "2 messages in flight after event 9"
+    assert [brief_fields(line)[0] for line in out[2:4]] == [5, 8]
+    assert out[4] == "1 message in flight from 0 to 2 after event 9"
+    assert brief_fields(out[5])[0] == 8
+    assert out[6] == "0 messages in flight from 1 to 0 after event 9"
+    assert out[7] == "1 message in flight from any to 1 after event 9"
+    assert brief_fields(out[8])[0] == 5
+    assert err == [":queue takes both SRC and DEST, or neither (-1 means any)",
+                   "location 5 does not exist: the trace has locations 0..2"]
+
+
+def test_where_shows_the_event_and_every_stack(repl):
+    out, err = repl.lines(":where", ":jump 10", ":where")
+    assert out[0] == "at the start (position 0): no event yet; every stack is empty"
+    where = out[out.index("at") :]
+    assert brief_fields(where[1])[0] == 10
+    assert where[2] == "  loc 0  main  since 0.000010000  [rank zero]"
+    assert where[3] == "* loc 1  main > MPI_Recv  since 0.000040000  [rank one]"
+    assert where[4] == "  loc 2  main  since 0.000012000  [rank two]"
+    assert where[5] == "2 messages in flight"
+
+
+def test_timeline_draws_regions_messages_and_the_current_time(repl):
+    out, err = repl.lines(":jump 12", ":timeline 40", ":timeline 5")
+    assert err == [":timeline: WIDTH must be 10..1000, got 5"]
+    picture = out[1:]
+    # the window: event 12 at 42 us, the nearer end 30 us away (the last event at 72 us),
+    # so 12..72 us in 40 columns of 1.5 us; a column holds the deepest region open in it
+    assert picture[0] == "time 0.000012000 .. 0.000072000  (60 us, 1.5 us a column)"
+    column = lambda us: int((us - 12) / 1.5)
+    assert picture[1].index("v") - 3 == column(42)
+    rows = {int(line.split("|")[0]): line.split("|")[1] for line in picture[2:5]}
+    assert [len(row) for row in rows.values()] == [40, 40, 40]
+    assert picture[6] == "regions: A main  B MPI_Send  C MPI_Recv"
+    # loc 0: MPI_Send from 20 us, the send at 21 us and again at 31 us; main ends at 70 us
+    assert rows[0][column(20)] == "B" and rows[0][column(21)] == ">" and rows[0][column(31)] == ">"
+    assert rows[0][column(70) + 1:] == " " * (39 - column(70))
+    # loc 1 receives at 41 us inside MPI_Recv (40..42 us); loc 2 receives at 60 us
+    assert rows[1][column(40)] == "C" and rows[1][column(41)] == "<"
+    assert rows[2][column(50):column(60)] == "C" * (column(60) - column(50))
+    assert rows[2][column(60)] == "<"
+    # after event 12 only the send of event 8 is in flight, 0 -> 2
+    assert picture[-2] == "1 message in flight"
+    assert picture[-1].split() == ["0", "---->", "2", "tag", "8", "len", "128", "sent", "at",
+                                   "event", "8", "0.000031000"]
+
+
+# ------------------------------------------------------------------ search
+@pytest.mark.parametrize("language, forward, backward", [
+    ("python", 'ev["type"] == "recv"', 'ev["type"] == "send" and ev["dest"] == 1'),
+    ("lua", 'ev.type == "recv"', 'ev.type == "send" and ev.dest == 1'),
+    ("tcl", '$ev(type) eq "recv"', '$ev(type) eq "send" && $ev(dest) == 1'),
+])
+def test_find_and_rfind_in_each_language(repl, language, forward, backward):
+    out, err = repl.lines(f":lang {language}", ":jump 6", f":find {forward}", f":find {forward}",
+                          f":find {forward}", f":rfind {backward}", ":back", ":rfind " + backward)
+    assert out[0] == f"language: {language}"
+    # receives at 11 and 14; none after 14; the send to 1 before 14 is 5, and before 5 none
+    assert [brief_fields(line)[0] for line in out[1:4]] == [6, 11, 14]
+    assert out[4] == f"no event after 14 where {forward}"
+    assert [brief_fields(line)[0] for line in out[5:7]] == [5, 14]
+    assert brief_fields(out[7])[0] == 5
+    assert err == []
+
+
+@pytest.mark.parametrize("language, expression, message", [
+    ("python", 'ev["region"] == "main"', '<find>:1: KeyError: \'region\' (at event 5)'),
+    ("python", 'ev["type"] ==', "<find>:1: SyntaxError: invalid syntax"),
+    ("lua", 'ev.region:lower() == "main"',
+     "<find>:1: attempt to index a nil value (field 'region') (at event 5)"),
+    ("lua", "ev.type ==", "<find>:1: unexpected symbol near <eof>"),
+    ("tcl", '$ev(region) eq "main"',
+     '<find>: can\'t read "ev(region)": no such element in array (at event 5)'),
+])
+def test_find_with_a_bad_expression_says_where_and_stays(repl, language, expression, message):
+    out, err = repl.lines(f":lang {language}", ":jump 4", f":find {expression}", ":find")
+    assert err == [message, ":find needs an expression over ev (usage: :find EXPR)"]
+    assert repl.trace.iterator == 4
+
+
+def test_ctrl_c_during_find_stops_it_and_leaves_the_iterator(repl):
+    """A real SIGINT arrives while the search evaluates event 12 (the expression sends it
+    to this process, as a terminal does on Ctrl-C)."""
+    out, err = repl.lines(":jump 3", "import os, signal",
+                          ':find ev["pos"] == 12 and os.kill(os.getpid(), signal.SIGINT)',
+                          'ev["pos"]', ":find ev['pos'] == 15")
+    assert out[1].startswith("search interrupted at event 1")
+    interrupted_at = int(out[1].split()[4].rstrip(";"))
+    assert 12 <= interrupted_at <= 18
+    assert out[1].endswith("the iterator stays at 3")
+    assert out[2] == "3"  # ev is again the event at the iterator
+    assert brief_fields(out[3])[0] == 15  # the session goes on
+
+
+def test_ctrl_c_during_a_lua_find(repl):
+    repl.session.evaluator("lua").lua.globals().interrupt = \
+        lambda: os.kill(os.getpid(), signal.SIGINT)
+    out, err = repl.lines(":lang lua", ":jump 2", ":find ev.pos == 9 and interrupt()", "ev.pos")
+    assert out[2].startswith("search interrupted at event ")
+    assert out[2].endswith("the iterator stays at 2") and out[3] == "2"
+
+
+def test_ctrl_c_at_the_prompt_drops_the_line(repl):
+    out, err = repl.type(":jump 1" + CTRL_C + ":jump 2" + ENTER)
+    assert [brief_fields(line)[0] for line in out.splitlines()] == [2]
+
+
+# ------------------------------------------------------------------ languages
+def test_one_trace_in_three_languages(repl):
+    out, err = repl.lines(":jump 5", 'ev["dest"]', ":lang lua", "ev.dest, e:next()", "ev.pos",
+                          ":lang tcl", "set ev(pos)", "e next", "set ev(type)", ":lang python",
+                          'ev["pos"], ev["type"], e.iterator')
+    assert err == []
+    assert out[1] == "1"                    # Python: the send's destination
+    assert out[3] == "1\t6"                 # Lua: ev was the send; e:next() moved to 6
+    assert out[4] == "6"                    # ...and ev followed the move
+    assert out[6:9] == ["6", "7", "enter"]  # Tcl sees 6, moves to 7 (enter MPI_Send)
+    assert out[10] == "(7, 'enter', 7)"     # Python sees the move made in Tcl
+
+
+def test_bare_expressions_show_values_as_each_language_does(repl):
+    out, err = repl.lines("x = 6 * 7", "x", "None", "[e.nrlocs(), e.locsym(1)]",
+                          ":lang lua", "y = 1", "y + 1, nil, 'text'", "e:stack(0, 5)",
+                          ":lang tcl", "set z 3", "incr z", "e stack 0 5", "proc p {} {}")
+    assert err == []
+    assert out == ["42", "[3, 'rank one']", "language: lua", "2\tnil\ttext", "{1, 4}",
+                   "language: tcl", "3", "4", "1 4"]
+
+
+def test_a_lua_event_table_shows_in_model_order(repl):
+    out, err = repl.lines(":lang lua", "e:event(11)")
+    assert out[1] == ('{pos = 11, loc = 1, time = 4.1e-05, type = "recv", enterptr = 10, '
+                      'src = 0, tag = 7, com = -1, len = 64, sendptr = 5}')
+
+
+@pytest.mark.parametrize("language, code, message", [
+    ("python", "x = (1 +\r" + CTRL_C, None),  # unfinished: Ctrl-C drops it
+    ("python", "1 +* 2", "<input>:1: SyntaxError: invalid syntax"),
+    ("python", "e.event(0)", "<input>:1: EarlError: no event at position 0 (the trace has 18 "
+                             "events, numbered from 1)"),
+    ("python", "def f():\r    return 1 / 0\r\rf()", "<input>:2: ZeroDivisionError: division by zero"),
+    ("lua", "x = = 1", "<input>:1: unexpected symbol near '='"),
+    ("lua", "e:jump('x')", None),
+    ("lua", "local t = nil; return t.x", "<input>:1: attempt to index a nil value (local 't')"),
+    ("tcl", "set a [expr {1 +}]", None),
+    ("tcl", "if 1 {\rset a 1\rnosuch\r}", "<input>:3: invalid command name \"nosuch\""),
+    ("tcl", "proc p {} {\rerror boom\r}\rp", "<input>:1: boom (in procedure p, line 2)"),
+])
+def test_errors_in_each_language_are_one_line_and_the_session_goes_on(repl, language, code, message):
+    out, err = repl.type(f":lang {language}{ENTER}{code}{ENTER}:jump 2{ENTER}")
+    err = err.splitlines()
+    if message is not None:
+        assert err == [message]
+    else:
+        assert len(err) <= 1 and all("Traceback" not in line and "earl/" not in line for line in err)
+    assert brief_fields(out.splitlines()[-1])[0] == 2
+
+
+def test_lua_jump_with_a_bad_argument_names_the_input(repl):
+    out, err = repl.lines(":lang lua", "e:jump('x')")
+    assert err[0].startswith("<input>:1: ") and "jump" in err[0]
+
+
+def test_multi_line_blocks_in_each_language(repl):
+    out, err = repl.type("for i in range(3):\rprint(i * 10)\r\r"
+                         ":lang lua\rfor i = 1, 2 do\rprint(i)\rend\r"
+                         ":lang tcl\rforeach w {a b} {\rputs $w\r}\r")
+    assert err == ""
+    assert out.splitlines() == ["0", "10", "20", "language: lua", "1", "2", "language: tcl",
+                                "a", "b"]
+
+
+def test_unknown_and_ambiguous_commands(repl):
+    out, err = repl.lines(":nosuch", ":", ":s", ":q")
+    assert err == ["unknown command ':nosuch' (:help lists the commands)",
+                   "a command name must follow ':' (:help lists the commands)",
+                   "':s' is ambiguous: :send, :stack"]
+    assert out == []  # :q quit: nothing after it ran
+
+
+def test_lang_switches_and_rejects_unknown_languages(repl):
+    out, err = repl.lines(":lang", ":lang perl", ":lang tcl", "set x 1")
+    assert out == ["language: python", "language: tcl", "1"]
+    assert err == ["unknown language 'perl' (choose from python, lua, tcl)"]
+
+
+def test_run_scripts_in_their_language(repl, tmp_path):
+    (tmp_path / "count.py").write_text(
+        "import sys, earl\nprint(len(earl.EventTrace(sys.argv[1])), sys.argv[2:])\n")
+    (tmp_path / "count.lua").write_text("print(#EventTrace(arg[1]), arg[2])\n")
+    (tmp_path / "count.tcl").write_text("EventTrace t -file [lindex $argv 0]\nputs [t size]\n")
+    (tmp_path / "bad.py").write_text("x = 1\nraise ValueError('no')\n")
+    (tmp_path / "exit.lua").write_text("os.exit(3)\n")
+    trace = repl.trace.file()
+    out, err = repl.lines(f":run {tmp_path}/count.py {trace} more", f":run {tmp_path}/count.lua",
+                          f":run {tmp_path}/count.tcl", f":run {tmp_path}/bad.py",
+                          f":run {tmp_path}/exit.lua", f":run {tmp_path}/none.py", ":run")
+    assert out == ["18 ['more']", "18\tnil", "18"]
+    assert err == [f"{tmp_path}/bad.py:2: ValueError: no",
+                   f"{tmp_path}/exit.lua exited with 3",
+                   f":run: {tmp_path}/none.py: no such script",
+                   ":run takes at least 1 argument (usage: :run SCRIPT [ARGS...])"]
+
+
+def test_help_lists_every_command_and_explains_one(repl):
+    out, err = repl.lines(":help", ":help find", ":help :stack", ":help nosuch")
+    listed = [line.split()[0] for line in out if line.startswith("  :")]
+    assert listed == [f":{name}" for name in commands.COMMANDS]
+    assert out[out.index(":find EXPR") + 1] == "  move to the next event where EXPR over ev is true"
+    assert ":stack [LOC]" in out
+    assert err == ["unknown command ':nosuch' (:help lists the commands)"]
+
+
+def test_quit_and_exit_end_the_session(repl):
+    out, err = repl.lines(":quit", ":jump 1")
+    assert out == [] and repl.trace.iterator == 0
+    out, err = repl.lines("exit()", ":jump 1")
+    assert out == [] and repl.trace.iterator == 0
+    out, err = repl.lines(":lang lua", "os.exit(2)", ":jump 1")
+    assert out == ["language: lua"] and err == [] and repl.trace.iterator == 0
+    out, err = repl.lines(":lang tcl", "exit", ":jump 1")
+    assert out == ["language: tcl"] and err == [] and repl.trace.iterator == 0
+
+
+# ------------------------------------------------------------------ terminal comforts
+def test_history_is_kept_between_sessions_and_recalled(repl, tmp_path):
+    """(Suggestions from history appear once prompt_toolkit has computed them in the
+    background: the tmux test checks them on a real screen.)"""
+    repl.lines(":jump 7", ":jump 9")
+    history = (tmp_path / "data" / "earl" / "repl_history").read_text()
+    assert "+:jump 7" in history and "+:jump 9" in history
+    again = Driver(repl.trace.file())
+    try:
+        out, err = again.type(UP + UP + ENTER)     # the input before the last: :jump 7
+        assert brief_fields(out.splitlines()[0])[0] == 7
+        out, err = again.type(UP + ENTER)          # now the latest
+        assert brief_fields(out.splitlines()[0])[0] == 7
+    finally:
+        again.close()
+
+
+def test_tab_completes_commands(repl):
+    out, err = repl.type(":jum" + TAB + " 3" + ENTER + ":whe" + TAB + ENTER)
+    assert brief_fields(out.splitlines()[0])[0] == 3 and "at" in out.splitlines()
+
+
+def test_view_from_the_prompt(repl):
+    """:view takes the keys until q: Right twice from 4 gives 6; the prompt goes on."""
+    out, err = repl.type(":jump 4" + ENTER + ":view" + ENTER + RIGHT + RIGHT + "q" +
+                         ":event" + ENTER)
+    assert err == ""
+    assert "event 6 of 18" in out.splitlines()
+
+
+def completions(repl, text):
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from earl.repl.completion import ReplCompleter
+
+    found = ReplCompleter(repl.session).get_completions(Document(text),
+                                                        CompleteEvent(completion_requested=True))
+    return [each.text for each in found]
+
+
+def test_completion_of_commands_methods_attributes_regions_and_marks(repl):
+    assert completions(repl, ":ju") == ["jump"]
+    assert completions(repl, ":help ti") == ["time", "timeline"]
+    assert completions(repl, ":lang l") == ["lua"]
+    repl.lines(":jump 8", ":mark sent")
+    assert completions(repl, ":goto s") == ["sent"]
+    # Python: methods after e., attribute keys in ev["..."], regions in strings, globals
+    assert completions(repl, "e.sta") == ["stack"]
+    assert completions(repl, 'ev["send') == ["sendptr"]
+    assert completions(repl, 'ev["region"] == "MPI_S') == ["MPI_Send"]
+    assert completions(repl, ':find ev["ty') == ["type"]
+    assert completions(repl, "P2S") == ["P2Statistic"]
+    # Lua and Tcl: their own method and attribute spellings
+    repl.session.use_language("lua")
+    assert completions(repl, "e:ne") == ["next"]
+    assert completions(repl, "x = ev.sen") == ["sendptr"]
+    repl.session.use_language("tcl")
+    assert completions(repl, "e ne") == ["next"]
+    assert completions(repl, "set x $ev(de") == ["dest"]
+    assert completions(repl, "puts [e si") == ["size"]
+
+
+def test_each_language_has_its_pygments_lexer():
+    from earl.repl import languages
+
+    assert [languages.lexer(name).name for name in languages.NAMES] == ["Python", "Lua", "Tcl"]
+
+
+def test_toolbar_says_where_the_iterator_stands(repl):
+    from earl.repl.toolbar import toolbar
+
+    def text():
+        return "".join(part for _, part in toolbar(repl.session))
+
+    assert text() == " 0 / 18  at the start: :next steps in | python "
+    repl.lines(":jump 11", ":lang lua")
+    assert text() == " 11 / 18 | 0.000041000 s | loc 1 rank one | recv | MPI_Recv | lua "
+
+
+def view_keys(repl, keys):
+    """Types `keys` into the full-screen view, then q; returns the view (its status)."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from earl.repl import view
+
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys + "q")
+        return view.run(repl.session, input=pipe, output=DummyOutput())
+
+
+def test_view_keys_step_follow_search_and_move_in_time(repl):
+    from repl_driver import LEFT, PAGE_DOWN, PAGE_UP
+
+    repl.trace.jump(4)
+    view_keys(repl, RIGHT + RIGHT)
+    assert repl.trace.iterator == 6
+    shown = view_keys(repl, "l" + RIGHT + RIGHT + LEFT)  # loc 0's events after 6: 7, 8
+    assert repl.trace.iterator == 7 and shown.followed == 0
+    view_keys(repl, "u")                                  # enterptr of 7: main's enter on 0
+    assert repl.trace.iterator == 1
+    view_keys(repl, "b")
+    assert repl.trace.iterator == 7
+    view_keys(repl, '/ev["type"] == "recv"' + ENTER)      # the first receive after 7
+    assert repl.trace.iterator == 11
+    view_keys(repl, "s")
+    assert repl.trace.iterator == 5
+    view_keys(repl, "b")
+    assert repl.trace.iterator == 11
+    # in time: the picture around 11 (41 us) reaches from the first event (10 us) to the
+    # last (72 us); half of it, 31 us, later is 72 us: event 18. Around 18 the picture is
+    # the same, and 31 us before 72 us is 41 us: event 11 again
+    view_keys(repl, PAGE_DOWN)
+    assert repl.trace.iterator == 18
+    view_keys(repl, PAGE_UP)
+    assert repl.trace.iterator == 11
+    shown = view_keys(repl, '/ev["type"] == "nothing"' + ENTER)
+    assert repl.trace.iterator == 11 and shown.message == 'find ev["type"] == "nothing": none found'
+    shown = view_keys(repl, "/ev[" + ENTER)
+    assert repl.trace.iterator == 11 and "SyntaxError" in shown.message
+    shown = view_keys(repl, RIGHT * 10)
+    assert repl.trace.iterator == 18 and shown.message == "at the last event (18): nothing follows"
+
+
+def test_view_panes_follow_the_iterator(repl):
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.output import DummyOutput
+
+    from earl.repl.render import plain
+    from earl.repl.view import LiveView
+
+    repl.trace.jump(14)
+    with create_app_session(output=DummyOutput()):
+        shown = LiveView(repl.session)
+        assert plain(shown.event_pane()).splitlines()[0] == "event 14 of 18"
+        assert "* loc 2  main > MPI_Recv  since 0.000050000  [rank two]" in \
+            plain(shown.stack_pane()).splitlines()
+        # 80 columns less the labels: 77; 14 is at 60 us, the last event 12 us later, so
+        # the picture spans 48..72 us, where loc 2's MPI_Recv (50..61 us) is all but main
+        assert "regions: A main  B MPI_Recv" in plain(shown.timeline_pane()).splitlines()
+        assert plain(shown.status()).startswith(" 14 / 18 | 0.000060000 s | loc 2 rank two | recv")
+        repl.trace.jump(5)
+        assert plain(shown.event_pane()).splitlines()[0] == "event 5 of 18"

@@ -1,0 +1,171 @@
+"""`earl repl TRACE < commands`: the REPL with stdin not a terminal reads commands line by
+line, without prompts or colour, so a session's output can be diffed. Run as a user runs
+it (a subprocess of the installed `earl` command) on the Score-P ping-pong trace.
+
+The expected values were worked out by hand from the trace: `earl info` (2 locations,
+"MPI Rank 0/1 / Master thread", 120 events) and its events listed with the Python API
+(`for ev in EventTrace(...)`, which test_otf2_reader checks against the official OTF2
+reader). The program: rank 0 sends 16 KiB..2 MiB to rank 1 with tag 10, rank 1 answers
+with tag 20 (communicator 1); the trace's README says 16 MpiSend records. In the listing:
+- 22 is rank 1's first receive (at 0.193691633 s, 16384 bytes), matched by send 18;
+  it happens in MPI_Recv entered at 19 (0.193677293 s), inside main entered at 2.
+- after 19, rank 0 is in main (5, 0.000336980 s) > MPI_Send (17, 0.193668225 s), and
+  send 18 is the one message in flight (received at 22).
+- event 40 is at 0.193784514 s and 41 at 0.193810524 s: the first at or after 0.1938 s
+  is 41 (rank 1 enters MPI_Recv).
+- the receives after 41 are 44 (65536 bytes, send 43), 50, ...: the first with >= 65536
+  bytes is 44; the first send to rank 0 after it is 47 (tag 20); the last receive
+  before 47 is 44 again.
+- at 44 rank 0 is in main (5) > MPI_Send (42, exited at 48).
+- after 103 the 2 MiB send 102 (0 -> 1) is in flight; none from 1 to 0.
+"""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import earl
+from script_checks import SCOREP, have_otf2
+
+PING_PONG = SCOREP / "ping-pong-otf2" / "traces.otf2"
+EARL = str(Path(sys.executable).with_name("earl"))
+
+needs_ping_pong = pytest.mark.skipif(not (have_otf2() and PING_PONG.exists()),
+                                     reason="no OTF2 support or no Score-P trace")
+
+COMMANDS = """\
+:jump 22
+:send
+:back
+:up
+:stack
+:queue
+:time 0.1938
+:find ev["type"] == "recv" and ev["len"] >= 65536
+:lang lua
+ev.sendptr
+:find ev.type == "send" and ev.dest == 0
+:lang tcl
+set ev(tag)
+:rfind $ev(type) eq "recv"
+:lang python
+sum(1 for ev in e if ev["type"] == "send"), e.stack(0)
+:where
+:jump 103
+:queue 0 1
+:queue 1 0
+for loc in range(e.nrlocs()):
+    print(loc, e.locsym(loc))
+
+:jump 121
+:nosuch
+"""
+
+EXPECTED = """\
+ 22  0.193691633  loc 1   recv   src=0 tag=10 com=1 len=16384 sendptr=18
+ 18  0.193672585  loc 0   send   dest=1 tag=10 com=1 len=16384
+ 22  0.193691633  loc 1   recv   src=0 tag=10 com=1 len=16384 sendptr=18
+ 19  0.193677293  loc 1   enter  MPI_Recv
+stacks after event 19:
+loc 0  MPI Rank 0 / Master thread
+    5  0.000336980  int main(int, char**)
+   17  0.193668225  MPI_Send
+loc 1  MPI Rank 1 / Master thread
+    2  0.000030083  int main(int, char**)
+   19  0.193677293  MPI_Recv
+1 message in flight after event 19
+ 18  0.193672585  loc 0   send   dest=1 tag=10 com=1 len=16384
+ 41  0.193810524  loc 1   enter  MPI_Recv
+ 44  0.193851130  loc 1   recv   src=0 tag=10 com=1 len=65536 sendptr=43
+language: lua
+43
+ 47  0.193852445  loc 1   send   dest=0 tag=20 com=1 len=65536
+language: tcl
+20
+ 44  0.193851130  loc 1   recv   src=0 tag=10 com=1 len=65536 sendptr=43
+language: python
+(16, [5, 42])
+at
+ 44  0.193851130  loc 1   recv   src=0 tag=10 com=1 len=65536 sendptr=43
+  loc 0  int main(int, char**) > MPI_Send  since 0.193825568  [MPI Rank 0 / Master thread]
+* loc 1  int main(int, char**) > MPI_Recv  since 0.193810524  [MPI Rank 1 / Master thread]
+0 messages in flight
+103  0.197951493  loc 1   enter  MPI_Recv
+1 message in flight from 0 to 1 after event 103
+102  0.197614142  loc 0   send   dest=1 tag=10 com=1 len=2097152
+0 messages in flight from 1 to 0 after event 103
+0 MPI Rank 0 / Master thread
+1 MPI Rank 1 / Master thread
+"""
+
+
+def run_repl(args, stdin):
+    return subprocess.run([EARL, "repl", *args], input=stdin, capture_output=True, text=True,
+                          timeout=120)
+
+
+@needs_ping_pong
+def test_a_scripted_session_on_the_score_p_ping_pong_trace():
+    done = run_repl(["-q", str(PING_PONG)], COMMANDS)
+    assert done.stdout == EXPECTED
+    lines = COMMANDS.splitlines()
+    assert done.stderr.splitlines() == [
+        f"<stdin>:{lines.index(':jump 121') + 1}: position 121 is not an event: the trace "
+        "has events 1..120",
+        f"<stdin>:{lines.index(':nosuch') + 1}: unknown command ':nosuch' (:help lists the "
+        "commands)"]
+    assert done.returncode == 1  # an input failed
+    assert "\x1b[" not in done.stdout + done.stderr  # no colour, no terminal control
+
+
+@needs_ping_pong
+def test_the_summary_and_a_clean_session(tmp_path):
+    done = run_repl([str(PING_PONG)], ":next\n:quit\n:next\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.splitlines()
+    assert out[:7] == [f"file:      {PING_PONG}", "format:    otf2", "events:    120",
+                       "time:      0.000000 s .. 0.199604 s (0.199604 s)", "locations: 2",
+                       "     0  MPI Rank 0 / Master thread", "     1  MPI Rank 1 / Master thread"]
+    assert "problems:  none" in out
+    assert out[-2].startswith("Type :help")
+    assert out[-1].split()[:5] == ["1", "0.000000000", "loc", "1", "program_begin"]  # :quit ended it
+
+
+def test_code_spanning_lines_and_errors_naming_stdin_lines(tmp_path):
+    trace = tmp_path / "t.alog"
+    trace.write_text("-3 0 0 2 0 0\n-13 0 1 2 0 0 c:p work\n1 0 0 0 0 5\n1 1 0 0 0 6\n"
+                     "2 0 0 0 0 7\n2 1 0 0 0 9\n")
+    done = run_repl(["-q", str(trace)],
+                    "total = 0\nwhile e.next():\n    total += 1\n\ntotal\n"
+                    "def broken(:\n:lang lua\nfor i = 1, 2 do\n  print(i)\nend\nx = = 1\n"
+                    ":lang tcl\nputs [e size]\nputs [\n")
+    assert done.stdout.splitlines() == ["4", "language: lua", "1", "2", "language: tcl", "4"]
+    assert done.stderr.splitlines() == [
+        "<stdin>:6: SyntaxError: invalid syntax",   # ran when the command after it came
+        "<stdin>:11: unexpected symbol near '='",
+        "<stdin>:14: missing close-bracket"]        # unfinished at the end: run, reported
+
+
+def test_without_a_trace_the_demo_trace_is_generated(tmp_path):
+    """The demo trace is EARL's generator with the options of demo_trace.OPTIONS: the same
+    options written here give the event count the REPL reports."""
+    from earl.repl.demo_trace import OPTIONS
+    from earl.generate import generate
+
+    fmt = "otf2" if have_otf2() else "alog"
+    truth = generate(tmp_path / f"same.{fmt}", format=fmt, **OPTIONS)
+    done = run_repl([], "len(e), e.nrlocs(), e.format()\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == f"({truth['events']}, {OPTIONS['locations']}, '{fmt}')"
+    assert f"events:    {truth['events']}" in done.stdout
+
+
+def test_view_needs_a_terminal_and_bad_traces_are_earl_errors(tmp_path):
+    done = run_repl(["-q", str(tmp_path / "missing.alog")], ":next\n")
+    assert done.returncode == 1 and done.stderr.startswith("earl: ")
+    assert "missing.alog" in done.stderr and "Traceback" not in done.stderr
+    trace = tmp_path / "t.alog"
+    trace.write_text("-3 0 0 1 0 0\n-13 0 1 2 0 0 c:p work\n1 0 0 0 0 5\n2 0 0 0 0 7\n")
+    done = run_repl(["-q", str(trace)], ":view\n")
+    assert done.stderr == "<stdin>:1: :view needs a terminal (stdin and stdout a TTY)\n"

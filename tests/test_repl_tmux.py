@@ -1,0 +1,137 @@
+"""The REPL in a real terminal: `earl repl` runs under tmux, keys are typed as a user types
+them (tmux send-keys) and the screen is read back (tmux capture-pane), including the
+full-screen `:view`. Skipped only where tmux is missing."""
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from repl_driver import small_trace
+
+TMUX = shutil.which("tmux")
+EARL = str(Path(sys.executable).with_name("earl"))
+WAIT = 60  # seconds before a screen that never shows what is expected fails the test
+
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+
+
+class Terminal:
+    def __init__(self, directory, command):
+        self.socket = str(directory / "tmux.sock")
+        self.tmux("new-session", "-d", "-x", "110", "-y", "40", "-s", "repl",
+                  "env", f"XDG_DATA_HOME={directory / 'data'}", "TERM=xterm-256color", *command)
+
+    def tmux(self, *args):
+        return subprocess.run([TMUX, "-S", self.socket, *args], capture_output=True, text=True,
+                              timeout=30)
+
+    def keys(self, *keys):
+        self.tmux("send-keys", "-t", "repl", *keys)
+
+    def type(self, text):
+        self.tmux("send-keys", "-t", "repl", "-l", text)
+
+    def screen(self):
+        return self.tmux("capture-pane", "-p", "-t", "repl").stdout
+
+    def wait_for(self, *texts):
+        """The screen once it shows every one of `texts` (a hang guard, not a timing test)."""
+        deadline = time.monotonic() + WAIT
+        while True:
+            screen = self.screen()
+            if all(text in screen for text in texts):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the screen never showed {texts}:\n{screen}")
+            time.sleep(0.1)
+
+    def running(self):
+        return self.tmux("has-session", "-t", "repl").returncode == 0
+
+    def close(self):
+        self.tmux("kill-server")
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    opened = []
+
+    def open_terminal(*args):
+        opened.append(Terminal(tmp_path, [EARL, "repl", *args]))
+        return opened[-1]
+
+    yield open_terminal
+    for each in opened:
+        each.close()
+
+
+def test_a_user_walks_a_trace_in_a_terminal(terminal, tmp_path):
+    term = terminal(small_trace(tmp_path))
+    screen = term.wait_for("events:    18", "Type :help", "python 0>")
+    assert "rank two" in screen
+
+    term.type(":jump 13")
+    term.keys("Enter")
+    screen = term.wait_for("python 13>")
+    assert "13  0.000050000  loc 2   enter  MPI_Recv" in screen
+    # the toolbar at the bottom: position / total, time, location, type, region, language
+    assert " 13 / 18 | 0.000050000 s | loc 2 rank two | enter | MPI_Recv | python" in \
+        screen.splitlines()[-1]
+
+    term.type(":whe")          # completion of a command name
+    term.keys("Tab")
+    term.wait_for("python 13> :where")
+    term.keys("Enter")
+    screen = term.wait_for("* loc 2  main > MPI_Recv")
+    assert "1 message in flight" in screen
+
+    term.type(":lang lua")
+    term.keys("Enter")
+    term.type("for i = 1, 2 do")  # a block over several lines
+    term.keys("Enter")
+    term.type("print(i * 7)")
+    term.keys("Enter")
+    term.type("end")
+    term.keys("Enter")
+    screen = term.wait_for("\n7\n14\n")
+    term.type("e:next()")       # moving in Lua moves the one iterator
+    term.keys("Enter")
+    term.wait_for("lua 14>")
+
+    term.type(":view")
+    term.keys("Enter")
+    screen = term.wait_for("event 14 of 18", "regions: A main")
+    assert "time " in screen and "message" in screen
+    assert "sendptr" in screen                   # the event pane
+    assert "* loc 2  main > MPI_Recv" in screen  # the stacks pane
+    term.keys("Right")
+    term.wait_for("event 15 of 18")
+    term.keys("Left")
+    term.keys("Left")
+    term.wait_for("event 13 of 18")
+    term.keys("Right")
+    term.keys("s")                               # to the send of receive 14
+    screen = term.wait_for("event 8 of 18")
+    assert "dest      2" in screen
+    term.keys("b")
+    term.wait_for("event 14 of 18")
+    term.keys("Escape")
+    term.wait_for("lua 14>")
+
+    term.type(":ju")            # suggested from history: the rest of `:jump 13`, shown
+    term.wait_for("lua 14> :jump 13")
+    term.keys("Right")         # and taken
+    term.keys("Enter")
+    term.wait_for("lua 13>")
+
+    term.type(":quit")
+    term.keys("Enter")
+    deadline = time.monotonic() + WAIT
+    while term.running() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not term.running()
+    history = (tmp_path / "data" / "earl" / "repl_history").read_text()
+    assert "+:jump 13" in history and "+:where" in history
