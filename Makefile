@@ -11,8 +11,8 @@ comma  := ,
 # System packages from the distribution where apt can install them: libotf2 (OTF2 traces),
 # the Lua 5.4 headers (the Lua module), Tcl/Tk and BLT (the Tcl extension, wish, the
 # seed's bar chart), Xvfb and tmux (tests of wish and of the REPL in a real terminal),
-# doctest (the C++ unit tests). Elsewhere CMake says what is missing and builds without it.
-SYSTEM_PACKAGES := libopen-trace-format2-dev pkg-config liblua5.4-dev lua5.4 tcl8.6-dev tk8.6 blt xvfb xauth tmux doctest-dev
+# doctest (the C++ unit tests), headless Chromium (the HTML report test). Elsewhere CMake says what is missing and builds without it.
+SYSTEM_PACKAGES := libopen-trace-format2-dev pkg-config liblua5.4-dev lua5.4 tcl8.6-dev tk8.6 blt xvfb xauth tmux doctest-dev chromium
 $(VENV)/.system: Makefile
 	@mkdir -p $(VENV)
 	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done 2>/dev/null); \
@@ -31,7 +31,7 @@ $(VENV)/.deps: pyproject.toml Makefile $(VENV)/.system
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet "scikit-build-core>=0.10" "pybind11>=2.12" "numpy>=1.22" "rich>=12" \
 	    "pytest>=7" "hypothesis>=6" "matplotlib>=3.5" "otf2>=3" "lupa>=2.0" \
-	    "prompt_toolkit>=3" "pygments>=2"
+	    "prompt_toolkit>=3" "pygments>=2" "pycubexr>=2" "pandas>=1.3"
 	touch $@
 
 # Incremental: the CMake build directory persists in build/, so only changed sources compile.

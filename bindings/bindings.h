@@ -9,4 +9,5 @@ void bind_event_trace(pybind11::module_& m);
 void bind_p2_statistic(pybind11::module_& m);
 void bind_generator(pybind11::module_& m);
 void bind_convert(pybind11::module_& m);
+void bind_analysis(pybind11::module_& m);
 }  // namespace earl::bindings

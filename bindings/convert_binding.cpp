@@ -7,6 +7,7 @@
 
 #include "bindings/bindings.h"
 #include "bindings/python_callbacks.h"
+#include "bindings/python_text.h"
 #include "convert/convert.h"
 #include "model/error.h"
 
@@ -17,7 +18,9 @@ namespace earl::bindings {
 void bind_convert(py::module_& m) {
   m.def(
       "convert",
-      [](const std::string& input, const std::string& output, const py::object& format) {
+      [](const py::object& input_path, const py::object& output_path, const py::object& format) {
+        const std::string input = text_argument(input_path, "input");
+        const std::string output = text_argument(output_path, "output");
         convert::ConvertOptions o;
         if (!format.is_none()) {
           if (!py::isinstance<py::str>(format)) throw EarlError("earl convert: format must be a string");
@@ -30,12 +33,12 @@ void bind_convert(py::module_& m) {
         const convert::ConvertSummary s =
             callbacks.without_gil([&] { return convert::convert(input, output, o); });
         py::dict out;
-        out["input_format"] = s.input_format;
-        out["output_format"] = s.output_format;
+        out["input_format"] = text(s.input_format);
+        out["output_format"] = text(s.output_format);
         out["events_read"] = s.events_read;
         out["events_written"] = s.events_written;
         py::dict dropped;
-        for (const auto& [type, count] : s.dropped) dropped[py::str(type)] = count;
+        for (const auto& [type, count] : s.dropped) dropped[text(type)] = count;
         out["dropped"] = dropped;
         out["collective_exits_plain"] = s.collective_exits_plain;
         out["times_rounded"] = s.times_rounded;

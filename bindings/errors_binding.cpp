@@ -1,6 +1,7 @@
 #include <pybind11/pybind11.h>
 
 #include "bindings/bindings.h"
+#include "bindings/python_text.h"
 #include "model/error.h"
 
 namespace py = pybind11;
@@ -14,7 +15,11 @@ void bind_errors(py::module_& m) {
     try {
       if (raised) std::rethrow_exception(raised);
     } catch (const EarlError& error) {
-      py::set_error(earl_error, error.what());
+      // Messages name files and records: bytes that are not UTF-8 become \xNN escapes.
+      PyObject* message = message_text(error.what());
+      if (!message) return;  // the decoding error is set instead
+      PyErr_SetObject(earl_error.ptr(), message);
+      Py_DECREF(message);
     } catch (const Interrupted&) {
       py::set_error(PyExc_KeyboardInterrupt, "");
     }

@@ -5,11 +5,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <limits>
 #include <memory>
 #include <mutex>
 
 #include "bindings/bindings.h"
 #include "bindings/python_callbacks.h"
+#include "bindings/python_text.h"
 #include "model/error.h"
 #include "trace/event_attributes.h"
 #include "trace/event_trace.h"
@@ -68,6 +70,23 @@ void put(PyObject* dict, PyObject* name, PyObject* value) {
   if (failed) throw py::error_already_set();
 }
 
+// An integer argument: an int or an object with __index__ (NumPy integers), never a float,
+// str, Decimal or Fraction (TypeError naming the argument). False when it does not fit in
+// 64 bits.
+bool index_value(const py::object& value, const char* what, std::int64_t& out) {
+  if (!PyIndex_Check(value.ptr()))
+    throw py::type_error(std::string(what) + " must be an integer (int or an object with __index__), not " +
+                         Py_TYPE(value.ptr())->tp_name);
+  py::object number = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+  if (!number) throw py::error_already_set();
+  int overflow = 0;
+  long long result = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
+  if (overflow != 0) return false;
+  if (result == -1 && PyErr_Occurred()) throw py::error_already_set();
+  out = result;
+  return true;
+}
+
 // Every method runs with the trace's lock held (see lock_and_call below), so another
 // Python thread, or Lua or Tcl holding the same SharedTrace, never sees the iterator or
 // the decoder halfway through a move.
@@ -83,26 +102,32 @@ class PyEventTrace {
   }
 
   ProgressCallback make_callback(PythonCallbacks& callbacks) {
-    return [this, &callbacks](double fraction) { return callbacks.progress(progress_, fraction); };
+    return [this, &callbacks](double fraction) {
+      if (!shared_) return callbacks.progress(progress_, fraction);  // still opening
+      SharedTrace::Reporting reporting(*shared_);
+      return callbacks.progress(progress_, fraction);
+    };
   }
 
  public:
-  PyEventTrace(const std::string& file, const py::object& format, std::int64_t bdist,
-               std::int64_t hsize, py::object progress, bool cache)
+  PyEventTrace(const py::object& path, const py::object& format, const py::object& bdist,
+               const py::object& hsize, py::object progress, bool cache, const py::object& memory)
       : progress_(std::move(progress)) {
     EventTrace::Options options;
     options.cache = cache;
-    if (!format.is_none()) options.format = py::cast<std::string>(format);
-    options.bdist = bdist;
-    options.hsize = hsize;
+    const std::string file = text_argument(path, "file");
+    if (!format.is_none()) options.format = text_argument(format, "format");
+    options.bdist = integer_argument(bdist, "bdist");
+    options.hsize = integer_argument(hsize, "hsize");
+    if (!memory.is_none()) options.memory = integer_argument(memory, "memory");
     PythonCallbacks callbacks;
     ProgressCallback callback = make_callback(callbacks);
     callbacks.without_gil([&] {
       shared_ = std::make_shared<SharedTrace>(std::make_unique<EventTrace>(file, options, callback));
     });
-    for (const auto& name : trace().definitions().types.names()) type_names_.push_back(py::str(name));
-    for (const auto& name : trace().definitions().regions.names()) region_names_.push_back(py::str(name));
-    for (const auto& name : trace().definitions().strings.names()) string_values_.push_back(py::str(name));
+    for (const auto& name : trace().definitions().types.names()) type_names_.push_back(text(name));
+    for (const auto& name : trace().definitions().regions.names()) region_names_.push_back(text(name));
+    for (const auto& name : trace().definitions().strings.names()) string_values_.push_back(text(name));
   }
 
   EventTrace& trace() { return shared_->trace(); }
@@ -146,14 +171,18 @@ class PyEventTrace {
     return py::list(py::reinterpret_borrow<py::dict>(dict).attr("values")());
   }
 
-  std::vector<Position> stack(Location loc, const py::object& pos) {
+  std::vector<Position> stack(const py::object& location, const py::object& pos) {
+    Location loc = location_argument(location, "loc");
     std::int64_t at = position(pos);
     EventTrace& t = trace();
     if (t.is_cheap(at)) return t.stack(loc, at);
     return with_progress([&](const ProgressCallback& callback) { return t.stack(loc, at, callback); });
   }
 
-  std::vector<Position> queue(Location src, Location dest, const py::object& pos) {
+  std::vector<Position> queue(const py::object& source, const py::object& destination,
+                              const py::object& pos) {
+    Location src = location_argument(source, "src");
+    Location dest = location_argument(destination, "dest");
     std::int64_t at = position(pos);
     EventTrace& t = trace();
     if (t.is_cheap(at)) return t.queue(src, dest, at);
@@ -163,18 +192,37 @@ class PyEventTrace {
 
   Position next() { return trace().next(); }
   Position prev() { return trace().prev(); }
-  Position jump(std::int64_t pos) { return trace().jump(pos); }
+  Position jump(const py::object& pos) {
+    std::int64_t target = 0;
+    if (!index_value(pos, "pos", target)) return 0;  // beyond 64 bits: no such event
+    return trace().jump(target);
+  }
   void reset() { trace().reset(); }
   Position iterator() { return trace().iterator(); }
 
-  py::object locsym(Location loc) {
+  py::object locsym(const py::object& location) {
+    Location loc = location_argument(location, "loc");
     auto name = trace().locsym(loc);
-    if (name) return py::str(*name);
+    if (name) return text(*name);
     return py::int_(loc);
   }
 
-  std::string group(const std::string& region) { return trace().group(region); }
-  std::vector<std::string> regions(std::optional<std::string> group) { return trace().regions(group); }
+  py::str group(const py::object& region) { return text(trace().group(text_argument(region, "region"))); }
+  py::list regions(const py::object& group) {
+    if (group.is_none()) return texts(trace().regions());
+    return texts(trace().regions(text_argument(group, "group")));
+  }
+
+  py::dict bookmarks() {
+    const RandomAccessTrace& access = trace().access();
+    py::dict result;
+    result["count"] = access.bookmark_count();
+    result["checkpoints"] = access.checkpoint_count();
+    result["memory"] = access.bookmark_memory();
+    result["budget"] = access.memory_budget();
+    result["bdist"] = access.effective_bdist();
+    return result;
+  }
 
   py::dict problems() {
     const Problems& found = trace().problems();
@@ -185,10 +233,7 @@ class PyEventTrace {
       entry["first"] = kind.first;
       result[name] = entry;
     };
-    add("unmatched_recv", found.unmatched_recv);
-    add("exit_on_empty_stack", found.exit_on_empty_stack);
-    add("mismatched_exit", found.mismatched_exit);
-    add("unresolved_reference", found.unresolved_reference);
+    for (const ProblemName& kind : kProblemNames) add(kind.name, found.*kind.kind);
     return result;
   }
 
@@ -223,11 +268,28 @@ class PyEventTrace {
 
   static std::int64_t position(const py::object& pos) {
     if (pos.is_none()) return -1;  // the iterator
-    std::int64_t value = py::cast<std::int64_t>(pos);
+    std::int64_t value = 0;
+    if (!index_value(pos, "pos", value))
+      throw EarlError("no event at position " + std::string(py::str(pos)) +
+                      " (positions are numbered from 1 and fit in 64 bits)");
     if (value < 0)
       throw EarlError("no event at position " + std::to_string(value) +
                       " (positions are numbered from 1)");
     return value;
+  }
+
+  static Location location_argument(const py::object& value, const char* what) {
+    std::int64_t loc = 0;
+    if (!index_value(value, what, loc) || loc < -1 || loc > std::numeric_limits<Location>::max())
+      throw EarlError(std::string(what) + " " + std::string(py::str(value)) + " is not a location");
+    return static_cast<Location>(loc);
+  }
+
+  static std::int64_t integer_argument(const py::object& value, const char* what) {
+    std::int64_t number = 0;
+    if (!index_value(value, what, number))
+      throw EarlError(std::string(what) + " " + std::string(py::str(value)) + " is out of range");
+    return number;
   }
 
   const Event& locate(std::int64_t pos) {
@@ -332,10 +394,11 @@ auto on_trace(F f) {
 
 void bind_event_trace(py::module_& m) {
   py::class_<PyEventTrace, Holder>(m, "EventTrace")
-      .def(py::init<const std::string&, const py::object&, std::int64_t, std::int64_t, py::object,
-                    bool>(),
+      .def(py::init<const py::object&, const py::object&, const py::object&, const py::object&,
+                    py::object, bool, const py::object&>(),
            py::arg("file"), py::arg("format") = py::none(), py::arg("bdist") = 10000,
-           py::arg("hsize") = 1000, py::arg("progress") = py::none(), py::arg("cache") = true)
+           py::arg("hsize") = 1000, py::arg("progress") = py::none(), py::arg("cache") = true,
+           py::arg("memory") = py::none())
       .def("event", method(&PyEventTrace::event), py::arg("pos") = py::none())
       .def("attributes", method(&PyEventTrace::attributes), py::arg("pos") = py::none())
       .def("values", method(&PyEventTrace::values), py::arg("pos") = py::none())
@@ -346,16 +409,23 @@ void bind_event_trace(py::module_& m) {
       .def("jump", method(&PyEventTrace::jump), py::arg("pos"))
       .def("reset", method(&PyEventTrace::reset))
       .def_property_readonly("iterator", method(&PyEventTrace::iterator))
-      .def("file", on_trace([](EventTrace& t) { return t.file(); }))
-      .def("format", on_trace([](EventTrace& t) { return t.format(); }))
+      .def("file", on_trace([](EventTrace& t) {
+             // The bytes it was opened with, decoded as os.fsdecode does.
+             PyObject* decoded = PyUnicode_DecodeFSDefaultAndSize(t.file().data(),
+                                                                  static_cast<Py_ssize_t>(t.file().size()));
+             if (!decoded) throw py::error_already_set();
+             return py::reinterpret_steal<py::str>(decoded);
+           }))
+      .def("format", on_trace([](EventTrace& t) { return text(t.format()); }))
       .def("nrlocs", on_trace([](EventTrace& t) { return t.nrlocs(); }))
       .def("locsym", method(&PyEventTrace::locsym), py::arg("loc"))
-      .def("groups", on_trace([](EventTrace& t) { return t.groups(); }))
+      .def("groups", on_trace([](EventTrace& t) { return texts(t.groups()); }))
       .def("group", method(&PyEventTrace::group), py::arg("region"))
       .def("regions", method(&PyEventTrace::regions), py::arg("group") = py::none())
-      .def("types", on_trace([](EventTrace& t) { return t.types(); }))
-      .def("eventTypes", on_trace([](EventTrace& t) { return t.types(); }))
+      .def("types", on_trace([](EventTrace& t) { return texts(t.types()); }))
+      .def("eventTypes", on_trace([](EventTrace& t) { return texts(t.types()); }))
       .def("problems", method(&PyEventTrace::problems))
+      .def("bookmarks", method(&PyEventTrace::bookmarks))
       .def("__len__", on_trace([](EventTrace& t) { return t.size(); }))
       .def("close", method(&PyEventTrace::close))
       .def_property_readonly("closed", method(&PyEventTrace::closed))

@@ -12,6 +12,7 @@
 #include "bindings/ground_truth.h"
 #include "bindings/python_callbacks.h"
 #include "gen/generator.h"
+#include "bindings/python_text.h"
 #include "format_interface/trace_writer.h"
 
 namespace py = pybind11;
@@ -20,8 +21,9 @@ namespace earl::bindings {
 
 namespace {
 
-py::dict generate(const std::string& path, const py::dict& given, const py::object& keep,
+py::dict generate(const py::object& target, const py::dict& given, const py::object& keep,
                   const py::object& progress) {
+  const std::string path = text_argument(target, "path");
   gen::GenOptions options = options_from(given);
   options.validate();
   PythonCallbacks callbacks;

@@ -117,6 +117,8 @@ py::dict truth_to_python(const gen::GenOptions& options, const gen::GenResult& r
   d["regions"] = t.regions;
   d["location_names"] = t.location_names;
   d["messages"] = t.messages;
+  d["max_in_flight"] = t.max_in_flight;
+  d["max_depth"] = t.max_depth;
   d["list_limit"] = t.list_limit;
   d["late_sender_count"] = t.late_sender_count;
   d["late_sender_wait_total"] = t.late_sender_wait_total;

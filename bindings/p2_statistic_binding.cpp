@@ -3,7 +3,11 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <array>
+#include <cstdint>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bindings/bindings.h"
@@ -64,8 +68,49 @@ py::list state_list(const P2Statistic& p) {
   return out;
 }
 
-// Adds values on a private copy with the GIL released, then stores the result: other
-// Python threads never see a half-updated object, and a failure changes nothing.
+
+// One object may be shared between Python threads. add_many works without the GIL, so
+// the GIL alone does not order calls on it: every method holds the object's lock (one of
+// a fixed set, chosen by address), taken with the GIL released when another thread holds
+// it, so no value is lost and nothing reads a half-updated object.
+std::mutex& lock_of(const P2Statistic& p) {
+  static std::mutex locks[64];
+  return locks[(reinterpret_cast<std::uintptr_t>(&p) / alignof(P2Statistic)) % 64];
+}
+
+std::unique_lock<std::mutex> acquire(const P2Statistic& p) {
+  std::unique_lock<std::mutex> lock(lock_of(p), std::try_to_lock);
+  if (!lock.owns_lock()) {
+    py::gil_scoped_release unlocked;
+    lock.lock();
+  }
+  return lock;
+}
+
+template <typename R, typename... Args>
+auto locked(R (*f)(P2Statistic&, Args...)) {
+  return [f](P2Statistic& p, Args... args) -> R {
+    auto lock = acquire(p);
+    return f(p, std::forward<Args>(args)...);
+  };
+}
+template <typename R, typename... Args>
+auto locked(R (P2Statistic::*f)(Args...)) {
+  return [f](P2Statistic& p, Args... args) -> R {
+    auto lock = acquire(p);
+    return (p.*f)(std::forward<Args>(args)...);
+  };
+}
+template <typename R, typename... Args>
+auto locked(R (P2Statistic::*f)(Args...) const) {
+  return [f](const P2Statistic& p, Args... args) -> R {
+    auto lock = acquire(p);
+    return (p.*f)(std::forward<Args>(args)...);
+  };
+}
+
+// Adds values on a private copy with the GIL released (the object's lock held), then
+// stores the result: a failure changes nothing.
 void add_many_released(P2Statistic& p, const double* data, std::size_t n) {
   P2Statistic work = p;
   {
@@ -73,6 +118,17 @@ void add_many_released(P2Statistic& p, const double* data, std::size_t n) {
     work.add_many(data, n);
   }
   p = work;
+}
+
+py::list locked_state_list(const P2Statistic& p) {
+  std::array<double, P2Statistic::kStateSize> values{};
+  {
+    auto lock = acquire(p);
+    values = p.state();
+  }
+  py::list out;
+  for (double v : values) out.append(py::float_(v));
+  return out;
 }
 
 void add_many(P2Statistic& p, const py::object& values) {
@@ -84,16 +140,19 @@ void add_many(P2Statistic& p, const py::object& values) {
       using Doubles = py::array_t<double, py::array::c_style | py::array::forcecast>;
       const Doubles doubles = Doubles::ensure(values);
       if (!doubles) throw py::error_already_set();
+      auto lock = acquire(p);
       add_many_released(p, doubles.data(), static_cast<std::size_t>(doubles.size()));
       return;
     }
     // Object arrays and the like: element by element below.
   }
   const std::vector<double> data = numbers_from_python(values, "P2Statistic.add_many: values");
+  auto lock = acquire(p);
   add_many_released(p, data.data(), data.size());
 }
 
 std::string repr(const P2Statistic& p) {
+  auto lock = acquire(p);
   std::string out = "P2Statistic(count=" + std::to_string(p.count());
   if (p.count() > 0) out += ", mean=" + std::string(py::repr(py::float_(p.mean())));
   return out + ")";
@@ -123,27 +182,27 @@ unused heights are 0 and the positions are 1 2 3 4 5.
   cls.def(py::init(&make_p2), py::arg("state") = py::none(),
           "P2Statistic(state=None): empty, or rebuilt from a state() list of 13 numbers "
           "(EarlError naming what is wrong if the list is not a valid state).")
-      .def("add", &P2Statistic::add, py::arg("x"),
+      .def("add", locked(&P2Statistic::add), py::arg("x"),
            "Add one value (EarlError for nan/inf or when the running moments would overflow).")
       .def("add_many", &add_many, py::arg("values"),
            "Add every value of an iterable or NumPy array, in order (the GIL is released for "
            "NumPy numeric arrays). All or nothing: on error nothing is added.")
-      .def("count", &P2Statistic::count, "Number of values added so far.")
-      .def("reset", &P2Statistic::reset, "Forget all values.")
-      .def("state", &state_list, "The 13 numbers that define the object (see STATE_FIELDS).")
-      .def("q25", &P2Statistic::q25, "P^2 estimate of the 25% quantile; needs at least 5 values.")
-      .def("med", &P2Statistic::med, "P^2 estimate of the median; needs at least 5 values.")
-      .def("q75", &P2Statistic::q75, "P^2 estimate of the 75% quantile; needs at least 5 values.")
-      .def("min", &P2Statistic::min, "Exact minimum; needs at least 1 value.")
-      .def("max", &P2Statistic::max, "Exact maximum; needs at least 1 value.")
-      .def("mean", &P2Statistic::mean, "Mean (sum/count); needs at least 1 value.")
-      .def("sum", &P2Statistic::sum, "Sum of the values; needs at least 1 value.")
-      .def("var", &P2Statistic::var,
+      .def("count", locked(&P2Statistic::count), "Number of values added so far.")
+      .def("reset", locked(&P2Statistic::reset), "Forget all values.")
+      .def("state", &locked_state_list, "The 13 numbers that define the object (see STATE_FIELDS).")
+      .def("q25", locked(&P2Statistic::q25), "P^2 estimate of the 25% quantile; needs at least 5 values.")
+      .def("med", locked(&P2Statistic::med), "P^2 estimate of the median; needs at least 5 values.")
+      .def("q75", locked(&P2Statistic::q75), "P^2 estimate of the 75% quantile; needs at least 5 values.")
+      .def("min", locked(&P2Statistic::min), "Exact minimum; needs at least 1 value.")
+      .def("max", locked(&P2Statistic::max), "Exact maximum; needs at least 1 value.")
+      .def("mean", locked(&P2Statistic::mean), "Mean (sum/count); needs at least 1 value.")
+      .def("sum", locked(&P2Statistic::sum), "Sum of the values; needs at least 1 value.")
+      .def("var", locked(&P2Statistic::var),
            "Sample variance m2/(count-1); 0.0 for one value; needs at least 1 value.")
-      .def("variance_strict", &P2Statistic::variance_strict,
+      .def("variance_strict", locked(&P2Statistic::variance_strict),
            "Sample variance as the 1998 Tcl dialect's `$so var`: needs at least 2 values.")
       .def("__repr__", &repr)
-      .def(py::pickle([](const P2Statistic& p) { return py::make_tuple(state_list(p)); },
+      .def(py::pickle([](const P2Statistic& p) { return py::make_tuple(locked_state_list(p)); },
                       [](const py::tuple& t) {
                         if (t.size() != 1) throw EarlError("P2Statistic: bad pickle");
                         return make_p2(t[0]);

@@ -42,10 +42,12 @@ from dataclasses import dataclass, field
 
 import otf2
 
+from time_reference import time_problems
+
 # unresolved_reference: see test_record_referring_to_nothing; the written archives the
 # reference reads have none, so it stays 0 here.
 PROBLEM_KINDS = ("unmatched_recv", "exit_on_empty_stack", "mismatched_exit",
-                 "unresolved_reference")
+                 "unresolved_reference", "time_order", "clock_condition")
 MAX_FIRST = 10
 BUILTIN_TYPES = ["enter", "exit", "send", "recv"]
 UNDEF_UINT32 = otf2.Undefined.UINT32.value
@@ -84,6 +86,7 @@ def enum_name(value) -> str:
 class Otf2Reference:
     anchor: str = ""
     resolution: int = 1
+    trace_length: int = 0
     offset: int = 0
     loc_ids: list = field(default_factory=list)        # OTF2 id of location number i
     locsyms: list = field(default_factory=list)
@@ -118,6 +121,7 @@ class Otf2Reference:
             defs = trace.definitions
             ref.resolution = defs.clock_properties.timer_resolution
             ref.offset = defs.clock_properties.global_offset
+            ref.trace_length = defs.clock_properties.trace_length
             locations = list(defs.locations)
             ref.loc_ids = [loc._ref for loc in locations]
             ref.locsyms = [f"{loc.group.name} / {loc.name}" for loc in locations]
@@ -325,8 +329,10 @@ class Otf2Reference:
         return out
 
     def problems(self):
-        return {k: {"count": len(v), "first": v[:MAX_FIRST]}
-                for k, v in self.problem_positions.items()}
+        found = dict(self.problem_positions)
+        found.update(time_problems(self.events, self.trace_length / self.resolution))
+        return {k: {"count": len(found[k]), "first": found[k][:MAX_FIRST]}
+                for k in PROBLEM_KINDS}
 
     def type_counts(self):
         return Counter(e["type"] for e in self.events[1:])

@@ -33,8 +33,10 @@ BUILTIN_TYPES = ["enter", "exit", "send", "recv"]
 # unresolved_reference (a record naming an undefined rank/region) cannot occur in ALOG,
 # whose decoder rejects such lines; it is always 0 here.
 PROBLEM_KINDS = ("unmatched_recv", "exit_on_empty_stack", "mismatched_exit",
-                 "unresolved_reference")
+                 "unresolved_reference", "time_order", "clock_condition")
 MAX_FIRST = 10
+
+from time_reference import time_problems  # noqa: E402
 
 _INT = re.compile(r"^[+-]?[0-9]+$")
 
@@ -311,8 +313,10 @@ class ReferenceTrace:
         return self.locsyms.get(loc, loc)
 
     def problems(self) -> dict:
-        return {k: {"count": len(v), "first": v[:MAX_FIRST]}
-                for k, v in self.problem_positions.items()}
+        found = dict(self.problem_positions)
+        found.update(time_problems([None] + [vars(e) for e in self.events[1:]]))
+        return {k: {"count": len(found[k]), "first": found[k][:MAX_FIRST]}
+                for k in PROBLEM_KINDS}
 
 
 # ---------------------------------------------------------------------- self-checks

@@ -64,15 +64,27 @@ def test_run_passes_arguments_and_reports_missing_scripts(tmp_path):
 # ------------------------------------------------------------------ one exit-code convention
 def test_every_command_is_registered_once():
     from earl.cli import COMMANDS, build_parser
-    assert list(COMMANDS) == ["run", "info", "gen", "convert", "demo"]
+    assert list(COMMANDS) == ["run", "info", "gen", "convert", "demo", "analyze", "repl"]
     help_text = build_parser().format_help()
     for name in COMMANDS:
         assert name in help_text
 
 
+def test_the_repl_is_imported_only_when_it_runs():
+    """Building the command line's parser loads the REPL's face, not prompt_toolkit, the
+    languages or the session (DESIGN.md section 5: the command line imports it lazily)."""
+    code = ("import sys, earl.cli; earl.cli.build_parser(); "
+            "print(sorted(m for m in sys.modules if m.startswith(('prompt_toolkit', 'lupa', "
+            "'tkinter', 'earl.repl.'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['earl.repl.languages']"
+
+
 @pytest.mark.parametrize("argv", [
     ["run"], ["info"], ["gen"], ["convert", "only-one"], ["demo", "--events", "many"],
     ["gen", "x.alog", "--locations", "four"], ["gen", "x.alog", "--pattern", "star"],
+    ["analyze"], ["analyze", "x.alog", "--engine", "turbo"],
     ["nosuchcommand"],
 ])
 def test_usage_errors_exit_2_with_usage(argv, tmp_path):

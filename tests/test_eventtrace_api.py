@@ -543,13 +543,16 @@ def test_problems_hand_worked(EventTrace, tmp_path):
         "exit_on_empty_stack": {"count": 1, "first": [1]},
         "mismatched_exit": {"count": 1, "first": [3]},
         "unresolved_reference": {"count": 0, "first": []},
+        "time_order": {"count": 0, "first": []},
+        # 4 receives the first send of channel 0->1 tag 5, which is 5, 10 us later
+        "clock_condition": {"count": 1, "first": [4]},
     }
 
 
 def test_problems_clean_trace(t):
     assert t.problems() == {k: {"count": 0, "first": []}
                             for k in ("unmatched_recv", "exit_on_empty_stack", "mismatched_exit",
-                                      "unresolved_reference")}
+                                      "unresolved_reference", "time_order", "clock_condition")}
 
 
 def test_problems_first_holds_at_most_10(EventTrace, tmp_path):

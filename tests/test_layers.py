@@ -29,6 +29,7 @@ LAYERS = {
     "stats": ("stats", "stats/p2_statistic.h"),
     "gen": ("gen", "gen/generator.h"),
     "convert": ("convert", "convert/convert.h"),
+    "analysis": ("analysis", "analysis/analysis.h"),
 }
 
 # What each layer's sources may include besides themselves (DESIGN.md section 5): the
@@ -36,7 +37,8 @@ LAYERS = {
 # registry over every format and the cache; state over the model; random access over
 # state and the decoder interface; the trace facade over access and the registry; the
 # generator writes through the registry; conversion reads a trace and writes through the
-# registry. Nothing sees a layer beside or above it.
+# registry; the wait-state analysis reads each event once through the registry's decoder
+# (it needs no random access). Nothing sees a layer beside or above it.
 ALLOWED = {
     "model": set(),
     "format_interface": {"model"},
@@ -50,6 +52,7 @@ ALLOWED = {
     "stats": {"model"},
     "gen": {"registry", "format_interface", "model"},
     "convert": {"trace", "access", "state", "registry", "format_interface", "model"},
+    "analysis": {"registry", "format_interface", "model"},
 }
 
 

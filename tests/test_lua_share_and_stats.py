@@ -214,3 +214,43 @@ def test_p2_argument_errors(lua):
     assert lua.eval("p:count()") == 1
     lua.execute("p:add_many({2, 3})")
     assert lua.eval("p:count()") == 3 and lua.eval("p:sum()") == 6.0
+
+
+# ------------------------------------------------------------------ threads
+THREADS_SCRIPT = """
+import sys, threading, earl, earl.lua
+path = sys.argv[1]
+py = earl.EventTrace(path)
+lua = earl.lua.runtime()
+lua.globals().t = earl.lua.share(py, lua)
+expected = {p: py.event(p)["time"] for p in range(1, len(py) + 1)}
+errors = []
+def python_side():
+    try:
+        for _ in range(3):
+            for p in range(1, len(py) + 1, 7):
+                assert py.event(p)["time"] == expected[p]
+    except Exception as error:
+        errors.append(error)
+worker = threading.Thread(target=python_side)
+worker.start()
+# Lua waits for the trace's lock with the GIL released (lupa releases it while Lua runs),
+# so the Python thread, which needs the GIL while it holds the lock, is never stuck.
+times = lua.eval("function(n) local out = {} for r = 1, 3 do for p = 1, n, 5 do "
+                 "out[#out + 1] = t:event(p).time end end return out end")(len(py))
+worker.join()
+got = list(times.values())
+want = [expected[p] for _ in range(3) for p in range(1, len(py) + 1, 5)]
+assert got == want and not errors, (len(got), len(want), errors)
+print("ok")
+"""
+
+
+def test_python_and_lua_threads_share_one_trace_without_deadlock(trace_path):
+    import subprocess
+    import sys
+
+    # A child process, so that a deadlock fails the test (timeout) instead of hanging it.
+    done = subprocess.run([sys.executable, "-c", THREADS_SCRIPT, trace_path],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

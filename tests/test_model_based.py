@@ -61,7 +61,10 @@ def test_reference_hand_worked_example():
     assert ref.problems() == {"unmatched_recv": {"count": 1, "first": [4]},
                               "exit_on_empty_stack": {"count": 1, "first": [1]},
                               "mismatched_exit": {"count": 2, "first": [8, 10]},
-                              "unresolved_reference": {"count": 0, "first": []}}
+                              "unresolved_reference": {"count": 0, "first": []},
+                              "time_order": {"count": 0, "first": []},
+                              # 4 (25 us) belongs to the first send 0->1 tag 9 (5, 30 us)
+                              "clock_condition": {"count": 1, "first": [4]}}
 
 
 def test_reference_invariants_on_random_traces():

@@ -222,3 +222,43 @@ def test_states_move_between_tcl_and_lua():
     tcl.eval(f"earl stat so {tcl_list(from_lua)}")
     assert [float(v) for v in as_list(tcl, tcl.eval("so print"))] == from_lua
     assert float(tcl.eval("p med")) == lua.eval("q:med()")
+
+
+# ------------------------------------------------------------------ threads
+THREADS_SCRIPT = """
+import sys, threading, earl, earl.tcl
+path = sys.argv[1]
+py = earl.EventTrace(path)
+tcl = earl.tcl.interpreter()
+name = earl.tcl.share(py, tcl, "t")
+expected = {p: py.event(p)["time"] for p in range(1, len(py) + 1)}
+errors = []
+def python_side():
+    try:
+        for _ in range(3):
+            for p in range(1, len(py) + 1, 7):
+                assert py.event(p)["time"] == expected[p]
+    except Exception as error:
+        errors.append(error)
+worker = threading.Thread(target=python_side)
+worker.start()
+# tkinter releases the GIL while Tcl runs, so a Tcl command waiting for the trace's lock
+# never blocks the Python thread that holds it.
+script = ("set out {}; for {set r 0} {$r < 3} {incr r} {for {set p 1} {$p <= %d} {incr p 5} "
+          "{t event ev $p; lappend out $ev(time)}}; set out" % len(py))
+got = [float(x) for x in tcl.tk.splitlist(tcl.tk.call("eval", script))]
+worker.join()
+want = [expected[p] for _ in range(3) for p in range(1, len(py) + 1, 5)]
+assert got == want and not errors, (len(got), len(want), errors)
+print("ok")
+"""
+
+
+def test_python_and_tcl_threads_share_one_trace_without_deadlock(trace_path):
+    import subprocess
+    import sys
+
+    # A child process, so that a deadlock fails the test (timeout) instead of hanging it.
+    done = subprocess.run([sys.executable, "-c", THREADS_SCRIPT, trace_path],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

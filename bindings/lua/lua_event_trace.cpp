@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -417,7 +418,7 @@ int problems(lua_State* L) {
     Lock lock(shared.mutex());
     found = shared.trace().problems();
   }
-  lua_createtable(L, 0, 4);
+  lua_createtable(L, 0, static_cast<int>(std::size(kProblemNames)));
   auto add = [L](const char* name, const ProblemKind& kind) {
     lua_createtable(L, 0, 2);
     push_unsigned(L, kind.count);
@@ -426,10 +427,7 @@ int problems(lua_State* L) {
     lua_setfield(L, -2, "first");
     lua_setfield(L, -2, name);
   };
-  add("unmatched_recv", found.unmatched_recv);
-  add("exit_on_empty_stack", found.exit_on_empty_stack);
-  add("mismatched_exit", found.mismatched_exit);
-  add("unresolved_reference", found.unresolved_reference);
+  for (const ProblemName& kind : kProblemNames) add(kind.name, found.*kind.kind);
   return 1;
 }
 

@@ -150,10 +150,7 @@ Tcl_Obj* problems_dict(const Problems& found) {
     Tcl_DictObjPut(nullptr, entry, Tcl_NewStringObj("first", -1), positions_list(kind.first));
     Tcl_DictObjPut(nullptr, dict, Tcl_NewStringObj(name, -1), entry);
   };
-  add("unmatched_recv", found.unmatched_recv);
-  add("exit_on_empty_stack", found.exit_on_empty_stack);
-  add("mismatched_exit", found.mismatched_exit);
-  add("unresolved_reference", found.unresolved_reference);
+  for (const ProblemName& kind : kProblemNames) add(kind.name, found.*kind.kind);
   return dict;
 }
 

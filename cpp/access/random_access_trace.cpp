@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "access/time_checks.h"
 #include "model/error.h"
 
 namespace earl {
@@ -10,23 +11,22 @@ namespace earl {
 namespace {
 
 constexpr std::uint64_t kProgressInterval = 1 << 16;
-constexpr std::size_t kFirstProblemPositions = 10;
-
 void report(const ProgressCallback& progress, double fraction) {
   if (progress && !progress(fraction)) throw Interrupted();
 }
 
-void note(ProblemKind& kind, Position pos) {
-  ++kind.count;
-  if (kind.first.size() < kFirstProblemPositions) kind.first.push_back(pos);
-}
+void note(ProblemKind& kind, Position pos) { note_problem(kind, pos); }
 
 }  // namespace
 
 RandomAccessTrace::RandomAccessTrace(std::unique_ptr<TraceDecoder> decoder,
                                      std::uint64_t bdist, std::uint64_t hsize,
-                                     const ProgressCallback& progress)
-    : decoder_(std::move(decoder)), bdist_(bdist), hsize_(hsize) {
+                                     const ProgressCallback& progress, std::uint64_t memory)
+    : decoder_(std::move(decoder)),
+      requested_bdist_(bdist),
+      bdist_(bdist),
+      hsize_(hsize),
+      memory_(memory) {
   if (hsize_ == 0) throw EarlError("hsize must be a positive integer, got 0");
   scan(progress);
 }
@@ -58,10 +58,18 @@ bool RandomAccessTrace::decode_next(Anomaly& anomaly) {
 }
 
 void RandomAccessTrace::scan(const ProgressCallback& progress) {
+  TimeChecks time_checks(definitions());
   for (;;) {
     try {
+      time_checks.clear();
       state_.clear();
+      state_.set_journaling(true);
       bookmarks_.clear();
+      bookmark_bytes_ = 0;
+      delta_bytes_since_checkpoint_ = 0;
+      carried_.reset();
+      checkpoint_next_ = false;
+      bdist_ = requested_bdist_;
       problems_ = Problems();
       first_ = 1;
       last_ = 0;
@@ -70,9 +78,9 @@ void RandomAccessTrace::scan(const ProgressCallback& progress) {
       for (;;) {
         Position pos = last_ + 1;
         if (until_bookmark == 0) {
-          if (pos == 1 || bdist_ > 0)
-            bookmarks_.push_back(Bookmark{pos, decoder_->position(), state_.snapshot()});
-          until_bookmark = bdist_ > 0 ? bdist_ : ~std::uint64_t(0);
+          if (pos == 1 || bdist_ > 0) take_bookmark(pos);
+          // Widening may have moved the grid: the next bookmark is on the new one.
+          until_bookmark = bdist_ > 0 ? bdist_ - (pos - 1) % bdist_ : ~std::uint64_t(0);
         }
         --until_bookmark;
         Anomaly anomaly = Anomaly::None;
@@ -84,6 +92,9 @@ void RandomAccessTrace::scan(const ProgressCallback& progress) {
           case Anomaly::MismatchedExit: note(problems_.mismatched_exit, pos); break;
           case Anomaly::UnresolvedReference: note(problems_.unresolved_reference, pos); break;
         }
+        const Slot& decoded = slot(pos);
+        time_checks.check(decoded.event, decoded.has_retired ? &decoded.retired : nullptr,
+                          problems_.time_order, problems_.clock_condition);
         if (pos % kProgressInterval == 0) report(progress, decoder_->progress());
       }
       break;
@@ -91,14 +102,110 @@ void RandomAccessTrace::scan(const ProgressCallback& progress) {
       // The decoder reorganised its input (an unsorted file): scan again in its new order.
     }
   }
+  state_.set_journaling(false);
+  carried_.reset();
   size_ = last_;
-  if (bookmarks_.size() > 1 && bookmarks_.back().next > size_) bookmarks_.pop_back();
+  if (bookmarks_.size() > 1 && bookmarks_.back().next > size_) {
+    bookmark_bytes_ -= bookmarks_.back().bytes;
+    bookmarks_.pop_back();
+  }
   report(progress, 1.0);
 }
 
-void RandomAccessTrace::restore(const Bookmark& bookmark) {
+std::uint64_t RandomAccessTrace::measure(const Bookmark& bookmark) const {
+  return sizeof(Bookmark) + bookmark.where.words.capacity() * sizeof(std::uint64_t) +
+         (bookmark.checkpoint ? memory_of(*bookmark.checkpoint) : memory_of(bookmark.delta));
+}
+
+std::size_t RandomAccessTrace::checkpoint_count() const {
+  std::size_t count = 0;
+  for (const Bookmark& bookmark : bookmarks_) count += bookmark.checkpoint != nullptr;
+  return count;
+}
+
+// At a grid point of the scan: the changes since the previous bookmark, or the whole
+// state when the changes since the last checkpoint outweigh it (restores then replay at
+// most about twice the state) and it fits the budget.
+void RandomAccessTrace::take_bookmark(Position next) {
+  Bookmark bookmark{next, decoder_->position(), nullptr, state_.take_delta()};
+  if (carried_) {
+    bookmark.delta = compose(*carried_, bookmark.delta);
+    carried_.reset();
+  }
+  std::uint64_t delta_bytes = memory_of(bookmark.delta);
+  std::uint64_t state_bytes = state_.records() * sizeof(Event) +
+                              definitions().location_count * sizeof(std::vector<Event>);
+  bool full = next == 1 || checkpoint_next_ ||
+              (delta_bytes_since_checkpoint_ + delta_bytes > 2 * state_bytes &&
+               bookmark_bytes_ + state_bytes <= memory_ / 2);
+  if (full) {
+    bookmark.checkpoint = std::make_unique<StateSnapshot>(state_.snapshot());
+    bookmark.delta = StateDelta();
+    delta_bytes_since_checkpoint_ = 0;
+    checkpoint_next_ = false;
+  } else {
+    delta_bytes_since_checkpoint_ += delta_bytes;
+  }
+  bookmark.bytes = measure(bookmark);
+  store_bookmark(std::move(bookmark));
+}
+
+void RandomAccessTrace::store_bookmark(Bookmark bookmark) {
+  bookmark_bytes_ += bookmark.bytes;
+  bookmarks_.push_back(std::move(bookmark));
+  while (bookmark_bytes_ > memory_ && bookmarks_.size() > 1) widen();
+}
+
+// Doubles bdist: keeps the bookmarks on the new grid (even indices) and folds each dropped
+// one's changes into its successor. A dropped newest bookmark leaves its changes for the
+// next one the scan takes.
+void RandomAccessTrace::widen() {
+  std::vector<Bookmark> kept;
+  kept.reserve(bookmarks_.size() / 2 + 1);
+  bookmark_bytes_ = 0;
+  for (std::size_t i = 0; i < bookmarks_.size(); ++i) {
+    Bookmark& bookmark = bookmarks_[i];
+    if (i % 2 == 1) {
+      if (i + 1 == bookmarks_.size()) {
+        if (bookmark.checkpoint) {
+          checkpoint_next_ = true;
+          carried_.reset();
+        } else if (carried_) {
+          *carried_ = compose(bookmark.delta, *carried_);
+        } else {
+          carried_ = std::make_unique<StateDelta>(std::move(bookmark.delta));
+        }
+        continue;
+      }
+      Bookmark& successor = bookmarks_[i + 1];
+      if (!successor.checkpoint) {
+        if (bookmark.checkpoint) {
+          TraceState merged;
+          merged.restore(*bookmark.checkpoint);
+          merged.apply_delta(successor.delta);
+          successor.checkpoint = std::make_unique<StateSnapshot>(merged.snapshot());
+          successor.delta = StateDelta();
+        } else {
+          successor.delta = compose(bookmark.delta, successor.delta);
+        }
+        successor.bytes = measure(successor);
+      }
+      continue;
+    }
+    bookmark_bytes_ += bookmark.bytes;
+    kept.push_back(std::move(bookmark));
+  }
+  bookmarks_.swap(kept);
+  bdist_ *= 2;
+}
+
+void RandomAccessTrace::restore(std::size_t index) {
+  std::size_t base = index;
+  while (!bookmarks_[base].checkpoint) --base;  // bookmark 0 always is one
+  state_.restore(*bookmarks_[base].checkpoint);
+  for (std::size_t i = base + 1; i <= index; ++i) state_.apply_delta(bookmarks_[i].delta);
+  const Bookmark& bookmark = bookmarks_[index];
   decoder_->seek(bookmark.where);
-  state_.restore(bookmark.state);
   first_ = bookmark.next;
   last_ = bookmark.next - 1;
 }
@@ -112,7 +219,7 @@ void RandomAccessTrace::seek_to(Position pos, const ProgressCallback& progress) 
   // when the distance costs less than the decoder's seek.
   bool decode_on = last_ < pos && (last_ + 1 >= bookmark.next ||
                                    pos - last_ <= decoder_->seek_cost_in_events());
-  if (!decode_on) restore(bookmark);
+  if (!decode_on) restore(index);
   Position start = last_;
   Anomaly anomaly;
   while (last_ < pos) {
@@ -149,11 +256,16 @@ const Event& RandomAccessTrace::event(Position pos, const ProgressCallback& prog
   check_position(pos, false);
   if (in_window(pos)) return slot(pos).event;
   if (pos < first_) {  // older than the window: it may still be held by the state
-    if (const Event* open = state_.find(pos)) return *open;
+    if (const Event* queued = state_.find_send(pos)) return *queued;
+    // An open enter is found on the stack of a window event that points to it.
+    Location owner = -1;
     for (Position p = last_; p >= first_ && p != 0; --p) {
       const Slot& recent = slot(p);
       if (recent.has_retired && recent.retired.pos == pos) return recent.retired;
+      if (recent.event.enterptr == pos) owner = recent.event.loc;
     }
+    if (owner != -1)
+      if (const Event* open = state_.find_enter(owner, pos)) return *open;
   }
   seek_to(pos, progress);
   return slot(pos).event;
@@ -184,27 +296,33 @@ std::vector<Position> RandomAccessTrace::queue(Location src, Location dest, Posi
   check_position(pos, true);
   if (pos == 0) return {};
   seek_to(pos, progress);
-  struct Pending {
-    Position pos;
-    Location src, dest;
+  // The state after last_ answers; the window's events after pos are then undone.
+  std::vector<Position> positions = state_.queue(src, dest);
+  auto wanted = [&](Location from, Location to) {
+    return (src == -1 || from == src) && (dest == -1 || to == dest);
   };
-  std::vector<Pending> pending;
-  for (const Event& send : state_.queue()) pending.push_back({send.pos, send.loc, send.peer});
-  auto by_position = [](const Pending& entry, Position p) { return entry.pos < p; };
+  std::vector<Position> sent_later, received_later;
   for (Position p = last_; p > pos; --p) {
     const Event& later = slot(p).event;
-    if (later.kind == EventKind::Send) {
-      auto found = std::lower_bound(pending.begin(), pending.end(), later.pos, by_position);
-      pending.erase(found);
-    } else if (later.kind == EventKind::Recv && later.sendptr != 0) {
-      auto at = std::lower_bound(pending.begin(), pending.end(), later.sendptr, by_position);
-      pending.insert(at, Pending{later.sendptr, later.peer, later.loc});
-    }
+    if (later.kind == EventKind::Send && wanted(later.loc, later.peer))
+      sent_later.push_back(later.pos);
+    else if (later.kind == EventKind::Recv && later.sendptr != 0 && later.sendptr <= pos &&
+             wanted(later.peer, later.loc))
+      received_later.push_back(later.sendptr);
   }
-  std::vector<Position> positions;
-  for (const Pending& entry : pending)
-    if ((src == -1 || entry.src == src) && (dest == -1 || entry.dest == dest))
-      positions.push_back(entry.pos);
+  if (!sent_later.empty()) {
+    std::sort(sent_later.begin(), sent_later.end());
+    positions.erase(std::remove_if(positions.begin(), positions.end(),
+                                   [&](Position p) {
+                                     return std::binary_search(sent_later.begin(),
+                                                               sent_later.end(), p);
+                                   }),
+                    positions.end());
+  }
+  if (!received_later.empty()) {
+    positions.insert(positions.end(), received_later.begin(), received_later.end());
+    std::sort(positions.begin(), positions.end());
+  }
   return positions;
 }
 

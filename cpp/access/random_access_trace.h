@@ -24,6 +24,24 @@ struct Problems {
   ProblemKind exit_on_empty_stack;  // enterptr 0
   ProblemKind mismatched_exit;      // region differs from the innermost open region
   ProblemKind unresolved_reference; // a record refers to something the trace lacks
+  ProblemKind time_order;           // time goes backwards on a location, or far outside
+                                    // the range the trace declares
+  ProblemKind clock_condition;      // a receive before its send, a collective's end
+                                    // before its last begin (access/time_checks.h)
+};
+
+// The names every language reports the kinds under, in this order.
+struct ProblemName {
+  const char* name;
+  ProblemKind Problems::*kind;
+};
+inline constexpr ProblemName kProblemNames[] = {
+    {"unmatched_recv", &Problems::unmatched_recv},
+    {"exit_on_empty_stack", &Problems::exit_on_empty_stack},
+    {"mismatched_exit", &Problems::mismatched_exit},
+    {"unresolved_reference", &Problems::unresolved_reference},
+    {"time_order", &Problems::time_order},
+    {"clock_condition", &Problems::clock_condition},
 };
 
 // Random access with bounded memory over a sequential decoder (DESIGN.md section 2).
@@ -35,16 +53,26 @@ struct Problems {
 // decoded forward from the youngest bookmark at or before it.
 class RandomAccessTrace {
  public:
+  // Bookmarks never hold more than `memory` bytes: where the state is huge, bdist widens
+  // (doubles, dropping every other bookmark) instead.
+  static constexpr std::uint64_t kDefaultMemory = std::uint64_t(256) << 20;
   RandomAccessTrace(std::unique_ptr<TraceDecoder> decoder, std::uint64_t bdist,
-                    std::uint64_t hsize, const ProgressCallback& progress = {});
+                    std::uint64_t hsize, const ProgressCallback& progress = {},
+                    std::uint64_t memory = kDefaultMemory);
 
   Position size() const { return size_; }
   const Definitions& definitions() const { return decoder_->definitions(); }
   const TraceDecoder& decoder() const { return *decoder_; }
   const Problems& problems() const { return problems_; }
   std::size_t bookmark_count() const { return bookmarks_.size(); }
+  // Bytes the bookmarks hold, the budget, and the bdist in effect after any widening.
+  std::uint64_t bookmark_memory() const { return bookmark_bytes_; }
+  std::uint64_t memory_budget() const { return memory_; }
+  std::uint64_t effective_bdist() const { return bdist_; }
+  std::size_t checkpoint_count() const;
 
-  // The event at pos (1..size()); EarlError for any other position.
+  // The event at pos (1..size()); EarlError for any other position. The reference
+  // stays valid only until the next call that moves the trace.
   const Event& event(Position pos, const ProgressCallback& progress = {});
   // State after event pos (0..size(); 0 is the empty initial state).
   std::vector<Position> stack(Location loc, Position pos, const ProgressCallback& progress = {});
@@ -57,10 +85,15 @@ class RandomAccessTrace {
   bool is_cheap(Position pos) const;
 
  private:
+  // A bookmark shares instead of copying: it holds the state's changes since the previous
+  // bookmark, and now and then (once those changes outweigh the state) a full checkpoint,
+  // so restoring replays at most about twice the state.
   struct Bookmark {
     Position next;  // the first event decoded after restoring
     DecoderPosition where;
-    StateSnapshot state;
+    std::unique_ptr<StateSnapshot> checkpoint;  // or:
+    StateDelta delta;                           // from the previous bookmark's state
+    std::uint64_t bytes = 0;
   };
   struct Slot {
     Event event;
@@ -71,7 +104,11 @@ class RandomAccessTrace {
   void scan(const ProgressCallback& progress);
   bool decode_next(Anomaly& anomaly);
   void seek_to(Position pos, const ProgressCallback& progress);
-  void restore(const Bookmark& bookmark);
+  void restore(std::size_t index);
+  void take_bookmark(Position next);
+  void store_bookmark(Bookmark bookmark);
+  void widen();
+  std::uint64_t measure(const Bookmark& bookmark) const;
   void check_position(Position pos, bool allow_zero) const;
   void check_location(Location loc, bool allow_any, const char* argument) const;
   Slot& slot(Position pos) { return window_[static_cast<std::size_t>((pos - 1) & ring_mask_)]; }
@@ -79,8 +116,15 @@ class RandomAccessTrace {
   bool in_window(Position pos) const { return pos != 0 && pos >= first_ && pos <= last_; }
 
   std::unique_ptr<TraceDecoder> decoder_;
-  std::uint64_t bdist_;
+  std::uint64_t requested_bdist_;
+  std::uint64_t bdist_;  // widened by the memory budget
   std::uint64_t hsize_;
+  std::uint64_t memory_;
+  std::uint64_t bookmark_bytes_ = 0;
+  std::uint64_t delta_bytes_since_checkpoint_ = 0;
+  // Changes of a grid point that widening left without a bookmark: they go to the next.
+  std::unique_ptr<StateDelta> carried_;
+  bool checkpoint_next_ = false;  // widening dropped the checkpoint the next delta needs
   // Ring buffer indexed by (pos - 1) & ring_mask_. Its capacity is a power of two above
   // hsize, so the slot an event is decoded into never holds a window event.
   std::vector<Slot> window_;

@@ -10,7 +10,10 @@
 namespace earl {
 
 namespace {
-constexpr std::size_t kWordsPerStream = 4;  // live, block, byte, timestamp before
+// state, block, byte, timestamp before, next timestamp; state: kEnded, kKnown (the next
+// timestamp is valid) or kUnknown (read the location to learn it: the start position).
+constexpr std::size_t kWordsPerStream = 5;
+constexpr std::uint64_t kEnded = 0, kKnown = 1, kUnknown = 2;
 // What a restore reads at most, over all locations (a portion per location).
 constexpr std::size_t kRestoreBytes = 1u << 20;
 constexpr std::size_t kMinPortion = 512;
@@ -47,6 +50,7 @@ void CachedDecoder::end_stream(std::uint32_t loc) {
   s.live = false;
   s.size = 0;
   s.at = 0;
+  s.loaded = false;
   merge_.end(loc);
 }
 
@@ -61,6 +65,7 @@ void CachedDecoder::load(std::uint32_t loc, std::size_t block, std::uint32_t fro
   s.base = from;
   s.at = 0;
   s.live = true;
+  s.loaded = true;
   peek(loc);
 }
 
@@ -73,6 +78,7 @@ void CachedDecoder::peek(std::uint32_t loc) {
   std::uint64_t tick;
   if (!peek_tick(s.bytes.get() + s.at, s.bytes.get() + s.size, s.tick_before, tick))
     damaged(loc);
+  s.next_tick = tick;
   merge_.set(loc, tick);
 }
 
@@ -86,6 +92,7 @@ bool CachedDecoder::read(Event& event) {
   }
   std::uint32_t winner = merge_.winner();
   Stream& s = streams_[winner];
+  if (!s.loaded) load(winner, s.block, s.base);  // its key stays: the same next event
   std::uint64_t tick = 0;
   std::size_t used = decode_event(s.bytes.get() + s.at, s.bytes.get() + s.size,
                                   s.tick_before, event, tick);
@@ -106,10 +113,11 @@ DecoderPosition CachedDecoder::position() const {
   DecoderPosition position;
   position.words.reserve(kWordsPerStream * streams_.size() + 1);
   for (const Stream& s : streams_) {
-    position.words.push_back(s.live);
+    position.words.push_back(s.live ? kKnown : kEnded);
     position.words.push_back(s.block);
     position.words.push_back(s.base + s.at);
     position.words.push_back(s.tick_before);
+    position.words.push_back(s.next_tick);
   }
   position.words.push_back(decoded_);
   return position;
@@ -118,7 +126,7 @@ DecoderPosition CachedDecoder::position() const {
 DecoderPosition CachedDecoder::start_position() const {
   DecoderPosition position;
   for (std::size_t i = 0; i < streams_.size(); ++i)
-    position.words.insert(position.words.end(), {1, 0, 0, 0});
+    position.words.insert(position.words.end(), {kUnknown, 0, 0, 0, 0});
   position.words.push_back(0);
   return position;
 }
@@ -131,12 +139,22 @@ void CachedDecoder::seek(const DecoderPosition& position) {
     const std::uint64_t* at = &w[kWordsPerStream * loc];
     Stream& s = streams_[loc];
     s.block = static_cast<std::size_t>(at[1]);
-    if (at[0] == 0) {
+    if (at[0] == kEnded) {
       end_stream(loc);
       continue;
     }
     s.tick_before = at[3];
-    load(loc, s.block, static_cast<std::uint32_t>(at[2]));
+    if (at[0] == kUnknown) {
+      load(loc, s.block, static_cast<std::uint32_t>(at[2]));
+      continue;
+    }
+    s.live = true;
+    s.loaded = false;
+    s.size = 0;
+    s.at = 0;
+    s.base = static_cast<std::uint32_t>(at[2]);
+    s.next_tick = at[4];
+    merge_.set(loc, s.next_tick);
   }
   decoded_ = w.back();
   merge_.rebuild();

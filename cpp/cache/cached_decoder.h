@@ -14,8 +14,9 @@ namespace earl {
 // The decoder of a cached trace: merges the locations' cached event streams by
 // (timestamp, location). While the importer still runs it reads blocks
 // as they are written, so opening a trace decodes on two threads. A position is, per
-// location, the block and byte of its next event and the timestamp before it: restoring
-// one reads part of one block per location.
+// location, the block and byte of its next event, the timestamp before it and its own:
+// restoring one reads nothing; a location's bytes are read when the merge first takes
+// an event from it, so a restore costs what it decodes, not the width of the trace.
 class CachedDecoder : public TraceDecoder {
  public:
   // cache_directory and block_size as for EventCache; portion_size: bytes read at a time
@@ -31,8 +32,8 @@ class CachedDecoder : public TraceDecoder {
   void seek(const DecoderPosition& position) override;
   DecoderPosition start_position() const override;
   double progress() const override;
-  // One block read per location, worth about 64 events each.
-  std::uint64_t seek_cost_in_events() const override { return 64 * streams_.size(); }
+  // Setting every location's merge key; the reads come later, as decoding needs them.
+  std::uint64_t seek_cost_in_events() const override { return 256 + streams_.size() / 8; }
   // In order of first appearance in the merged stream, as the format's own decoder has them.
   const Definitions& definitions() const override { return order_.published(); }
 
@@ -48,7 +49,9 @@ class CachedDecoder : public TraceDecoder {
     std::uint32_t base = 0;
     std::size_t at = 0;               // the next event's first byte in `bytes`
     bool live = false;                // false once the location has no more events
+    bool loaded = false;              // `bytes` holds the next event (else base: its byte)
     std::uint64_t tick_before = 0;    // timestamp of the event before the next one
+    std::uint64_t next_tick = 0;      // the next event's (the merge key)
   };
   void load(std::uint32_t loc, std::size_t block, std::uint32_t from);
   void peek(std::uint32_t loc);

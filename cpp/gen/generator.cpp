@@ -16,6 +16,7 @@ namespace earl::gen {
 namespace {
 
 constexpr int kTagRight = 100, kTagLeft = 101, kTagPairFirst = 200, kTagPairSecond = 201;
+constexpr int kTagInFlight = 300, kFirstOwnTag = 1000;
 constexpr std::int64_t kStartUs = 1000;
 
 [[noreturn]] void bad(const std::string& what) { throw EarlError("earl gen: " + what); }
@@ -55,7 +56,8 @@ class Program {
   }
 
   GenSummary run() {
-    TraceHeader header = program_header(n_, t_);
+    TraceHeader header = program_header(n_, t_, o_.depth > 0);
+    recursion_region_ = static_cast<int>(header.regions.size()) - 1;
     if (o_.permute_ranks) header.rank_process = permuted_ranks(n_, o_.seed);
     for (TraceWriter* sink : sinks_) sink->begin(header);
 
@@ -147,6 +149,17 @@ class Program {
       }
       if (neighbors_) left_index[l] = add(l, left, kTagLeft);
     }
+    // The in-flight messages: K/N per process (the first K mod N one more), numbered in
+    // the round.
+    std::vector<std::size_t> flood_first(n_ + 1, messages_.size());
+    for (int l = 0; l < n_; ++l) {
+      const std::int64_t count = o_.in_flight / n_ + (l < o_.in_flight % n_ ? 1 : 0);
+      for (std::int64_t k = 0; k < count; ++k) {
+        const int number = static_cast<int>(messages_.size() - flood_first[0]);
+        add(l, (l + 1) % n_, o_.tag_per_message ? kFirstOwnTag + number : kTagInFlight);
+      }
+      flood_first[l + 1] = messages_.size();
+    }
     for (int d = 0; d < n_; ++d) {
       const int left = (d + n_ - 1) % n_, right = (d + 1) % n_;
       incoming_[d].push_back(right_index[left]);
@@ -155,6 +168,8 @@ class Program {
         incoming_[d].push_back(pair_index[2 * left]);
       }
       if (neighbors_) incoming_[d].push_back(left_index[right]);
+      for (std::size_t index = flood_first[left]; index < flood_first[left + 1]; ++index)
+        incoming_[d].push_back(index);
     }
 
     // Phase 1: computation and sends (they depend on nothing but the location itself).
@@ -165,12 +180,16 @@ class Program {
       emit(l, WriterEventKind::Enter, kCompute, clock_[l] + rng_.uniform(1, 2));
       std::int64_t team_end = 0;
       if (t_ > 1) team_end = fork_team(l, p.kernels);
+      for (std::int64_t level = 0; level < o_.depth; ++level)
+        emit(l, WriterEventKind::Enter, recursion_region_, clock_[l] + rng_.uniform(1, 2));
       for (int k = 0; k < p.kernels; ++k) {
         emit(l, WriterEventKind::Enter, kKernel, clock_[l] + rng_.uniform(1, 2));
         std::int64_t d = jittered(o_.kernel_us, kernel_jitter_);
         if (k == p.kernels - 1) d += p.late_delay;
         emit(l, WriterEventKind::Exit, kKernel, clock_[l] + d);
       }
+      for (std::int64_t level = 0; level < o_.depth; ++level)
+        emit(l, WriterEventKind::Exit, recursion_region_, clock_[l] + rng_.uniform(1, 2));
       if (t_ > 1) {
         emit(l, WriterEventKind::Exit, kParallel, clock_[l] + rng_.uniform(1, 2));
         emit(l, WriterEventKind::Join, -1, std::max(clock_[l], team_end) + rng_.uniform(1, 2)).tag = t_;
@@ -264,6 +283,7 @@ class Program {
   int n_;  // MPI processes
   int t_;  // locations (threads) per process
   bool neighbors_ = false;
+  int recursion_region_ = -1;
   std::int64_t kernel_jitter_ = 0, update_jitter_ = 0;
   std::vector<std::int64_t> clock_;
   std::vector<std::int64_t> last_;
@@ -290,7 +310,7 @@ void GenOptions::validate() const {
     bad("rollover is an ALOG notion; format '" + format + "' has no clock roll-over");
 }
 
-TraceHeader program_header(int processes, int threads) {
+TraceHeader program_header(int processes, int threads, bool recursion) {
   TraceHeader h;
   h.locations = processes * threads;
   h.threads = threads;
@@ -302,6 +322,7 @@ TraceHeader program_header(int processes, int threads) {
       {"MPI_Allreduce", "brown:solid", "MPI"}, {"MPI_Barrier", "black:solid", "MPI"},
   };
   if (threads > 1) h.regions.push_back({"parallel", "pink:boxes", "OPENMP"});
+  if (recursion) h.regions.push_back({"recursion", "purple:solid", "USER"});
   for (int p = 0; p < processes; ++p) {
     h.location_names.push_back("rank " + std::to_string(p));
     for (int k = 1; k < threads; ++k)

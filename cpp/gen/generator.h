@@ -29,6 +29,14 @@
 // Rounds never overlap in time (each ends with the collective), so only one round's events
 // are held and sorted by (time, location, sequence) before they go to the sinks.
 //
+// Shapes for scale tests (both off by default, leaving the output unchanged):
+// - in flight (`in_flight` K > 0): in every round's exchange the processes send K more
+//   messages to their right neighbours (K/N each, tag 300, or 1000 + the message's number
+//   in the round with `tag_per_message`) before receiving any of them, so about K messages
+//   are in flight at once (the ground truth's max_in_flight says exactly how many);
+// - recursion (`depth` D > 0): each compute phase of a master thread enters region
+//   `recursion` D times nested before its kernels and leaves it after them.
+//
 // Threads (`threads` T > 1): every simulated MPI process has T locations, numbered
 // process-major (location p*T + k is thread k of process p; thread 0, the master thread, is
 // the one that does everything above). In each compute phase the master forks a team
@@ -72,6 +80,9 @@ struct GenOptions {
   std::int64_t latency_us = 5;    // >= 1: a receive is always later than its send
   std::int64_t bandwidth = 1000;  // bytes per microsecond (copy and transfer cost)
   int barrier_every = 4;          // every k-th collective is MPI_Barrier (0: never)
+  std::int64_t in_flight = 0;     // extra messages per round, all in flight at once
+  bool tag_per_message = false;   // each of them with its own tag
+  std::int64_t depth = 0;         // nested recursion levels per compute phase
 
   double late_sender_rate = 0.1;
   std::int64_t late_sender_us = 400;
@@ -106,7 +117,8 @@ enum GenRegion : int {
 };
 
 // The header of a run with `processes` MPI processes of `threads` locations each.
-TraceHeader program_header(int processes, int threads = 1);
+// With `recursion`, region `recursion` follows the others.
+TraceHeader program_header(int processes, int threads = 1, bool recursion = false);
 
 // MPI_COMM_WORLD's rank -> process for permute_ranks (seeded, never the identity for >= 2
 // processes).

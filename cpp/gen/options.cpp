@@ -53,6 +53,16 @@ const std::vector<OptionSpec>& option_table() {
        "bytes per microsecond for message copy and transfer cost", 1},
       {"barrier_every", &GenOptions::barrier_every, G::Model,
        "every k-th collective is MPI_Barrier, the others MPI_Allreduce (0: never)", 0},
+      {"in_flight", &GenOptions::in_flight, G::Model,
+       "extra messages per round sent to the right neighbours before any is received "
+       "(about that many in flight at once; 0: none)",
+       0, 1 << 24},
+      {"tag_per_message", &GenOptions::tag_per_message, G::Model,
+       "each of the in_flight messages has its own tag"},
+      {"depth", &GenOptions::depth, G::Model,
+       "nested recursion levels (region `recursion`) around each compute phase's kernels "
+       "(0: none)",
+       0, 1 << 20},
       {"late_sender_rate", &GenOptions::late_sender_rate, G::Model,
        "probability per location and round of a delayed MPI_Send", 0, 1},
       {"late_sender_us", &GenOptions::late_sender_us, G::Model,

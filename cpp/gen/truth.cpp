@@ -50,6 +50,7 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
       case WriterEventKind::Enter: {
         if (e.region < 0 || e.region >= nregions_) fail("region out of range");
         stack.push_back({e.region, e.time});
+        max_depth_ = std::max<std::uint64_t>(max_depth_, stack.size());
         if (is_collective_[e.region]) {
           // Collectives involve the master threads, one per process.
           if (e.loc % threads_ != 0) fail("collective on a location that is no master thread");
@@ -96,6 +97,7 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
         in_flight_[e.peer].push_back({e.loc, e.tag, region, enter});
         bytes_sent_[e.loc] += e.len;
         ++messages_;
+        max_in_flight_ = std::max(max_in_flight_, messages_ - receives_);
         break;
       }
       case WriterEventKind::Recv: {
@@ -160,6 +162,8 @@ GroundTruth TruthCollector::truth() const {
   for (const auto& region : header_.regions) t.regions.push_back(region.name);
   t.location_names = header_.location_names;
   t.messages = messages_;
+  t.max_in_flight = max_in_flight_;
+  t.max_depth = max_depth_;
   t.list_limit = list_limit_;
   t.late_sender_count = late_count_;
   t.late_sender_wait_total = late_total_;

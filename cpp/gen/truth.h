@@ -3,6 +3,7 @@
 // writer receives, the way a reader of the written file computes it: times in seconds as
 // (double)microseconds / 1e6, sums accumulated in file order (seed 004's example scripts).
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,8 @@ struct GroundTruth {
   std::vector<std::string> regions;    // region names by id
   std::vector<std::string> location_names;
   std::uint64_t messages = 0;
+  std::uint64_t max_in_flight = 0;  // most messages sent and not yet received at once
+  std::uint64_t max_depth = 0;      // deepest region stack of any location
   std::int64_t list_limit = 0;
 
   std::uint64_t late_sender_count = 0;
@@ -115,11 +118,12 @@ class TruthCollector : public TraceWriter {
   int threads_ = 1, processes_ = 0;  // collectives involve each process' master thread
   std::vector<std::vector<Frame>> stacks_;
   std::vector<RegionTime> region_time_;  // [loc * nregions + region]
-  std::vector<std::vector<InFlight>> in_flight_;  // per destination, in send order
+  std::vector<std::deque<InFlight>> in_flight_;  // per destination, in send order
   std::vector<std::int64_t> bytes_received_, bytes_sent_;
   std::vector<std::int64_t> last_time_;
 
   std::uint64_t events_ = 0, messages_ = 0, receives_ = 0;
+  std::uint64_t max_in_flight_ = 0, max_depth_ = 0;
   std::int64_t first_time_ = -1, final_time_ = -1;
 
   std::vector<LateSender> late_;

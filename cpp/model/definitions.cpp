@@ -18,11 +18,19 @@ SymbolId Definitions::define_region(const std::string& name, const std::string& 
 }
 
 void Definitions::ensure_location(Location loc) {
-  if (loc >= location_count) {
-    location_count = loc + 1;
-    if (location_names.size() < static_cast<std::size_t>(location_count))
-      location_names.resize(location_count);
-  }
+  if (loc >= location_count) location_count = loc + 1;
+}
+
+void Definitions::name_location(Location loc, std::string name) {
+  ensure_location(loc);
+  if (location_names.size() <= static_cast<std::size_t>(loc)) location_names.resize(loc + 1);
+  location_names[loc] = std::move(name);
+}
+
+const std::string& Definitions::location_name(Location loc) const {
+  static const std::string none;
+  if (loc < 0 || static_cast<std::size_t>(loc) >= location_names.size()) return none;
+  return location_names[loc];
 }
 
 }  // namespace earl

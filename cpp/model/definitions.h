@@ -1,5 +1,7 @@
 #pragma once
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/event.h"
@@ -17,11 +19,24 @@ struct Definitions {
   SymbolTable groups;   // region groups; formats without groups use only "All"
   std::vector<SymbolId> region_group;  // group of each region
   SymbolTable strings;  // string values of data1/data2
-  std::vector<std::string> location_names;  // "" where the trace names none
+  // Names of the first locations, "" where the trace names none; it grows only as far as
+  // names are given, so a trace declaring many locations costs memory for those it names.
+  std::vector<std::string> location_names;
   Location location_count = 0;
+  // The span the trace declares its events lie in, in seconds (OTF2: the clock
+  // properties); declared_end 0 where it declares none.
+  double declared_begin = 0.0, declared_end = 0.0;
+  // Members of each communicator (by com), where the format says.
+  std::unordered_map<std::int64_t, std::uint32_t> communicator_sizes;
 
   SymbolId define_region(const std::string& name, const std::string& group);
   void ensure_location(Location loc);  // grows location_count to include loc
+  void name_location(Location loc, std::string name);  // also ensures loc
+  const std::string& location_name(Location loc) const;  // "" where none
 };
+
+// The most locations a trace may declare or use: more than the largest machines run, far
+// less than a corrupt count (2^31-1) would make EARL allocate.
+constexpr Location kMaxLocations = Location(1) << 24;
 
 }  // namespace earl

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "cache/cached_decoder.h"
+#include "format_interface/file_kind.h"
 #include "formats/alog/alog_format.h"
 #include "formats/otf2/otf2_format.h"
 #include "model/error.h"
@@ -65,6 +66,7 @@ std::string format_for_path(const std::string& path) {
 std::string detect_format(const std::string& path) {
   struct stat info;
   if (::stat(path.c_str(), &info) != 0) throw EarlError(path + ": cannot open: " + std::strerror(errno));
+  refuse_special_file(path);
   const bool directory = S_ISDIR(info.st_mode);
   std::string head;
   if (!directory) {
@@ -83,6 +85,7 @@ std::string detect_format(const std::string& path) {
 }
 
 std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache) {
+  refuse_special_file(file);
   const std::string chosen = format.empty() ? detect_format(file) : format;
   const TraceFormat* row = nullptr;
   for (const TraceFormat* candidate : trace_formats())

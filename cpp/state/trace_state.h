@@ -1,8 +1,8 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <deque>
-#include <unordered_map>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "model/event.h"
@@ -18,57 +18,124 @@ enum class Anomaly : std::uint8_t {
   UnresolvedReference,  // marked by the decoder (EventFlag)
 };
 
-// A state as stored in a bookmark.
-struct StateSnapshot {
-  std::vector<std::vector<Event>> stacks;  // per location, outermost first
-  std::vector<Event> queue;                // unreceived sends, ascending positions
-  // EARL 2.1 pointers: open RMA transfers by (location, window, rmaid), open forks per
-  // location, and the last event of each thread lock.
+// The EARL 2.1 pointers: open RMA transfers by (location, window, rmaid), open forks per
+// location, and the last event of each thread lock. Small in every trace seen so far, so
+// bookmarks copy them whole.
+struct PointerState {
   std::vector<std::pair<std::array<std::int64_t, 3>, Position>> open_transfers;
-  std::vector<std::vector<Position>> forks;
+  std::vector<std::pair<Location, std::vector<Position>>> forks;  // non-empty ones, by location
   std::vector<std::pair<std::int64_t, Position>> last_lock_event;
 };
 
+// A whole state, as a full checkpoint stores it.
+struct StateSnapshot {
+  std::vector<std::vector<Event>> stacks;  // per location, outermost first
+  std::vector<Event> queue;                // unreceived sends, ascending positions
+  PointerState pointers;
+};
+
+// What changed between two states: the records that left (by position; `loc` of an enter,
+// -1 for a send) and those that came (ascending positions, all younger than any record
+// of the older state). Records that came and left in between appear in neither.
+struct StateDelta {
+  struct Removed {
+    Position pos;
+    Location loc;  // the stack it left, or -1: the queue
+  };
+  std::vector<Removed> removed;  // ascending positions
+  std::vector<Event> added;
+  PointerState pointers;         // the newer state's, whole
+};
+
+// Then `second` after `first`: one delta.
+StateDelta compose(const StateDelta& first, const StateDelta& second);
+
+// Bytes a snapshot or delta holds (what the memory budget counts).
+std::uint64_t memory_of(const StateSnapshot& snapshot);
+std::uint64_t memory_of(const StateDelta& delta);
+
 // The state S_i of the EARL model: per-location region stacks and the message queue.
 // It keeps the full records of the events in it, so that following a pointer to an open
-// region or a pending message costs no re-read.
+// region or a pending message costs no re-read. Every operation costs O(log n) in the
+// messages in flight and never looks at locations other than the event's own.
 class TraceState {
  public:
   void clear();
   void restore(const StateSnapshot& snapshot);
-  const StateSnapshot& snapshot() const { return state_; }
+  StateSnapshot snapshot() const;
+
+  // The changes since the previous take_delta (or clear/restore/apply_delta): applying it
+  // to the state of then gives the state of now. Costs O(changes), not O(state).
+  // Only while journaling (the opening scan); decoding elsewhere keeps no journal.
+  StateDelta take_delta();
+  void set_journaling(bool on) {
+    journaling_ = on;
+    reset_journal();
+  }
+  // Applies a delta taken at this state's current point (as after restore(checkpoint)).
+  void apply_delta(const StateDelta& delta);
 
   // Sets event.enterptr (and sendptr of a recv) from the state before the event, then
   // applies the event. When the event takes a record out of the state (an exit its enter,
   // a recv its send), that record is copied to `retired` and has_retired is set.
   Anomaly apply(Event& event, Event& retired, bool& has_retired);
 
-  // The record of an event currently in the state, or nullptr.
+  // The record of a queued send, or nullptr.
+  const Event* find_send(Position pos) const;
+  // The record of an open enter of loc, or nullptr.
+  const Event* find_enter(Location loc, Position pos) const;
+  // Either of them, looking through every stack (O(locations): tests and rare paths).
   const Event* find(Position pos) const;
 
   const std::vector<Event>& stack(Location loc) const;
-  const std::vector<Event>& queue() const { return state_.queue; }
+  // Unreceived sends, ascending positions (O(messages in flight)).
+  std::vector<Event> queue() const;
+  // Positions of the unreceived sends from src to dest (-1 = any), ascending. Costs
+  // O(answer log answer + log n) with src given, O(channels in use) with only dest given.
+  std::vector<Position> queue(Location src, Location dest) const;
+  std::size_t queue_size() const { return sends_.size(); }
+  // The number of records held (open enters and queued sends).
+  std::uint64_t records() const { return records_; }
 
  private:
-  struct SendKey {
-    Location src, dest;
-    std::int64_t tag, com;
-    bool operator==(const SendKey& other) const {
-      return src == other.src && dest == other.dest && tag == other.tag && com == other.com;
-    }
+  // MPI's non-overtaking rule: a FIFO of unreceived sends per (source, destination, tag,
+  // communicator), linked through the queued records. Empty channels are removed, so
+  // memory follows the messages in flight, not every channel ever used.
+  using ChannelKey = std::tuple<Location, Location, std::int64_t, std::int64_t>;
+  struct Channel {
+    Position head = 0, tail = 0;
   };
-  struct SendKeyHash {
-    std::size_t operator()(const SendKey& key) const;
+  struct Queued {
+    Event send;
+    Position next_in_channel = 0;
+  };
+  struct Change {
+    Position pos;
+    Location loc;  // -1: the queue
   };
 
   Anomaly apply_model(Event& event, Event& retired, bool& has_retired);
   std::vector<Event>& stack_of(Location loc);
-  void rebuild_pending();
+  void enqueue(const Event& send);
+  // Takes the oldest send out of its channel and the queue.
+  void dequeue(std::map<ChannelKey, Channel>::iterator channel, Event& retired);
+  void remove_send(Position pos);
+  void reset_journal();
+  PointerState pointers() const;
+  void set_pointers(const PointerState& pointers);
 
-  StateSnapshot state_;
-  // FIFO of unreceived send positions per (source, destination, tag, communicator):
-  // MPI's non-overtaking rule. Emptied deques stay, so steady state allocates nothing.
-  std::unordered_map<SendKey, std::deque<Position>, SendKeyHash> pending_;
+  std::vector<std::vector<Event>> stacks_;
+  std::map<Position, Queued> sends_;
+  std::map<ChannelKey, Channel> channels_;
+  std::vector<std::pair<std::array<std::int64_t, 3>, Position>> open_transfers_;
+  std::map<Location, std::vector<Position>> forks_;  // non-empty ones
+  std::vector<std::pair<std::int64_t, Position>> last_lock_event_;
+  std::uint64_t records_ = 0;
+  // Changes since the last take_delta: records that came and records that left.
+  std::vector<Change> came_, left_;
+  Position journal_start_ = 0;  // records at or after it came after the last take_delta
+  Position newest_ = 0;         // the youngest position applied
+  bool journaling_ = false;
 };
 
 }  // namespace earl

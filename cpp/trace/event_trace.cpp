@@ -1,5 +1,7 @@
 #include "trace/event_trace.h"
 
+#include <cstdlib>
+
 #include "registry/format_registry.h"
 #include "trace/event_attributes.h"
 #include "model/error.h"
@@ -18,20 +20,43 @@ std::uint64_t checked_hsize(std::int64_t hsize) {
   return static_cast<std::uint64_t>(hsize);
 }
 
+// "123", "64K", "256M", "2G" (binary multiples).
+std::uint64_t parse_memory(const std::string& text, const std::string& where) {
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  std::string suffix = text.substr(digits);
+  int shift = suffix.empty() ? 0 : suffix == "K" || suffix == "k" ? 10 : suffix == "M" || suffix == "m" ? 20
+              : suffix == "G" || suffix == "g" ? 30 : -1;
+  if (digits == 0 || digits > 15 || shift < 0)
+    throw EarlError(where + " must be a number of bytes, optionally with K, M or G, got '" + text + "'");
+  std::uint64_t value = std::stoull(text.substr(0, digits)) << shift;
+  if (value == 0) throw EarlError(where + " must be positive, got '" + text + "'");
+  return value;
+}
+
 std::unique_ptr<TraceDecoder> open_checked(const std::string& file,
                                            const EventTrace::Options& options) {
   checked_bdist(options.bdist);  // arguments first, before any file is touched
   checked_hsize(options.hsize);
+  EventTrace::memory_budget(options.memory);
   return open_decoder(file, options.format, options.cache);
 }
 
 }  // namespace
 
+std::uint64_t EventTrace::memory_budget(std::int64_t memory) {
+  if (memory > 0) return static_cast<std::uint64_t>(memory);
+  if (memory != -1) throw EarlError("memory must be a positive number of bytes, got " + std::to_string(memory));
+  const char* env = std::getenv("EARL_MEMORY");
+  if (env && *env) return parse_memory(env, "EARL_MEMORY");
+  return RandomAccessTrace::kDefaultMemory;
+}
+
 EventTrace::EventTrace(const std::string& file, const Options& options,
                        const ProgressCallback& progress)
     : file_(file),
       access_(open_checked(file, options), checked_bdist(options.bdist),
-              checked_hsize(options.hsize), progress) {}
+              checked_hsize(options.hsize), progress, memory_budget(options.memory)) {}
 
 std::vector<const char*> EventTrace::attribute_names(EventKind kind) {
   std::vector<const char*> names;

@@ -18,7 +18,13 @@ class EventTrace {
     std::int64_t bdist = 10000;
     std::int64_t hsize = 1000;
     bool cache = true;  // read slow-seeking formats (OTF2) once into EARL's event cache
+    // Bytes the bookmarks may hold; -1: $EARL_MEMORY (bytes, or with a K/M/G suffix),
+    // else 256 MiB.
+    std::int64_t memory = -1;
   };
+
+  // The bookmark budget `memory` stands for (EarlError for a bad value or $EARL_MEMORY).
+  static std::uint64_t memory_budget(std::int64_t memory);
 
   EventTrace(const std::string& file, const Options& options,
              const ProgressCallback& progress = {});
@@ -48,6 +54,7 @@ class EventTrace {
   std::vector<std::string> regions(const std::optional<std::string>& group = std::nullopt) const;
   std::vector<std::string> types() const;
   const Problems& problems() const { return access_.problems(); }
+  const RandomAccessTrace& access() const { return access_; }
   const Definitions& definitions() const { return access_.definitions(); }
 
   // Attribute names of an event in model order (DESIGN.md section 1).

@@ -1,16 +1,26 @@
 #include "trace/shared_trace.h"
 
+#include <string>
+
 #include "model/error.h"
 
 namespace earl {
 
+void SharedTrace::check_not_reporting(const char* call) const {
+  if (reporting_)
+    throw EarlError(std::string("the trace is busy: its progress callback cannot ") + call +
+                    " it while the work it reports on is under way");
+}
+
 EventTrace& SharedTrace::trace() {
   if (!trace_) throw EarlError("the trace is closed");
+  check_not_reporting("use");
   return *trace_;
 }
 
 void SharedTrace::close() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
+  check_not_reporting("close");
   trace_.reset();
 }
 

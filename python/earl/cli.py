@@ -18,6 +18,8 @@ COMMANDS = {
     "gen": "earl.generate",
     "convert": "earl.convert",
     "demo": "earl.demo",
+    "analyze": "earl.analysis.command",
+    "repl": "earl.repl",
 }
 
 OK, EARL_ERROR, USAGE, INTERRUPTED = 0, 1, 2, 130
@@ -47,8 +49,18 @@ def _message(error):
     return text
 
 
+def _printable_output():
+    """Names in traces and paths may hold any bytes (carried as surrogate escapes): the
+    output shows them as the bytes they are (as ls and cat do), messages as \\xNN."""
+    for stream, errors in ((sys.stdout, "surrogateescape"), (sys.stderr, "backslashreplace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors=errors)
+
+
 def main(argv=None):
     """Runs the command line `argv` (default: sys.argv[1:]); returns the exit code."""
+    _printable_output()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

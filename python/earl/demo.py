@@ -180,6 +180,32 @@ def _same_analyses_in_lua_and_tcl(scripts, trace):
     return differences
 
 
+def _wait_state_analysis(output, trace, truth):
+    """`earl analyze` on the demo trace: the report, and its late senders and collective
+    waits against the ground truth. Returns the number of mismatches."""
+    import earl
+
+    _heading("Automatic wait-state analysis")
+    print(f"$ earl analyze {trace} --cube {output}/demo.cubex --html {output}/demo.html")
+    report = earl.analyze(trace)
+    for metric in sorted(report.patterns(), key=lambda m: -report.total(m)):
+        if report.total(metric) > 0:
+            worst = next(iter(report.by_callpath(metric)))
+            print(f"  {metric}: {report.total(metric):.6f} s in {report.instances(metric)} "
+                  f"instances, most at {worst}")
+    report.write_cube(output / "demo.cubex")
+    report.write_html(output / "demo.html")
+    checks = [("late sender time", report.total("mpi_latesender"), truth["late_sender_wait_total"]),
+              ("collective waits", report.total("mpi_barrier_wait") + report.total("mpi_wait_nxn"),
+               truth["imbalance_wait_total"])]
+    failures = 0
+    for what, found, injected in checks:
+        ok = abs(found - injected) < 1e-6
+        print(f"  {what}: {found:.6f} s found, {injected:.6f} s injected {_verdict(ok)}")
+        failures += not ok
+    return failures
+
+
 HELP = "generate a trace and run the example scripts on it"
 
 
@@ -226,6 +252,7 @@ def run(args):
 
     failures += _same_run_as_otf2(scripts, output, args.events, trace)
     failures += _same_analyses_in_lua_and_tcl(scripts, trace)
+    failures += _wait_state_analysis(output, trace, truth)
 
     _heading("Summary")
     if failures:

@@ -10,7 +10,17 @@ def _span(trace):
     return trace.event(1)["time"], trace.event(len(trace))["time"]
 
 
-def describe(trace):
+def _size(count):
+    for unit in ("bytes", "KiB", "MiB"):
+        if count < 1024 or unit == "MiB":
+            return f"{count} {unit}" if unit == "bytes" else f"{count:.1f} {unit}"
+        count /= 1024
+    return None
+
+
+def describe(trace, shown_locations=None):
+    """The description `earl info` prints; `shown_locations` limits the locations listed
+    by name (the rest are counted)."""
     lines = [f"file:      {trace.file()}", f"format:    {trace.format()}",
              f"events:    {len(trace)}"]
     span = _span(trace)
@@ -18,9 +28,12 @@ def describe(trace):
         lines.append(f"time:      {span[0]:.6f} s .. {span[1]:.6f} s "
                      f"({span[1] - span[0]:.6f} s)")
     lines.append(f"locations: {trace.nrlocs()}")
-    for loc in range(trace.nrlocs()):
+    listed = trace.nrlocs() if shown_locations is None else min(trace.nrlocs(), shown_locations)
+    for loc in range(listed):
         name = trace.locsym(loc)
         lines.append(f"  {loc:>4}  {name if name != loc else ''}".rstrip())
+    if listed < trace.nrlocs():
+        lines.append(f"  ... ({trace.nrlocs() - listed} more)")
     lines.append(f"types:     {', '.join(trace.types())}")
     for group in trace.groups():
         regions = trace.regions(group)
@@ -28,6 +41,10 @@ def describe(trace):
         if len(regions) > SHOWN_REGIONS:
             shown += f", ... ({len(regions) - SHOWN_REGIONS} more)"
         lines.append(f"regions:   {len(regions)} in group {group}: {shown}")
+    marks = trace.bookmarks()
+    lines.append(f"bookmarks: {marks['count']} ({marks['checkpoints']} full), "
+                 f"{_size(marks['memory'])} of {_size(marks['budget'])}, "
+                 f"bdist {marks['bdist']}")
     problems = trace.problems()
     total = sum(kind["count"] for kind in problems.values())
     if total == 0:
@@ -48,6 +65,8 @@ HELP = "describe traces: format, locations, events, ..."
 def configure(parser):
     parser.add_argument("traces", nargs="+", metavar="TRACE")
     parser.add_argument("--format", default=None, help="trace format (default: detect)")
+    parser.add_argument("--memory", default=None, type=int, metavar="BYTES",
+                        help="bytes the bookmarks may hold (default: $EARL_MEMORY, else 256 MiB)")
     parser.add_argument("--no-cache", action="store_true",
                         help="read OTF2 directly instead of through EARL's event cache in $TMPDIR")
 
@@ -56,6 +75,7 @@ def run(args):
     for index, path in enumerate(args.traces):
         if index:
             print()
-        with earl.EventTrace(path, format=args.format, cache=not args.no_cache) as trace:
+        with earl.EventTrace(path, format=args.format, cache=not args.no_cache,
+                             memory=args.memory) as trace:
             print(describe(trace))
     return 0

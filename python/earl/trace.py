@@ -15,7 +15,8 @@ def event_dtype():
 class EventTrace(_core.EventTrace):
     """An event trace with random access (DESIGN.md sections 1-3).
 
-    EventTrace(file, format=None, bdist=10000, hsize=1000, progress=None, cache=None)
+    EventTrace(file, format=None, bdist=10000, hsize=1000, progress=None, cache=None,
+               memory=None)
 
     `progress` is a callable taking the fraction done of long work (opening, far jumps);
     by default a progress bar appears on a terminal when such work takes a while.
@@ -24,18 +25,22 @@ class EventTrace(_core.EventTrace):
     trace closes), which then serves every position; `cache=False` reads the archive
     directly and seeks in it with libotf2. `cache=None` means True unless the
     environment sets EARL_CACHE=0 (for scripts one cannot edit).
+    `memory` bounds the bytes the bookmarks hold (None: $EARL_MEMORY, bytes or with a
+    K/M/G suffix, else 256 MiB); where the state is too large for it, bdist widens
+    (bookmarks() tells the bdist in effect).
     """
 
-    def __init__(self, file, format=None, bdist=10000, hsize=1000, progress=None, cache=None):
+    def __init__(self, file, format=None, bdist=10000, hsize=1000, progress=None, cache=None,
+                 memory=None):
         file = os.fspath(file)
         if cache is None:
             cache = os.environ.get("EARL_CACHE", "1").strip() != "0"
         if progress is None:
-            with ProgressBar(f"opening {os.path.basename(file)}") as bar:
-                super().__init__(file, format, bdist, hsize, bar, cache)
+            with ProgressBar(f"opening {os.path.basename(os.fsdecode(file))}") as bar:
+                super().__init__(file, format, bdist, hsize, bar, cache, memory)
             self.progress = _LazyBar("decoding")
         else:
-            super().__init__(file, format, bdist, hsize, progress, cache)
+            super().__init__(file, format, bdist, hsize, progress, cache, memory)
 
     def __iter__(self):
         """All events in order, as dicts; the iterator of the trace does not move."""

@@ -83,21 +83,25 @@ bool same_event(const Event& a, const Event& b) {
          a.peer == b.peer && a.tag == b.tag && a.region == b.region;
 }
 
-void run_case(std::uint64_t seed, int count, std::uint64_t bdist, std::uint64_t hsize, bool restart) {
+void run_case(std::uint64_t seed, int count, std::uint64_t bdist, std::uint64_t hsize, bool restart,
+              std::uint64_t memory = RandomAccessTrace::kDefaultMemory) {
   const int locations = 3;
   std::mt19937_64 rng(seed);
   std::vector<Event> input = random_events(rng, locations, count);
   Replay expected = replay(input, locations);
-  RandomAccessTrace trace(std::make_unique<MemoryDecoder>(input, locations, restart), bdist, hsize);
+  RandomAccessTrace trace(std::make_unique<MemoryDecoder>(input, locations, restart), bdist, hsize,
+                          {}, memory);
   std::string label = "seed " + std::to_string(seed) + " bdist " + std::to_string(bdist) +
-                      " hsize " + std::to_string(hsize) + ": ";
+                      " hsize " + std::to_string(hsize) + " memory " + std::to_string(memory) + ": ";
+  CHECK_MESSAGE(trace.bookmark_memory() <= memory, (label + "budget"));
   CHECK_MESSAGE(trace.size() == static_cast<Position>(count), (label + "size"));
   std::uniform_int_distribution<int> pick(0, count);
   int mismatches = 0;
   for (int probe = 0; probe < 400; ++probe) {
     Position pos = static_cast<Position>(pick(rng));
     if (pos >= 1) {
-      const Event& got = trace.event(pos);
+      // A copy: the reference event() returns is valid only until the next move.
+      const Event got = trace.event(pos);
       if (!same_event(got, expected.events[pos - 1])) ++mismatches;
       // Follow the pointers, as scripts do.
       if (got.enterptr && !same_event(trace.event(got.enterptr), expected.events[got.enterptr - 1])) ++mismatches;
@@ -118,6 +122,21 @@ TEST_CASE("random access equals a full replay for every bdist/hsize corner") {
     for (std::uint64_t bdist : {0, 1, 2, 7, 100000})
       for (std::uint64_t hsize : {1, 2, 5, 100000})
         run_case(seed, 300, bdist, hsize, seed % 2 == 0);
+}
+
+TEST_CASE("a memory budget widens bdist and random access stays exact") {
+  for (std::uint64_t seed = 11; seed <= 14; ++seed)
+    for (std::uint64_t bdist : {1, 2, 7})
+      for (std::uint64_t memory : {3000, 9000, 40000})
+        run_case(seed, 400, bdist, seed % 2 ? 1 : 5, seed % 2 == 0, memory);
+  // A budget far below one bookmark's cost leaves only the first bookmark.
+  std::mt19937_64 rng(5);
+  std::vector<Event> input = random_events(rng, 3, 500);
+  RandomAccessTrace tiny(std::make_unique<MemoryDecoder>(input, 3, false), 1, 1, {}, 1);
+  CHECK(tiny.bookmark_count() == 1);
+  CHECK(tiny.effective_bdist() >= 512);
+  Replay expected = replay(input, 3);
+  for (Position pos = 500; pos >= 7; pos -= 7) CHECK(same_event(tiny.event(pos), expected.events[pos - 1]));
 }
 
 TEST_CASE("random access over a longer trace that restarts its scan") {

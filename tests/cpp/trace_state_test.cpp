@@ -3,6 +3,7 @@
 // non-overtaking rule, the anomalies of imperfect traces, snapshots, the EARL 2.1
 // pointers; then the queue filter and problem report that RandomAccessTrace builds on it.
 // Every expected value is worked out by hand in the comments next to it.
+#include <algorithm>
 #include <initializer_list>
 #include <memory>
 #include <vector>
@@ -384,4 +385,78 @@ TEST_CASE("queue filtering by source and destination, and problems") {
   CHECK(problems.exit_on_empty_stack.count == 1);
   CHECK(problems.exit_on_empty_stack.first == Positions{15});
   CHECK(problems.unresolved_reference.count == 0);
+}
+
+TEST_CASE("deltas: a checkpoint plus the deltas after it is the state, composed or not") {
+  // Random enters, exits, sends and receives on 3 locations; a delta every 1..6 events.
+  std::uint64_t seed = 12345;
+  auto next = [&seed](int n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int>((seed >> 33) % static_cast<std::uint64_t>(n));
+  };
+  TraceState live;
+  live.set_journaling(true);
+  StateSnapshot start = live.snapshot();
+  std::vector<StateDelta> deltas;
+  std::vector<StateSnapshot> truth;
+  Position pos = 0;
+  for (int step = 0; step < 60; ++step) {
+    for (int k = next(6) + 1; k > 0; --k) {
+      ++pos;
+      Location loc = next(3);
+      switch (next(4)) {
+        case 0: apply(live, enter(pos, loc, kWork)); break;
+        case 1: apply(live, exit_(pos, loc, kWork)); break;
+        case 2: apply(live, send(pos, loc, next(3), next(2), 0)); break;
+        default: apply(live, recv(pos, loc, next(3), next(2), 0)); break;
+      }
+    }
+    deltas.push_back(live.take_delta());
+    truth.push_back(live.snapshot());
+  }
+  auto same = [](const StateSnapshot& a, const StateSnapshot& b) {
+    if (positions(a.queue) != positions(b.queue)) return false;
+    for (std::size_t loc = 0; loc < std::max(a.stacks.size(), b.stacks.size()); ++loc) {
+      Positions x = loc < a.stacks.size() ? positions(a.stacks[loc]) : Positions{};
+      Positions y = loc < b.stacks.size() ? positions(b.stacks[loc]) : Positions{};
+      if (x != y) return false;
+    }
+    return true;
+  };
+  TraceState replayed;
+  replayed.restore(start);
+  StateDelta composed;
+  for (std::size_t i = 0; i < deltas.size(); ++i) {
+    replayed.apply_delta(deltas[i]);
+    CHECK_MESSAGE(same(replayed.snapshot(), truth[i]), "after delta " << i);
+    composed = i == 0 ? deltas[0] : compose(composed, deltas[i]);
+    TraceState at_once;
+    at_once.restore(start);
+    at_once.apply_delta(composed);
+    CHECK_MESSAGE(same(at_once.snapshot(), truth[i]), "composed up to " << i);
+    // A delta holds what changed, never more than the events since the previous one.
+    CHECK(deltas[i].added.size() + deltas[i].removed.size() <= 6);
+  }
+  // The FIFO order survives: the replayed state matches receives like the live one.
+  for (Location src = 0; src < 3; ++src)
+    for (Location dest = 0; dest < 3; ++dest) {
+      CHECK(replayed.queue(src, dest) == live.queue(src, dest));
+      Step a = apply(live, recv(++pos, dest, src, 0, 0));
+      Step b = apply(replayed, recv(pos, dest, src, 0, 0));
+      CHECK(a.event.sendptr == b.event.sendptr);
+    }
+}
+
+TEST_CASE("a thousand channels, one message each: queue(src, dest) and matching") {
+  TraceState state;
+  for (Position p = 1; p <= 1000; ++p) apply(state, send(p, 0, 1 + p % 2, static_cast<std::int64_t>(p), 0));
+  CHECK(state.queue_size() == 1000);
+  CHECK(state.queue(0, 2).size() == 500);
+  CHECK(state.queue(0, 2).front() == 1);  // odd positions go to 2
+  CHECK(state.queue(-1, 1).size() == 500);
+  for (Position p = 1; p <= 1000; ++p)
+    CHECK(apply(state, recv(1000 + p, 1 + p % 2, 0, static_cast<std::int64_t>(p), 0)).event.sendptr == p);
+  CHECK(state.queue_size() == 0);
+  CHECK(state.records() == 0);
+  CHECK(state.queue(0, -1).empty());
 }

@@ -66,7 +66,7 @@ bool is_event_record(std::int64_t type) {
 bool AlogDecoder::looks_like(std::string_view text) {
   // The first non-blank line has at least six integer fields.
   while (!text.empty()) {
-    std::size_t end = text.find('\n');
+    std::size_t end = text.find_first_of("\r\n");
     std::string_view line = text.substr(0, end);
     if (!is_blank(line)) {
       for (int field = 0; field < 6; ++field) {
@@ -141,6 +141,10 @@ void AlogDecoder::define(const Record& record) {
   switch (record.type) {
     case kProcessCount:
       if (record.data < 0) fail("negative process count " + std::to_string(record.data));
+      if (record.data > kMaxLocations)
+        fail("the -3 record declares " + std::to_string(record.data) +
+             " processes, more than the " + std::to_string(kMaxLocations) +
+             " locations EARL reads (a damaged header?)");
       declared_locations_ = record.data;
       if (record.data > 0) definitions_.ensure_location(static_cast<Location>(record.data - 1));
       break;
@@ -170,7 +174,7 @@ void AlogDecoder::define(const Record& record) {
     }
     case kLocationName: {
       Location loc = location(record.process, "process");
-      definitions_.location_names[loc] = std::string(record.comment);
+      definitions_.name_location(loc, std::string(record.comment));
       break;
     }
   }
@@ -221,8 +225,9 @@ Location AlogDecoder::location(std::int64_t value, const char* field) {
   if (declared_locations_ >= 0 && value >= declared_locations_)
     fail(std::string(field) + " " + std::to_string(value) + " is outside the " +
          std::to_string(declared_locations_) + " processes declared by the -3 record");
-  if (value > std::numeric_limits<Location>::max() - 1)
-    fail(std::string(field) + " " + std::to_string(value) + " is too large");
+  if (value >= kMaxLocations)
+    fail(std::string(field) + " " + std::to_string(value) + " is more than the " +
+         std::to_string(kMaxLocations) + " locations EARL reads");
   Location loc = static_cast<Location>(value);
   definitions_.ensure_location(loc);
   return loc;

@@ -24,7 +24,13 @@ bool ends_with_otf2(const std::string& name) {
 
 }  // namespace
 
+static bool is_regular(const std::string& path) {
+  struct stat info;
+  return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
 bool has_otf2_magic(const std::string& file) {
+  if (!is_regular(file)) return false;  // a named pipe would block the read
   std::ifstream in(file, std::ios::binary);
   char head[16] = {};
   in.read(head, sizeof(head));
@@ -37,7 +43,7 @@ std::string find_otf2_anchor(const std::string& path) {
   if (DIR* dir = ::opendir(path.c_str())) {
     while (dirent* entry = ::readdir(dir)) {
       std::string name = entry->d_name;
-      if (ends_with_otf2(name) && !is_directory(path + "/" + name)) anchors.push_back(name);
+      if (ends_with_otf2(name) && is_regular(path + "/" + name)) anchors.push_back(name);
     }
     ::closedir(dir);
   }

@@ -6,6 +6,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "format_interface/file_kind.h"
 #include "formats/otf2/otf2_anchor.h"
 #include "formats/otf2/otf2_records.h"
 #include "model/error.h"
@@ -46,7 +47,7 @@ std::string otf2_problem(OTF2_ErrorCode code) {
 void Otf2Archive::fail(const std::string& what) const { throw EarlError(path_ + ": " + what); }
 
 std::string Otf2Archive::location_label(const Stream& stream) const {
-  return "location " + std::to_string(stream.loc) + " (" + defs_.earl.location_names[stream.loc] + ")";
+  return "location " + std::to_string(stream.loc) + " (" + defs_.earl.location_name(stream.loc) + ")";
 }
 
 Otf2Archive::Otf2Archive(const std::string& path) : path_(path) {
@@ -54,6 +55,8 @@ Otf2Archive::Otf2Archive(const std::string& path) : path_(path) {
   last_otf2_message.clear();
   anchor_ = find_otf2_anchor(path);
   if (anchor_.empty()) fail("no OTF2 anchor file found");
+  const std::string base = anchor_.substr(0, anchor_.size() - 5);
+  refuse_special_file(base + ".def");
   reader_ = OTF2_Reader_Open(anchor_.c_str());
   if (!reader_) fail("libotf2 cannot open the archive: " + otf2_problem(OTF2_ERROR_FILE_CAN_NOT_OPEN));
   try {
@@ -61,6 +64,11 @@ Otf2Archive::Otf2Archive(const std::string& path) : path_(path) {
     read_otf2_definitions(reader_, path_, defs_);
 
     std::size_t count = defs_.location_ids.size();
+    // libotf2 opens each location's files itself; a named pipe among them would block it.
+    for (OTF2_LocationRef id : defs_.location_ids) {
+      refuse_special_file(base + "/" + std::to_string(id) + ".evt");
+      refuse_special_file(base + "/" + std::to_string(id) + ".def");
+    }
     streams_.resize(count);
     for (std::size_t i = 0; i < count; ++i) OTF2_Reader_SelectLocation(reader_, defs_.location_ids[i]);
     bool have_definitions = OTF2_Reader_OpenDefFiles(reader_) == OTF2_SUCCESS;

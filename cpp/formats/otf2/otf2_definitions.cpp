@@ -38,17 +38,28 @@ struct Collector {
   std::unordered_map<std::uint64_t, std::uint64_t> metric_instances;  // instance -> class
   std::unordered_map<std::uint64_t, OTF2_StringRef> member_names;
   std::unordered_map<std::uint64_t, OTF2_StringRef> parameters;
+  // The first id defined twice (the official reader rejects such archives too; reading on
+  // would give one location's events to another, or free a reader still in use).
+  std::string duplicate;
+  std::unordered_map<std::string, std::unordered_map<std::uint64_t, bool>> seen;
+
+  void define(const char* kind, std::uint64_t id) {
+    if (seen[kind].emplace(id, true).second || !duplicate.empty()) return;
+    duplicate = std::string("two ") + kind + " definitions with id " + std::to_string(id);
+  }
 };
 
 Collector& collector(void* data) { return *static_cast<Collector*>(data); }
 
-OTF2_CallbackCode on_clock(void* data, uint64_t resolution, uint64_t offset, uint64_t, uint64_t) {
+OTF2_CallbackCode on_clock(void* data, uint64_t resolution, uint64_t offset, uint64_t length, uint64_t) {
   collector(data).out->timer_resolution = resolution == 0 ? 1 : resolution;
   collector(data).out->global_offset = offset;
+  collector(data).out->trace_length = length;
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_string(void* data, OTF2_StringRef self, const char* text) {
+  collector(data).define("String", self);
   collector(data).out->strings[self] = text ? text : "";
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -56,12 +67,14 @@ OTF2_CallbackCode on_string(void* data, OTF2_StringRef self, const char* text) {
 OTF2_CallbackCode on_location_group(void* data, OTF2_LocationGroupRef self, OTF2_StringRef name,
                                     OTF2_LocationGroupType, OTF2_SystemTreeNodeRef,
                                     OTF2_LocationGroupRef) {
+  collector(data).define("LocationGroup", self);
   collector(data).location_group_names[self] = name;
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_location(void* data, OTF2_LocationRef self, OTF2_StringRef name,
                               OTF2_LocationType, uint64_t records, OTF2_LocationGroupRef group) {
+  collector(data).define("Location", self);
   collector(data).locations.push_back({self, name, group, records});
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -69,6 +82,7 @@ OTF2_CallbackCode on_location(void* data, OTF2_LocationRef self, OTF2_StringRef 
 OTF2_CallbackCode on_region(void* data, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef,
                             OTF2_StringRef, OTF2_RegionRole, OTF2_Paradigm paradigm,
                             OTF2_RegionFlag, OTF2_StringRef, uint32_t, uint32_t) {
+  collector(data).define("Region", self);
   collector(data).regions.push_back({self, name, paradigm});
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -76,18 +90,21 @@ OTF2_CallbackCode on_region(void* data, OTF2_RegionRef self, OTF2_StringRef name
 OTF2_CallbackCode on_group(void* data, OTF2_GroupRef self, OTF2_StringRef, OTF2_GroupType type,
                            OTF2_Paradigm paradigm, OTF2_GroupFlag, uint32_t count,
                            const uint64_t* members) {
+  collector(data).define("Group", self);
   collector(data).groups[self] = RawGroup{type, paradigm, std::vector<std::uint64_t>(members, members + count)};
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_comm(void* data, OTF2_CommRef self, OTF2_StringRef, OTF2_GroupRef group,
                           OTF2_CommRef, OTF2_CommFlag) {
+  collector(data).define("Comm", self);
   collector(data).comm_groups[self] = group;
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_window(void* data, OTF2_RmaWinRef self, OTF2_StringRef, OTF2_CommRef comm,
                             OTF2_RmaWinFlag) {
+  collector(data).define("RmaWin", self);
   collector(data).out->window_comm[self] = comm;
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -95,6 +112,7 @@ OTF2_CallbackCode on_window(void* data, OTF2_RmaWinRef self, OTF2_StringRef, OTF
 OTF2_CallbackCode on_metric_member(void* data, OTF2_MetricMemberRef self, OTF2_StringRef name,
                                    OTF2_StringRef, OTF2_MetricType, OTF2_MetricMode, OTF2_Type,
                                    OTF2_Base, int64_t, OTF2_StringRef) {
+  collector(data).define("MetricMember", self);
   collector(data).member_names[self] = name;
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -102,18 +120,21 @@ OTF2_CallbackCode on_metric_member(void* data, OTF2_MetricMemberRef self, OTF2_S
 OTF2_CallbackCode on_metric_class(void* data, OTF2_MetricRef self, uint8_t count,
                                   const OTF2_MetricMemberRef* members, OTF2_MetricOccurrence,
                                   OTF2_RecorderKind) {
+  collector(data).define("Metric", self);
   collector(data).metric_classes[self] = std::vector<OTF2_MetricMemberRef>(members, members + count);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_metric_instance(void* data, OTF2_MetricRef self, OTF2_MetricRef metric_class,
                                      OTF2_LocationRef, OTF2_MetricScope, uint64_t) {
+  collector(data).define("Metric", self);
   collector(data).metric_instances[self] = metric_class;
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_parameter(void* data, OTF2_ParameterRef self, OTF2_StringRef name,
                                OTF2_ParameterType) {
+  collector(data).define("Parameter", self);
   collector(data).parameters[self] = name;
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -185,18 +206,23 @@ void read_otf2_definitions(OTF2_Reader* reader, const std::string& archive, Otf2
   OTF2_Reader_CloseGlobalDefReader(reader, definitions);
   if (status != OTF2_SUCCESS)
     throw EarlError(archive + ": reading the global definitions failed: " + OTF2_Error_GetDescription(status));
+  if (!c.duplicate.empty())
+    throw EarlError(archive + ": the global definitions are inconsistent: " + c.duplicate);
+  if (c.locations.size() > static_cast<std::size_t>(kMaxLocations))
+    throw EarlError(archive + ": the global definitions define " + std::to_string(c.locations.size()) +
+                    " locations, more than the " + std::to_string(kMaxLocations) + " EARL reads");
 
   Definitions& earl = out.earl;
+  earl.declared_end = static_cast<double>(out.trace_length) / static_cast<double>(out.timer_resolution);
   for (const auto& raw : c.locations) {
     Location loc = static_cast<Location>(out.location_ids.size());
     out.location_ids.push_back(raw.id);
     out.location_records.push_back(raw.records);
     out.location_of[raw.id] = loc;
-    earl.ensure_location(loc);
     auto group = c.location_group_names.find(raw.group);
     std::string name = out.string(raw.name);
     if (group != c.location_group_names.end()) name = out.string(group->second) + " / " + name;
-    earl.location_names[loc] = name;
+    earl.name_location(loc, name);
   }
   for (const auto& raw : c.regions) {
     out.region_of[raw.id] = earl.define_region(out.string(raw.name), otf2_paradigm_name(raw.paradigm));
@@ -206,6 +232,8 @@ void read_otf2_definitions(OTF2_Reader* reader, const std::string& archive, Otf2
     if (group == c.groups.end()) continue;
     out.comm_is_self[comm] = group->second.type == OTF2_GROUP_TYPE_COMM_SELF;
     out.comm_ranks[comm] = ranks_of(c, group->second);
+    earl.communicator_sizes[static_cast<std::int64_t>(comm)] =
+        out.comm_is_self[comm] ? 1u : static_cast<std::uint32_t>(out.comm_ranks[comm].size());
   }
   for (const auto& [metric, members] : c.metric_classes) {
     std::vector<std::string> names;

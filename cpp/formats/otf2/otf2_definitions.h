@@ -15,6 +15,7 @@ namespace earl {
 struct Otf2Definitions {
   std::uint64_t timer_resolution = 1;
   std::uint64_t global_offset = 0;
+  std::uint64_t trace_length = 0;  // ticks; 0 = not given
 
   std::unordered_map<std::uint64_t, std::string> strings;
   std::vector<OTF2_LocationRef> location_ids;                 // EARL location -> OTF2 id
