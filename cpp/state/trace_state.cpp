@@ -180,7 +180,7 @@ void TraceState::enqueue(const Event& send) {
   ++records_;
 }
 
-void TraceState::dequeue(std::map<ChannelKey, Channel>::iterator channel, Event& retired) {
+void TraceState::dequeue(std::pmr::map<ChannelKey, Channel>::iterator channel, Event& retired) {
   auto oldest = sends_.find(channel->second.head);
   retired = oldest->second.send;
   channel->second.head = oldest->second.next_in_channel;
