@@ -123,6 +123,8 @@ void TraceState::restore(const StateSnapshot& snapshot) {
 
 StateDelta TraceState::take_delta() {
   StateDelta delta;
+  delta.added.reserve(came_.size());
+  delta.removed.reserve(left_.size());
   for (const Change& change : came_) {
     const Event* alive = change.loc < 0 ? find_send(change.pos) : find_enter(change.loc, change.pos);
     if (alive) delta.added.push_back(*alive);
