@@ -1,0 +1,77 @@
+#include "index/persisted_index.h"
+
+#include <unistd.h>
+
+#include "index/index_codec.h"
+#include "index/index_file.h"
+
+namespace earl {
+
+namespace {
+
+std::string encode_options(const IndexKey& key) {
+  IndexWriter out;
+  out.text(key.decoder);
+  out.u64(key.bdist);
+  out.u64(key.memory);
+  return out.bytes();
+}
+
+std::string encode_key(const IndexKey& key) {
+  IndexWriter out;
+  write_identity(out, key.identity);
+  out.text(encode_options(key));
+  return out.bytes();
+}
+
+}  // namespace
+
+bool load_index(const std::string& path, const IndexKey& key, LoadedIndex& out, std::string& why) {
+  IndexContents contents;
+  why = read_index_file(path, contents);
+  if (!why.empty()) return false;
+  try {
+    IndexReader saved_key(contents.key.data(), contents.key.size());
+    TraceIdentity identity = read_identity(saved_key);
+    std::string options = saved_key.text();
+    if (!saved_key.done()) throw IndexDamaged{"its key has extra bytes"};
+    std::string changed = key.identity.difference(identity);
+    if (!changed.empty()) {
+      why = "the trace changed since it was indexed: " + changed;
+    } else if (options != encode_options(key)) {
+      why = "it was made for other options (bdist, memory or reader)";
+    } else {
+      IndexReader in(contents.payload.data(), contents.payload.size());
+      out.decoder.definitions = read_definitions(in);
+      read_decoder_state(in, out.decoder);
+      out.scan = read_scan(in);
+      if (!in.done()) throw IndexDamaged{"it has extra bytes"};
+      if (out.decoder.data_bytes != contents.data_bytes) throw IndexDamaged{"its data length differs"};
+      out.decoder.restored_fd = contents.data_fd;
+      out.decoder.data_offset = contents.data_offset;
+      return true;
+    }
+  } catch (const IndexDamaged& damaged) {
+    why = "it is damaged (" + damaged.what + ")";
+  }
+  ::close(contents.data_fd);
+  return false;
+}
+
+void save_index(const std::string& path, const IndexKey& key, const RandomAccessTrace& access,
+                const DecoderState& decoder) {
+  IndexContents contents;
+  contents.key = encode_key(key);
+  IndexWriter out;
+  write_definitions(out, decoder.definitions);
+  write_decoder_state(out, decoder);
+  write_scan(out, access);
+  contents.payload = std::move(out.bytes());
+  contents.data_fd = decoder.data_fd;
+  contents.data_bytes = decoder.data_fd >= 0 ? decoder.data_bytes : 0;
+  // Leftovers of writers killed on this host would otherwise stay forever.
+  for (const std::string& leftover : stale_temporary_files(path, false)) ::unlink(leftover.c_str());
+  write_index_file(path, contents);
+}
+
+}  // namespace earl
