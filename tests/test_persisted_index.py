@@ -101,6 +101,14 @@ def test_otf2_index_keeps_the_event_cache(tmp_path, index_dir):
     assert answers(trace, probes) == answers(fresh, probes)
     assert list(trace) == list(fresh)
     assert trace.bookmarks()["count"] == fresh.bookmarks()["count"]
+    # Another bdist: the bookmarks are made again, scanning the persisted event cache.
+    other = open_trace(path, bdist=700)
+    assert other.index_info()["state"] == "rebuilt"
+    assert "other options (bdist 300" in other.index_info()["note"]
+    fresh_other = open_trace(path, bdist=700, index=False)
+    assert answers(other, probes) == answers(fresh_other, probes)
+    assert other.bookmarks() == fresh_other.bookmarks()
+    assert open_trace(path, bdist=700).index_info()["state"] == "loaded"
     # The direct reader (cache=False) keeps no state: no index, and it says so.
     direct = open_trace(path, bdist=300, cache=False)
     assert direct.index_info()["state"] == "off"

@@ -86,6 +86,7 @@ bool CachedDecoder::save_state(DecoderState& state) const {
   state.tables.push_back(std::move(counts));
   state.tables.push_back(std::move(flat));
   state.data_fd = cache_->fd();
+  state.data_offset = cache_->base();
   state.data_bytes = cache_->bytes();
   return true;
 }

@@ -51,6 +51,7 @@ class EventCache : public EventSink {
   // Once every location is finished: the file, its length and the block table, to keep
   // the cache with the persisted index.
   int fd() const { return fd_; }
+  std::uint64_t base() const { return base_; }
   std::uint64_t bytes() const { return file_end_; }
   std::vector<std::vector<Block>> blocks() const;
 

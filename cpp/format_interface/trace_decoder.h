@@ -21,12 +21,13 @@ struct DecoderPosition {
 struct DecoderState {
   Definitions definitions;
   std::vector<std::vector<std::uint64_t>> tables;
-  int data_fd = -1;              // saving: the file to copy (not owned)
-  std::uint64_t data_bytes = 0;  // its length
-  // Restoring: the copy, `data_bytes` long from `data_offset` on, in a file the decoder
-  // then owns (-1: none).
-  int restored_fd = -1;
+  // The file's bytes are `data_bytes` long from `data_offset` on. Saving: data_fd is the
+  // file to copy (not owned). Restoring: restored_fd is the copy, which the decoder then
+  // owns (-1: none).
+  int data_fd = -1;
+  std::uint64_t data_bytes = 0;
   std::uint64_t data_offset = 0;
+  int restored_fd = -1;
 };
 
 // Thrown by read() when the decoder found it has to reorganise its input (an unsorted

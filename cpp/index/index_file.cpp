@@ -144,7 +144,7 @@ void write_index_file(const std::string& path, const IndexContents& contents) {
   std::unique_ptr<char[]> buffer(new char[kCopyBytes]);
   for (std::uint64_t done = 0; done < contents.data_bytes;) {
     std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kCopyBytes, contents.data_bytes - done));
-    long long got = read_all(contents.data_fd, buffer.get(), want, done);
+    long long got = read_all(contents.data_fd, buffer.get(), want, contents.data_offset + done);
     if (got != static_cast<long long>(want)) {
       if (got >= 0) errno = EIO;
       fail("written (its data cannot be read)");

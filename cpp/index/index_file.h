@@ -22,7 +22,7 @@ struct IndexContents {
   std::string payload;
   int data_fd = -1;  // writing: copied from (not owned); reading: the index file, owned
   std::uint64_t data_bytes = 0;
-  std::uint64_t data_offset = 0;  // reading: where the data starts in the file
+  std::uint64_t data_offset = 0;  // where the data starts in data_fd
 };
 
 // Writes `contents` to a temporary file beside `path`, flushed to disk, then renames it

@@ -9,18 +9,12 @@ namespace earl {
 
 namespace {
 
-std::string encode_options(const IndexKey& key) {
-  IndexWriter out;
-  out.text(key.decoder);
-  out.u64(key.bdist);
-  out.u64(key.memory);
-  return out.bytes();
-}
-
 std::string encode_key(const IndexKey& key) {
   IndexWriter out;
   write_identity(out, key.identity);
-  out.text(encode_options(key));
+  out.text(key.decoder);
+  out.u64(key.bdist);
+  out.u64(key.memory);
   return out.bytes();
 }
 
@@ -33,14 +27,20 @@ bool load_index(const std::string& path, const IndexKey& key, LoadedIndex& out, 
   try {
     IndexReader saved_key(contents.key.data(), contents.key.size());
     TraceIdentity identity = read_identity(saved_key);
-    std::string options = saved_key.text();
+    std::string decoder = saved_key.text();
+    std::uint64_t bdist = saved_key.u64(), memory = saved_key.u64();
     if (!saved_key.done()) throw IndexDamaged{"its key has extra bytes"};
     std::string changed = key.identity.difference(identity);
     if (!changed.empty()) {
       why = "the trace changed since it was indexed: " + changed;
-    } else if (options != encode_options(key)) {
-      why = "it was made for other options (bdist, memory or reader)";
+    } else if (decoder != key.decoder) {
+      why = "it was made for another reader (" + decoder + ")";
     } else {
+      if (bdist != key.bdist || memory != key.memory) {
+        out.bookmarks_usable = false;
+        why = "it was made for other options (bdist " + std::to_string(bdist) + ", memory " +
+              std::to_string(memory) + "): bookmarks made again from its decoder state";
+      }
       IndexReader in(contents.payload.data(), contents.payload.size());
       out.decoder.definitions = read_definitions(in);
       read_decoder_state(in, out.decoder);
@@ -49,6 +49,7 @@ bool load_index(const std::string& path, const IndexKey& key, LoadedIndex& out, 
       if (out.decoder.data_bytes != contents.data_bytes) throw IndexDamaged{"its data length differs"};
       out.decoder.restored_fd = contents.data_fd;
       out.decoder.data_offset = contents.data_offset;
+      if (!out.bookmarks_usable) out.scan = RandomAccessTrace::ScanResult();
       return true;
     }
   } catch (const IndexDamaged& damaged) {
@@ -68,6 +69,7 @@ void save_index(const std::string& path, const IndexKey& key, const RandomAccess
   write_scan(out, access);
   contents.payload = std::move(out.bytes());
   contents.data_fd = decoder.data_fd;
+  contents.data_offset = decoder.data_offset;
   contents.data_bytes = decoder.data_fd >= 0 ? decoder.data_bytes : 0;
   // Leftovers of writers killed on this host would otherwise stay forever.
   for (const std::string& leftover : stale_temporary_files(path, false)) ::unlink(leftover.c_str());

@@ -30,10 +30,15 @@ struct IndexKey {
 struct LoadedIndex {
   RandomAccessTrace::ScanResult scan;
   DecoderState decoder;  // restored_fd and data_offset set where it has data
+  // False when the index was made with other bookmark options (bdist, memory): the
+  // decoder's state still serves a new scan (for OTF2, from the persisted event cache).
+  bool bookmarks_usable = true;
 };
 
-// Loads the index at `path` when it is whole and for `key`; otherwise returns false with
-// `why` ("none" when there is no index; never throws for what is in the file).
+// Loads the index at `path` when it is whole and for `key`'s trace and decoder; otherwise
+// returns false with `why` ("none" when there is no index; never throws for what is in
+// the file). When only the bookmark options differ it returns true with
+// bookmarks_usable false and `why` saying so.
 bool load_index(const std::string& path, const IndexKey& key, LoadedIndex& out, std::string& why);
 
 // Saves what the scan of `access` found and the decoder's state. EarlError when it

@@ -90,11 +90,18 @@ std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
       std::string why;
       if (load_index(index_.path, key, loaded, why)) {
         try {
-          auto access = std::make_unique<RandomAccessTrace>(
-              open_decoder(file_, format, options.cache, loaded.decoder), bdist, hsize, memory,
-              std::move(loaded.scan));
-          index_.state = "loaded";
-          index_.note = "";
+          std::unique_ptr<TraceDecoder> decoder = open_decoder(file_, format, options.cache, loaded.decoder);
+          if (loaded.bookmarks_usable) {
+            auto access = std::make_unique<RandomAccessTrace>(std::move(decoder), bdist, hsize, memory,
+                                                              std::move(loaded.scan));
+            index_.state = "loaded";
+            index_.note = "";
+            return access;
+          }
+          // Scanned again, but from the decoder's saved state (the persisted cache).
+          auto access = std::make_unique<RandomAccessTrace>(std::move(decoder), bdist, hsize, progress, memory);
+          index_.note = why;
+          save_index_of(*access, key, files);
           return access;
         } catch (const EarlError& error) {
           if (loaded.decoder.restored_fd >= 0) ::close(loaded.decoder.restored_fd);
@@ -107,23 +114,28 @@ std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
   }
   auto access = std::make_unique<RandomAccessTrace>(open_decoder(file_, format, options.cache), bdist,
                                                     hsize, progress, memory);
-  if (save) {
-    DecoderState state;
-    const bool rebuilt = !index_.note.empty();
-    if (!access->decoder().save_state(state)) {
-      index_.note = "the " + key.decoder + " reader keeps no index";
-    } else if (std::string changed = identify_trace(files).difference(key.identity); !changed.empty()) {
-      index_.note = "not saved: the trace changed while it was read (" + changed + ")";
-    } else {
-      try {
-        save_index(index_.path, key, *access, state);
-        index_.state = rebuilt ? "rebuilt" : "built";
-      } catch (const EarlError& error) {
-        index_.note = std::string("not saved: ") + error.what();
-      }
+  if (save) save_index_of(*access, key, files);
+  return access;
+}
+
+// After a scan: saves the index unless the decoder keeps no state or the trace changed
+// while it was read. index_.note holds why an index that was there was not used.
+void EventTrace::save_index_of(const RandomAccessTrace& access, const IndexKey& key,
+                               const std::vector<std::string>& files) {
+  DecoderState state;
+  const bool rebuilt = !index_.note.empty();
+  if (!access.decoder().save_state(state)) {
+    index_.note = "the " + key.decoder + " reader keeps no index";
+  } else if (std::string changed = identify_trace(files).difference(key.identity); !changed.empty()) {
+    index_.note = "not saved: the trace changed while it was read (" + changed + ")";
+  } else {
+    try {
+      save_index(index_.path, key, access, state);
+      index_.state = rebuilt ? "rebuilt" : "built";
+    } catch (const EarlError& error) {
+      index_.note = std::string("not saved: ") + error.what();
     }
   }
-  return access;
 }
 
 std::vector<std::string> EventTrace::remove_index(const std::string& path) {

@@ -73,6 +73,8 @@ class EventTrace {
  private:
   Position resolve(std::int64_t pos) const;
   std::unique_ptr<RandomAccessTrace> open(const Options& options, const ProgressCallback& progress);
+  void save_index_of(const RandomAccessTrace& access, const IndexKey& key,
+                     const std::vector<std::string>& files);
 
   std::string file_;
   IndexInfo index_;
