@@ -78,6 +78,15 @@ std::string TraceIdentity::difference(const TraceIdentity& saved) const {
   return "";
 }
 
+std::uint64_t trace_bytes(const std::vector<std::string>& files) {
+  std::uint64_t total = 0;
+  for (const std::string& file : files) {
+    struct stat info;
+    if (::stat(file.c_str(), &info) == 0 && S_ISREG(info.st_mode)) total += static_cast<std::uint64_t>(info.st_size);
+  }
+  return total;
+}
+
 TraceIdentity identify_trace(const std::vector<std::string>& files) {
   TraceIdentity identity;
   if (files.empty()) return identity;

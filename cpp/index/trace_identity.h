@@ -27,9 +27,12 @@ struct TraceIdentity {
   std::string difference(const TraceIdentity& saved) const;
 };
 
-constexpr std::size_t kHeadTailBytes = 64 * 1024;
+// Small, so that identifying an archive of many files (one per location) reads little.
+constexpr std::size_t kHeadTailBytes = 16 * 1024;
 
 // EarlError naming the file when one cannot be read.
 TraceIdentity identify_trace(const std::vector<std::string>& files);
+// The bytes the files hold (stat only: whether a trace is large enough for an index).
+std::uint64_t trace_bytes(const std::vector<std::string>& files);
 
 }  // namespace earl

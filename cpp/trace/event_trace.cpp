@@ -75,12 +75,13 @@ std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
   index_.note = policy.why_off;
   if (policy.enabled) {
     files = trace_files(file_, format);
-    key.identity = identify_trace(files);
+    const bool large = trace_bytes(files) >= policy.min_bytes;
+    if (large) key.identity = identify_trace(files);
     key.decoder = format + (options.cache ? "+cache" : "");
     key.bdist = bdist;
     key.memory = memory;
-    index_.path = key.identity.bytes() >= policy.min_bytes ? index_path_for(files[0]) : "";
-    if (key.identity.bytes() < policy.min_bytes) {
+    index_.path = large ? index_path_for(files[0]) : "";
+    if (!large) {
       index_.note = "the trace is smaller than " + std::to_string(policy.min_bytes) + " bytes (" +
                     kIndexMinBytesEnv + ")";
     } else if (index_.path.empty()) {
