@@ -1,6 +1,7 @@
 #include "cache/cached_decoder.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "cache/event_codec.h"
@@ -60,7 +61,8 @@ CachedDecoder::CachedDecoder(std::unique_ptr<ImportSource> source, DecoderState&
     std::uint64_t count = t[kCountTable][loc + 1];
     if (count > (flat.size() - next) / 2) throw invalid();
     for (std::uint64_t k = 0; k < count; ++k, next += 2) {
-      if (flat[next] > restored.data_bytes || flat[next + 1] > restored.data_bytes - flat[next])
+      if (flat[next] > restored.data_bytes || flat[next + 1] > restored.data_bytes - flat[next] ||
+          flat[next + 1] > UINT32_MAX)
         throw invalid();
       blocks[loc].push_back(EventCache::Block{flat[next], static_cast<std::uint32_t>(flat[next + 1])});
     }

@@ -18,6 +18,27 @@ std::string encode_key(const IndexKey& key) {
   return out.bytes();
 }
 
+// The events a checksum-valid index holds still have to name what its definitions define:
+// a forged or foreign index must not make a later name lookup fail.
+void check_names(const Event& e, const Definitions& d) {
+  auto string_ok = [&](const Value& v) { return v.kind != Value::Kind::String || v.string < d.strings.size(); };
+  if (e.type >= d.types.size() || e.loc >= d.location_count || e.peer < -1 ||
+      ((e.kind == EventKind::Enter || is_exit(e.kind)) && e.region >= d.regions.size()) ||
+      !string_ok(e.data1) || !string_ok(e.data2))
+    throw IndexDamaged{"an event names something its definitions lack"};
+}
+
+void check_names(const RandomAccessTrace::ScanResult& scan, const Definitions& d) {
+  for (const RandomAccessTrace::Bookmark& b : scan.bookmarks) {
+    if (b.checkpoint) {
+      for (const auto& stack : b.checkpoint->stacks)
+        for (const Event& e : stack) check_names(e, d);
+      for (const Event& e : b.checkpoint->queue) check_names(e, d);
+    }
+    for (const Event& e : b.delta.added) check_names(e, d);
+  }
+}
+
 }  // namespace
 
 bool load_index(const std::string& path, const IndexKey& key, LoadedIndex& out, std::string& why) {
@@ -46,6 +67,7 @@ bool load_index(const std::string& path, const IndexKey& key, LoadedIndex& out, 
       read_decoder_state(in, out.decoder);
       out.scan = read_scan(in);
       if (!in.done()) throw IndexDamaged{"it has extra bytes"};
+      check_names(out.scan, out.decoder.definitions);
       if (out.decoder.data_bytes != contents.data_bytes) throw IndexDamaged{"its data length differs"};
       out.decoder.restored_fd = contents.data_fd;
       out.decoder.data_offset = contents.data_offset;
