@@ -109,6 +109,11 @@ def test_otf2_index_keeps_the_event_cache(tmp_path, index_dir):
     assert answers(other, probes) == answers(fresh_other, probes)
     assert other.bookmarks() == fresh_other.bookmarks()
     assert open_trace(path, bdist=700).index_info()["state"] == "loaded"
+    # A location's event file inside the archive, modified: the archive changed.
+    event_file = sorted((tmp_path / "t").iterdir())[0]
+    os.utime(event_file, ns=(event_file.stat().st_atime_ns, event_file.stat().st_mtime_ns + 10**9))
+    info = open_trace(path, bdist=700).index_info()
+    assert info["state"] == "rebuilt" and f"t/{event_file.name} was modified" in info["note"]
     # The direct reader (cache=False) keeps no state: no index, and it says so.
     direct = open_trace(path, bdist=300, cache=False)
     assert direct.index_info()["state"] == "off"
