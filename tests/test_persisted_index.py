@@ -136,6 +136,8 @@ def test_index_is_off_when_asked_and_for_small_traces(tmp_path, monkeypatch):
     monkeypatch.setenv("EARL_INDEX_MIN_BYTES", "1000000000")
     info = open_trace(path, index=True).index_info()
     assert info["state"] == "built" and info["path"] == str(path) + ".earlidx"
+    with pytest.raises(TypeError, match="index must be True, False or None"):
+        open_trace(path, index=1)
     monkeypatch.setenv("EARL_INDEX", "2")
     with pytest.raises(earl.EarlError, match="EARL_INDEX must be 0 or 1"):
         open_trace(path)
