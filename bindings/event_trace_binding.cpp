@@ -12,6 +12,7 @@
 #include "bindings/bindings.h"
 #include "bindings/python_callbacks.h"
 #include "bindings/python_text.h"
+#include "index/index_settings.h"
 #include "model/error.h"
 #include "trace/event_attributes.h"
 #include "trace/event_trace.h"
@@ -111,10 +112,15 @@ class PyEventTrace {
 
  public:
   PyEventTrace(const py::object& path, const py::object& format, const py::object& bdist,
-               const py::object& hsize, py::object progress, bool cache, const py::object& memory)
+               const py::object& hsize, py::object progress, bool cache, const py::object& memory,
+               const py::object& index)
       : progress_(std::move(progress)) {
     EventTrace::Options options;
     options.cache = cache;
+    if (!index.is_none()) {
+      if (!py::isinstance<py::bool_>(index)) throw py::type_error("index must be True, False or None");
+      options.index = index.cast<bool>() ? 1 : 0;
+    }
     const std::string file = text_argument(path, "file");
     if (!format.is_none()) options.format = text_argument(format, "format");
     options.bdist = integer_argument(bdist, "bdist");
@@ -221,6 +227,15 @@ class PyEventTrace {
     result["memory"] = access.bookmark_memory();
     result["budget"] = access.memory_budget();
     result["bdist"] = access.effective_bdist();
+    return result;
+  }
+
+  py::dict index_info() {
+    const IndexInfo& info = trace().index_info();
+    py::dict result;
+    result["path"] = info.path.empty() ? py::object(py::none()) : py::object(text(info.path));
+    result["state"] = text(info.state);
+    result["note"] = text(info.note);
     return result;
   }
 
@@ -395,10 +410,10 @@ auto on_trace(F f) {
 void bind_event_trace(py::module_& m) {
   py::class_<PyEventTrace, Holder>(m, "EventTrace")
       .def(py::init<const py::object&, const py::object&, const py::object&, const py::object&,
-                    py::object, bool, const py::object&>(),
+                    py::object, bool, const py::object&, const py::object&>(),
            py::arg("file"), py::arg("format") = py::none(), py::arg("bdist") = 10000,
            py::arg("hsize") = 1000, py::arg("progress") = py::none(), py::arg("cache") = true,
-           py::arg("memory") = py::none())
+           py::arg("memory") = py::none(), py::arg("index") = py::none())
       .def("event", method(&PyEventTrace::event), py::arg("pos") = py::none())
       .def("attributes", method(&PyEventTrace::attributes), py::arg("pos") = py::none())
       .def("values", method(&PyEventTrace::values), py::arg("pos") = py::none())
@@ -426,12 +441,31 @@ void bind_event_trace(py::module_& m) {
       .def("eventTypes", on_trace([](EventTrace& t) { return texts(t.types()); }))
       .def("problems", method(&PyEventTrace::problems))
       .def("bookmarks", method(&PyEventTrace::bookmarks))
+      .def("index_info", method(&PyEventTrace::index_info))
       .def("__len__", on_trace([](EventTrace& t) { return t.size(); }))
       .def("close", method(&PyEventTrace::close))
       .def_property_readonly("closed", method(&PyEventTrace::closed))
       .def_property("progress", method(&PyEventTrace::progress), method(&PyEventTrace::set_progress))
       .def("_ticket", method(&PyEventTrace::ticket))
       .def("_records", method(&PyEventTrace::records), py::arg("first"), py::arg("count"));
+  m.def(
+      "remove_index",
+      [](const py::object& path) {
+        std::vector<std::string> gone;
+        std::string file = text_argument(path, "path");
+        {
+          py::gil_scoped_release unlocked;
+          gone = EventTrace::remove_index(file);
+        }
+        return texts(gone);
+      },
+      py::arg("path"), "Removes the persisted index of the trace at path; returns the files removed.");
+  m.def(
+      "remove_indexes_in",
+      [](const py::object& directory) { return texts(remove_indexes_in(text_argument(directory, "directory"))); },
+      py::arg("directory"), "Removes every persisted index file in directory; returns them.");
+  m.def("index_directories", [] { return texts(index_directories()); },
+        "The directories holding indexes named by hash ($EARL_INDEX_DIR, the user's cache directory).");
   m.def("event_dtype", &export_dtype,
         "The NumPy dtype of EventTrace.to_numpy() rows (imports NumPy on first use).");
 }

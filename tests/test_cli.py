@@ -64,7 +64,7 @@ def test_run_passes_arguments_and_reports_missing_scripts(tmp_path):
 # ------------------------------------------------------------------ one exit-code convention
 def test_every_command_is_registered_once():
     from earl.cli import COMMANDS, build_parser
-    assert list(COMMANDS) == ["run", "info", "gen", "convert", "demo", "analyze", "repl"]
+    assert list(COMMANDS) == ["run", "info", "gen", "convert", "demo", "analyze", "repl", "index"]
     help_text = build_parser().format_help()
     for name in COMMANDS:
         assert name in help_text

@@ -25,6 +25,7 @@ LAYERS = {
     "registry": ("registry", "registry/format_registry.h"),
     "state": ("state", "state/trace_state.h"),
     "access": ("access", "access/random_access_trace.h"),
+    "index": ("index", "index/persisted_index.h"),
     "trace": ("trace", "trace/event_trace.h"),
     "stats": ("stats", "stats/p2_statistic.h"),
     "gen": ("gen", "gen/generator.h"),
@@ -35,7 +36,8 @@ LAYERS = {
 # What each layer's sources may include besides themselves (DESIGN.md section 5): the
 # decoder/writer interface over the model; formats and the cache over the interface; the
 # registry over every format and the cache; state over the model; random access over
-# state and the decoder interface; the trace facade over access and the registry; the
+# state and the decoder interface; the persisted index over random access; the trace facade
+# over access, the index and the registry; the
 # generator writes through the registry; conversion reads a trace and writes through the
 # registry; the wait-state analysis reads each event once through the registry's decoder
 # (it needs no random access). Nothing sees a layer beside or above it.
@@ -48,10 +50,11 @@ ALLOWED = {
     "registry": {"format_alog", "format_otf2", "cache", "format_interface", "model"},
     "state": {"model"},
     "access": {"state", "format_interface", "model"},
-    "trace": {"access", "state", "registry", "format_interface", "model"},
+    "index": {"access", "state", "format_interface", "model"},
+    "trace": {"index", "access", "state", "registry", "format_interface", "model"},
     "stats": {"model"},
     "gen": {"registry", "format_interface", "model"},
-    "convert": {"trace", "access", "state", "registry", "format_interface", "model"},
+    "convert": {"trace", "index", "access", "state", "registry", "format_interface", "model"},
     "analysis": {"registry", "format_interface", "model"},
 }
 

@@ -31,6 +31,37 @@ RandomAccessTrace::RandomAccessTrace(std::unique_ptr<TraceDecoder> decoder,
   scan(progress);
 }
 
+RandomAccessTrace::RandomAccessTrace(std::unique_ptr<TraceDecoder> decoder, std::uint64_t bdist,
+                                     std::uint64_t hsize, std::uint64_t memory, ScanResult restored)
+    : decoder_(std::move(decoder)),
+      requested_bdist_(bdist),
+      bdist_(restored.bdist),
+      hsize_(hsize),
+      memory_(memory),
+      bookmarks_(std::move(restored.bookmarks)),
+      size_(restored.size),
+      problems_(std::move(restored.problems)) {
+  if (hsize_ == 0) throw EarlError("hsize must be a positive integer, got 0");
+  // The grid the scan leaves: bookmark k before event k * bdist + 1 (one bookmark when
+  // bdist is 0), the first a checkpoint, none past the end.
+  auto invalid = [&](const char* why) {
+    return EarlError(decoder_->file() + ": saved bookmarks do not fit this trace (" + why + ")");
+  };
+  if (bookmarks_.empty() || !bookmarks_[0].checkpoint) throw invalid("no first checkpoint");
+  if ((bdist_ == 0) != (requested_bdist_ == 0) || (bdist_ != 0 && (bdist_ < requested_bdist_ ||
+                                                                   bdist_ % requested_bdist_ != 0)))
+    throw invalid("bookmark distance");
+  if (bdist_ == 0 && bookmarks_.size() != 1) throw invalid("bookmark count");
+  for (std::size_t i = 0; i < bookmarks_.size(); ++i) {
+    Bookmark& bookmark = bookmarks_[i];
+    if (bookmark.next != static_cast<Position>(i) * bdist_ + 1 || (i > 0 && bookmark.next > size_))
+      throw invalid("bookmark position");
+    bookmark.bytes = measure(bookmark);
+    bookmark_bytes_ += bookmark.bytes;
+  }
+  restore(0);
+}
+
 // The ring grows with the trace, up to the first power of two above hsize, so a short
 // trace with a huge hsize costs only its own length.
 void RandomAccessTrace::grow_ring(Position pos) {

@@ -60,6 +60,33 @@ class RandomAccessTrace {
                     std::uint64_t hsize, const ProgressCallback& progress = {},
                     std::uint64_t memory = kDefaultMemory);
 
+  // A bookmark shares instead of copying: it holds the state's changes since the previous
+  // bookmark, and now and then (once those changes outweigh the state) a full checkpoint,
+  // so restoring replays at most about twice the state.
+  struct Bookmark {
+    Position next;  // the first event decoded after restoring
+    DecoderPosition where;
+    std::unique_ptr<StateSnapshot> checkpoint;  // or:
+    StateDelta delta;                           // from the previous bookmark's state
+    std::uint64_t bytes = 0;
+  };
+
+  // What the opening scan found, as a persisted index keeps it (cpp/index/).
+  struct ScanResult {
+    std::vector<Bookmark> bookmarks;
+    Position size = 0;
+    Problems problems;
+    std::uint64_t bdist = 0;  // in effect
+  };
+  // Without a scan, from the result of an earlier one over the same trace with the same
+  // requested bdist and memory budget (`decoder` restored from the same pass). EarlError
+  // when the result cannot be one of such a scan.
+  RandomAccessTrace(std::unique_ptr<TraceDecoder> decoder, std::uint64_t bdist, std::uint64_t hsize,
+                    std::uint64_t memory, ScanResult restored);
+  const std::vector<Bookmark>& bookmarks() const { return bookmarks_; }
+  std::uint64_t requested_bdist() const { return requested_bdist_; }
+  TraceDecoder& decoder() { return *decoder_; }
+
   Position size() const { return size_; }
   const Definitions& definitions() const { return decoder_->definitions(); }
   const TraceDecoder& decoder() const { return *decoder_; }
@@ -85,16 +112,6 @@ class RandomAccessTrace {
   bool is_cheap(Position pos) const;
 
  private:
-  // A bookmark shares instead of copying: it holds the state's changes since the previous
-  // bookmark, and now and then (once those changes outweigh the state) a full checkpoint,
-  // so restoring replays at most about twice the state.
-  struct Bookmark {
-    Position next;  // the first event decoded after restoring
-    DecoderPosition where;
-    std::unique_ptr<StateSnapshot> checkpoint;  // or:
-    StateDelta delta;                           // from the previous bookmark's state
-    std::uint64_t bytes = 0;
-  };
   struct Slot {
     Event event;
     Event retired;

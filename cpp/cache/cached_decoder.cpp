@@ -1,6 +1,7 @@
 #include "cache/cached_decoder.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "cache/event_codec.h"
@@ -28,11 +29,75 @@ CachedDecoder::CachedDecoder(std::unique_ptr<ImportSource> source, const std::st
       merge_(static_cast<std::uint32_t>(source_->location_count())),
       tick_offset_(source_->tick_offset()),
       ticks_per_second_(static_cast<double>(source_->ticks_per_second())) {
-  portion_ = portion_size ? std::max(portion_size, kMaxEncodedEvent)
-                          : std::clamp(kRestoreBytes / std::max<std::size_t>(1, streams_.size()),
-                                       kMinPortion, std::max(kMinPortion, cache_->block_size()));
-  for (Stream& s : streams_) s.bytes = std::make_unique<std::uint8_t[]>(portion_);
+  portion_ = portion_size;
+  size_portions();
   source_->start(*cache_);
+}
+
+namespace {
+// DecoderState::tables: the appearance order's three maps, then the block size and each
+// location's block count, then every block's offset and length.
+constexpr std::size_t kCountTable = 3, kBlockTable = 4;
+}  // namespace
+
+CachedDecoder::CachedDecoder(std::unique_ptr<ImportSource> source, DecoderState& restored)
+    : source_(std::move(source)),
+      order_(source_->declared_definitions(), source_->met_definitions(), &source_->met_guard()),
+      streams_(source_->location_count()),
+      merge_(static_cast<std::uint32_t>(source_->location_count())),
+      tick_offset_(source_->tick_offset()),
+      ticks_per_second_(static_cast<double>(source_->ticks_per_second())),
+      importing_(false) {
+  const auto& t = restored.tables;
+  auto invalid = [&] {
+    return EarlError(source_->file() + ": invalid saved event cache state");
+  };
+  if (t.size() != kBlockTable + 1 || t[kCountTable].size() != streams_.size() + 1 || restored.restored_fd < 0)
+    throw invalid();
+  std::vector<std::vector<EventCache::Block>> blocks(streams_.size());
+  std::size_t next = 0;
+  const auto& flat = t[kBlockTable];
+  for (std::size_t loc = 0; loc < streams_.size(); ++loc) {
+    std::uint64_t count = t[kCountTable][loc + 1];
+    if (count > (flat.size() - next) / 2) throw invalid();
+    for (std::uint64_t k = 0; k < count; ++k, next += 2) {
+      if (flat[next] > restored.data_bytes || flat[next + 1] > restored.data_bytes - flat[next] ||
+          flat[next + 1] > UINT32_MAX)
+        throw invalid();
+      blocks[loc].push_back(EventCache::Block{flat[next], static_cast<std::uint32_t>(flat[next + 1])});
+    }
+  }
+  if (next != flat.size() || t[kCountTable][0] == 0 || t[kCountTable][0] > (1u << 30)) throw invalid();
+  order_.restore(std::move(restored.definitions), t[0], t[1], t[2]);
+  cache_ = std::make_unique<EventCache>(restored.restored_fd, restored.data_offset, std::move(blocks),
+                                        static_cast<std::size_t>(t[kCountTable][0]));
+  restored.restored_fd = -1;  // the cache owns it now
+  size_portions();
+}
+
+bool CachedDecoder::save_state(DecoderState& state) const {
+  if (importing_) return false;  // only after the full pass
+  state.definitions = order_.published();
+  state.tables = order_.maps();
+  std::vector<std::vector<EventCache::Block>> blocks = cache_->blocks();
+  std::vector<std::uint64_t> counts{cache_->block_size()}, flat;
+  for (const auto& location : blocks) {
+    counts.push_back(location.size());
+    for (const EventCache::Block& block : location) flat.insert(flat.end(), {block.offset, block.bytes});
+  }
+  state.tables.push_back(std::move(counts));
+  state.tables.push_back(std::move(flat));
+  state.data_fd = cache_->fd();
+  state.data_offset = cache_->base();
+  state.data_bytes = cache_->bytes();
+  return true;
+}
+
+void CachedDecoder::size_portions() {
+  portion_ = portion_ ? std::max(portion_, kMaxEncodedEvent)
+                      : std::clamp(kRestoreBytes / std::max<std::size_t>(1, streams_.size()),
+                                   kMinPortion, std::max(kMinPortion, cache_->block_size()));
+  for (Stream& s : streams_) s.bytes = std::make_unique<std::uint8_t[]>(portion_);
 }
 
 CachedDecoder::~CachedDecoder() {

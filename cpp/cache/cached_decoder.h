@@ -23,6 +23,9 @@ class CachedDecoder : public TraceDecoder {
   // per location (at least kMaxEncodedEvent), or sized by the location count when 0.
   CachedDecoder(std::unique_ptr<ImportSource> source, const std::string& cache_directory = "",
                 std::size_t block_size = 0, std::size_t portion_size = 0);
+  // From the state save_state gave for this trace: no import runs, the cache is the
+  // restored file (DecoderState::restored_fd, taken over).
+  CachedDecoder(std::unique_ptr<ImportSource> source, DecoderState& restored);
   ~CachedDecoder() override;
 
   std::string format() const override { return source_->format(); }
@@ -36,6 +39,9 @@ class CachedDecoder : public TraceDecoder {
   std::uint64_t seek_cost_in_events() const override { return 256 + streams_.size() / 8; }
   // In order of first appearance in the merged stream, as the format's own decoder has them.
   const Definitions& definitions() const override { return order_.published(); }
+  // The published definitions, the appearance order's maps, the block table and the
+  // cache file.
+  bool save_state(DecoderState& state) const override;
 
  private:
   // A location's next bytes: a portion of block `block` from byte `base` on, read when
@@ -53,6 +59,7 @@ class CachedDecoder : public TraceDecoder {
     std::uint64_t tick_before = 0;    // timestamp of the event before the next one
     std::uint64_t next_tick = 0;      // the next event's (the merge key)
   };
+  void size_portions();
   void load(std::uint32_t loc, std::size_t block, std::uint32_t from);
   void peek(std::uint32_t loc);
   void end_stream(std::uint32_t loc);

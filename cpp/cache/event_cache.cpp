@@ -42,6 +42,23 @@ EventCache::EventCache(std::size_t locations, const std::string& directory, std:
   ::unlink(name.c_str());  // nothing is left behind, whatever ends the process
 }
 
+EventCache::EventCache(int fd, std::uint64_t base, std::vector<std::vector<Block>> blocks,
+                       std::size_t block_size)
+    : directory_("the persisted index"),
+      fd_(fd),
+      base_(base),
+      block_size_(std::max(block_size, kMaxEncodedEvent)),
+      blocks_(std::move(blocks)),
+      finished_(blocks_.size(), true) {
+  for (const auto& location : blocks_)
+    for (const Block& block : location) file_end_ = std::max(file_end_, block.offset + block.bytes);
+}
+
+std::vector<std::vector<EventCache::Block>> EventCache::blocks() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return blocks_;
+}
+
 EventCache::~EventCache() {
   if (fd_ >= 0) ::close(fd_);
 }
@@ -117,7 +134,7 @@ std::size_t EventCache::read(const Block& block, std::uint32_t from, std::uint8_
   std::size_t done = 0;
   while (done < wanted) {
     ssize_t n = ::pread(fd_, out + done, wanted - done,
-                        static_cast<off_t>(block.offset + from + done));
+                        static_cast<off_t>(base_ + block.offset + from + done));
     if (n < 0 && errno == EINTR) continue;
     if (n == 0) errno = EIO;  // shorter than written: someone truncated it
     if (n <= 0) file_error("cannot be read back");

@@ -25,6 +25,9 @@ class EventCache : public EventSink {
   // The file goes to `directory`, or to $TMPDIR (else /tmp) when it is empty. Blocks are
   // `block_size` bytes (at least kMaxEncodedEvent), or sized by the location count when 0.
   EventCache(std::size_t locations, const std::string& directory = "", std::size_t block_size = 0);
+  // A finished cache kept elsewhere (the persisted index): `fd` (owned) holds the blocks,
+  // whose offsets count from `base`.
+  EventCache(int fd, std::uint64_t base, std::vector<std::vector<Block>> blocks, std::size_t block_size);
   ~EventCache() override;
   EventCache(const EventCache&) = delete;
   EventCache& operator=(const EventCache&) = delete;
@@ -45,6 +48,13 @@ class EventCache : public EventSink {
 
   std::size_t block_size() const { return block_size_; }
 
+  // Once every location is finished: the file, its length and the block table, to keep
+  // the cache with the persisted index.
+  int fd() const { return fd_; }
+  std::uint64_t base() const { return base_; }
+  std::uint64_t bytes() const { return file_end_; }
+  std::vector<std::vector<Block>> blocks() const;
+
  private:
   struct Writing {  // touched by the importer only
     std::vector<std::uint8_t> block;
@@ -57,6 +67,7 @@ class EventCache : public EventSink {
 
   std::string directory_;
   int fd_ = -1;
+  std::uint64_t base_ = 0;
   std::size_t block_size_;
   std::vector<Writing> writing_;
   std::uint64_t file_end_ = 0;

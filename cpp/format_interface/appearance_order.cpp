@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "model/error.h"
+
 namespace earl {
 
 namespace {
@@ -58,6 +60,32 @@ SymbolId AppearanceOrder::published_region(SymbolId met) {
     id = published_.define_region(name, group);
   }
   return id;
+}
+
+std::vector<std::vector<std::uint64_t>> AppearanceOrder::maps() const {
+  auto widen = [](const std::vector<SymbolId>& map) {
+    return std::vector<std::uint64_t>(map.begin(), map.end());
+  };
+  return {widen(types_), widen(regions_), widen(strings_)};
+}
+
+void AppearanceOrder::restore(Definitions published, const std::vector<std::uint64_t>& types,
+                              const std::vector<std::uint64_t>& regions,
+                              const std::vector<std::uint64_t>& strings) {
+  // A published id outside its table would name nothing: the state is not this trace's.
+  auto narrow = [](const std::vector<std::uint64_t>& map, std::size_t table, std::vector<SymbolId>& out) {
+    out.clear();
+    for (std::uint64_t id : map) {
+      if (id != kUnpublished && id >= table) throw EarlError("invalid saved appearance order");
+      out.push_back(static_cast<SymbolId>(id));
+    }
+  };
+  narrow(types, published.types.size(), types_);
+  narrow(regions, published.regions.size(), regions_);
+  narrow(strings, published.strings.size(), strings_);
+  if (published.region_group.size() < published.regions.size())
+    throw EarlError("invalid saved appearance order");
+  published_ = std::move(published);
 }
 
 }  // namespace earl

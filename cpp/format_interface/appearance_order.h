@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <mutex>
 #include <vector>
 
@@ -21,6 +22,13 @@ class AppearanceOrder {
   AppearanceOrder(const Definitions& declared, const Definitions& met, std::mutex* guard = nullptr);
 
   const Definitions& published() const { return published_; }
+
+  // The met-to-published maps of types, regions and strings (for DecoderState), and
+  // taking them back with the published definitions they belong to: events met before
+  // then publish without looking at the met definitions.
+  std::vector<std::vector<std::uint64_t>> maps() const;
+  void restore(Definitions published, const std::vector<std::uint64_t>& types,
+               const std::vector<std::uint64_t>& regions, const std::vector<std::uint64_t>& strings);
 
   // Turns the met ids of `event` into published ones.
   void publish(Event& event) {

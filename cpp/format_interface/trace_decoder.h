@@ -14,6 +14,22 @@ struct DecoderPosition {
   std::vector<std::uint64_t> words;
 };
 
+// What a decoder knows after one full pass that a later open of the same, unchanged
+// trace can reuse instead of passing again (the persisted index, cpp/index/): the final
+// definitions, tables of its own, and optionally a file of its own whose bytes are kept
+// with the index (the event cache). Opaque to everyone but the decoder that made it.
+struct DecoderState {
+  Definitions definitions;
+  std::vector<std::vector<std::uint64_t>> tables;
+  // The file's bytes are `data_bytes` long from `data_offset` on. Saving: data_fd is the
+  // file to copy (not owned). Restoring: restored_fd is the copy, which the decoder then
+  // owns (-1: none).
+  int data_fd = -1;
+  std::uint64_t data_bytes = 0;
+  std::uint64_t data_offset = 0;
+  int restored_fd = -1;
+};
+
 // Thrown by read() when the decoder found it has to reorganise its input (an unsorted
 // ALOG file): the caller restarts its scan from start_position().
 struct DecoderRestart {};
@@ -42,6 +58,13 @@ class TraceDecoder {
   // What a seek() costs, in events one could decode instead: forward jumps shorter than
   // this decode on rather than restore a bookmark.
   virtual std::uint64_t seek_cost_in_events() const { return 0; }
+
+  // After a full pass (read() returned false): fills `state` and returns true where the
+  // decoder can be restored from it (registry/format_registry.h, open_decoder).
+  virtual bool save_state(DecoderState& state) const { return false; }
+  // Takes a state save_state gave for this trace, instead of a full pass. Decoders that
+  // keep their state at construction (the event cache) are restored by the registry.
+  virtual void restore_state(DecoderState& state);
 
   // Definitions may grow while reading (locations seen first in events); they are final
   // after one full pass.

@@ -30,6 +30,9 @@ struct TraceFormat {
   std::unique_ptr<ImportSource> (*open_import)(const std::string& path);
   std::unique_ptr<TraceWriter> (*open_writer)(const std::string& path, const WriterOptions& options);
   const char* unavailable;
+  // The files the trace at `path` consists of, the one that names it (its anchor) first;
+  // null: the file alone. A change of any of them is a change of the trace.
+  std::vector<std::string> (*files)(const std::string& path);
 };
 
 }  // namespace earl

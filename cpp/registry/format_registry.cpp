@@ -84,7 +84,8 @@ std::string detect_format(const std::string& path) {
   throw EarlError(path + ": cannot detect the trace format (known formats: " + listing(readable_formats()) + ")");
 }
 
-std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache) {
+namespace {
+const TraceFormat& readable_row(const std::string& file, const std::string& format) {
   refuse_special_file(file);
   const std::string chosen = format.empty() ? detect_format(file) : format;
   const TraceFormat* row = nullptr;
@@ -93,8 +94,33 @@ std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::s
   if (!row)
     throw EarlError(file + ": unknown format '" + chosen + "' (known formats: " + listing(readable_formats()) + ")");
   if (!row->open_reader) throw EarlError(file + ": is " + row->name + ", but " + row->unavailable);
-  if (cache && row->open_import) return std::make_unique<CachedDecoder>(row->open_import(file));
-  return row->open_reader(file);
+  return *row;
+}
+}  // namespace
+
+std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache) {
+  const TraceFormat& row = readable_row(file, format);
+  if (cache && row.open_import) return std::make_unique<CachedDecoder>(row.open_import(file));
+  return row.open_reader(file);
+}
+
+std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache,
+                                           DecoderState& restored) {
+  const TraceFormat& row = readable_row(file, format);
+  if (cache && row.open_import) return std::make_unique<CachedDecoder>(row.open_import(file), restored);
+  std::unique_ptr<TraceDecoder> decoder = row.open_reader(file);
+  decoder->restore_state(restored);
+  return decoder;
+}
+
+std::string resolve_format(const std::string& file, const std::string& format) {
+  return readable_row(file, format).name;
+}
+
+std::vector<std::string> trace_files(const std::string& file, const std::string& format) {
+  const TraceFormat& row = readable_row(file, format);
+  if (row.files) return row.files(file);
+  return {file};
 }
 
 std::string why_not_writable(const std::string& format) {

@@ -30,6 +30,15 @@ std::string detect_format(const std::string& path);
 // `format` is empty. With `cache`, a format that offers an import (slow seeks: OTF2) is
 // read once into EARL's event cache, which then serves every position.
 std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache = true);
+// The same, restored from a state the decoder saved after a full pass over this trace
+// (TraceDecoder::save_state): no pass, no import.
+std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache,
+                                           DecoderState& restored);
+
+// The format's name of the trace at `file` (`format`, or detected when empty).
+std::string resolve_format(const std::string& file, const std::string& format);
+// The files the trace consists of, the one naming it first (TraceFormat::files).
+std::vector<std::string> trace_files(const std::string& file, const std::string& format);
 
 // Why `format` cannot be written ("cannot write format 'x' (supported: alog, otf2)" and
 // what is missing), or "" when it can.

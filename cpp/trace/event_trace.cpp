@@ -1,7 +1,10 @@
 #include "trace/event_trace.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 
+#include "index/index_settings.h"
 #include "registry/format_registry.h"
 #include "trace/event_attributes.h"
 #include "model/error.h"
@@ -34,12 +37,11 @@ std::uint64_t parse_memory(const std::string& text, const std::string& where) {
   return value;
 }
 
-std::unique_ptr<TraceDecoder> open_checked(const std::string& file,
-                                           const EventTrace::Options& options) {
-  checked_bdist(options.bdist);  // arguments first, before any file is touched
-  checked_hsize(options.hsize);
-  EventTrace::memory_budget(options.memory);
-  return open_decoder(file, options.format, options.cache);
+IndexMode index_mode(int index) {
+  if (index == -1) return IndexMode::Automatic;
+  if (index == 0) return IndexMode::Off;
+  if (index == 1) return IndexMode::On;
+  throw EarlError("index must be -1 (automatic), 0 or 1, got " + std::to_string(index));
 }
 
 }  // namespace
@@ -54,9 +56,101 @@ std::uint64_t EventTrace::memory_budget(std::int64_t memory) {
 
 EventTrace::EventTrace(const std::string& file, const Options& options,
                        const ProgressCallback& progress)
-    : file_(file),
-      access_(open_checked(file, options), checked_bdist(options.bdist),
-              checked_hsize(options.hsize), progress, memory_budget(options.memory)) {}
+    : file_(file), access_(open(options, progress)) {}
+
+// With an index that is whole and for this very trace: the decoder and the bookmarks come
+// from it, nothing is scanned. Otherwise the scan, then (when the policy wants one) the
+// index is written for the next open. Nothing about the index is ever an error: what went
+// wrong is a note in index_info().
+std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
+                                                    const ProgressCallback& progress) {
+  const std::uint64_t bdist = checked_bdist(options.bdist);  // arguments first, before any file is touched
+  const std::uint64_t hsize = checked_hsize(options.hsize);
+  const std::uint64_t memory = memory_budget(options.memory);
+  const IndexPolicy policy = index_policy(index_mode(options.index));
+  const std::string format = resolve_format(file_, options.format);
+  std::vector<std::string> files;
+  IndexKey key;
+  bool save = false;
+  index_.note = policy.why_off;
+  if (policy.enabled) {
+    files = trace_files(file_, format);
+    const bool large = trace_bytes(files) >= policy.min_bytes;
+    if (large) key.identity = identify_trace(files);
+    key.decoder = format + (options.cache ? "+cache" : "");
+    key.bdist = bdist;
+    key.memory = memory;
+    index_.path = large ? index_path_for(files[0]) : "";
+    if (!large) {
+      index_.note = "the trace is smaller than " + std::to_string(policy.min_bytes) + " bytes (" +
+                    kIndexMinBytesEnv + ")";
+    } else if (index_.path.empty()) {
+      index_.note = "no directory to keep it in (set " + std::string(kIndexDirEnv) + ")";
+    } else {
+      LoadedIndex loaded;
+      std::string why;
+      if (load_index(index_.path, key, loaded, why)) {
+        try {
+          std::unique_ptr<TraceDecoder> decoder = open_decoder(file_, format, options.cache, loaded.decoder);
+          if (loaded.bookmarks_usable) {
+            auto access = std::make_unique<RandomAccessTrace>(std::move(decoder), bdist, hsize, memory,
+                                                              std::move(loaded.scan));
+            index_.state = "loaded";
+            index_.note = "";
+            return access;
+          }
+          // Scanned again, but from the decoder's saved state (the persisted cache).
+          auto access = std::make_unique<RandomAccessTrace>(std::move(decoder), bdist, hsize, progress, memory);
+          index_.note = why;
+          save_index_of(*access, key, files);
+          return access;
+        } catch (const EarlError& error) {
+          if (loaded.decoder.restored_fd >= 0) ::close(loaded.decoder.restored_fd);
+          why = std::string("it does not fit the trace: ") + error.what();
+        }
+      }
+      save = true;
+      index_.note = why == "none" ? "" : why;
+    }
+  }
+  auto access = std::make_unique<RandomAccessTrace>(open_decoder(file_, format, options.cache), bdist,
+                                                    hsize, progress, memory);
+  if (save) save_index_of(*access, key, files);
+  return access;
+}
+
+// After a scan: saves the index unless the decoder keeps no state or the trace changed
+// while it was read. index_.note holds why an index that was there was not used.
+void EventTrace::save_index_of(const RandomAccessTrace& access, const IndexKey& key,
+                               const std::vector<std::string>& files) {
+  DecoderState state;
+  const bool rebuilt = !index_.note.empty();
+  if (!access.decoder().save_state(state)) {
+    index_.note = "the " + key.decoder + " reader keeps no index";
+  } else if (std::string changed = identify_trace(files).difference(key.identity); !changed.empty()) {
+    index_.note = "not saved: the trace changed while it was read (" + changed + ")";
+  } else {
+    try {
+      save_index(index_.path, key, access, state);
+      index_.state = rebuilt ? "rebuilt" : "built";
+    } catch (const EarlError& error) {
+      index_.note = std::string("not saved: ") + error.what();
+    }
+  }
+}
+
+std::vector<std::string> EventTrace::remove_index(const std::string& path) {
+  std::string anchor = path;
+  try {
+    anchor = trace_files(path, "").front();
+  } catch (const EarlError&) {
+    // Not a trace (any more): its index may still be named after the path.
+  }
+  std::vector<std::string> gone;
+  for (const std::string& place : index_places(anchor))
+    for (std::string& file : earl::remove_index(place)) gone.push_back(std::move(file));
+  return gone;
+}
 
 std::vector<const char*> EventTrace::attribute_names(EventKind kind) {
   std::vector<const char*> names;
@@ -85,20 +179,20 @@ Position EventTrace::resolve(std::int64_t pos) const {
 }
 
 const Event& EventTrace::event(std::int64_t pos, const ProgressCallback& progress) {
-  return access_.event(resolve(pos), progress);
+  return access_->event(resolve(pos), progress);
 }
 
 std::vector<Position> EventTrace::stack(Location loc, std::int64_t pos,
                                         const ProgressCallback& progress) {
-  return access_.stack(loc, resolve(pos), progress);
+  return access_->stack(loc, resolve(pos), progress);
 }
 
 std::vector<Position> EventTrace::queue(Location src, Location dest, std::int64_t pos,
                                         const ProgressCallback& progress) {
-  return access_.queue(src, dest, resolve(pos), progress);
+  return access_->queue(src, dest, resolve(pos), progress);
 }
 
-bool EventTrace::is_cheap(std::int64_t pos) const { return access_.is_cheap(resolve(pos)); }
+bool EventTrace::is_cheap(std::int64_t pos) const { return access_->is_cheap(resolve(pos)); }
 
 std::optional<std::string> EventTrace::locsym(Location loc) const {
   const Definitions& defs = definitions();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "access/random_access_trace.h"
+#include "index/persisted_index.h"
 
 namespace earl {
 
@@ -21,6 +22,9 @@ class EventTrace {
     // Bytes the bookmarks may hold; -1: $EARL_MEMORY (bytes, or with a K/M/G suffix),
     // else 256 MiB.
     std::int64_t memory = -1;
+    // The persisted index (index/index_settings.h): -1 automatic ($EARL_INDEX, traces of
+    // at least $EARL_INDEX_MIN_BYTES), 0 never, 1 always.
+    int index = -1;
   };
 
   // The bookmark budget `memory` stands for (EarlError for a bad value or $EARL_MEMORY).
@@ -43,9 +47,15 @@ class EventTrace {
                               const ProgressCallback& progress = {});
   bool is_cheap(std::int64_t pos) const;
 
-  Position size() const { return access_.size(); }
+  // What the persisted index did on opening.
+  const IndexInfo& index_info() const { return index_; }
+  // Removes the index of the trace at `path` wherever it may be (beside it, in
+  // $EARL_INDEX_DIR, in the user's cache directory); returns the files removed.
+  static std::vector<std::string> remove_index(const std::string& path);
+
+  Position size() const { return access_->size(); }
   const std::string& file() const { return file_; }
-  std::string format() const { return access_.decoder().format(); }
+  std::string format() const { return access_->decoder().format(); }
   Location nrlocs() const { return definitions().location_count; }
   // The location's name, or nullopt where the trace gives none.
   std::optional<std::string> locsym(Location loc) const;
@@ -53,18 +63,22 @@ class EventTrace {
   std::string group(const std::string& region) const;
   std::vector<std::string> regions(const std::optional<std::string>& group = std::nullopt) const;
   std::vector<std::string> types() const;
-  const Problems& problems() const { return access_.problems(); }
-  const RandomAccessTrace& access() const { return access_; }
-  const Definitions& definitions() const { return access_.definitions(); }
+  const Problems& problems() const { return access_->problems(); }
+  const RandomAccessTrace& access() const { return *access_; }
+  const Definitions& definitions() const { return access_->definitions(); }
 
   // Attribute names of an event in model order (DESIGN.md section 1).
   static std::vector<const char*> attribute_names(EventKind kind);
 
  private:
   Position resolve(std::int64_t pos) const;
+  std::unique_ptr<RandomAccessTrace> open(const Options& options, const ProgressCallback& progress);
+  void save_index_of(const RandomAccessTrace& access, const IndexKey& key,
+                     const std::vector<std::string>& files);
 
   std::string file_;
-  RandomAccessTrace access_;
+  IndexInfo index_;
+  std::unique_ptr<RandomAccessTrace> access_;
   Position iterator_ = 0;
 };
 

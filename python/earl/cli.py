@@ -20,6 +20,7 @@ COMMANDS = {
     "demo": "earl.demo",
     "analyze": "earl.analysis.command",
     "repl": "earl.repl",
+    "index": "earl.index",
 }
 
 OK, EARL_ERROR, USAGE, INTERRUPTED = 0, 1, 2, 130

@@ -45,6 +45,7 @@ def describe(trace, shown_locations=None):
     lines.append(f"bookmarks: {marks['count']} ({marks['checkpoints']} full), "
                  f"{_size(marks['memory'])} of {_size(marks['budget'])}, "
                  f"bdist {marks['bdist']}")
+    lines.append(f"index:     {index_line(trace.index_info())}")
     problems = trace.problems()
     total = sum(kind["count"] for kind in problems.values())
     if total == 0:
@@ -58,6 +59,16 @@ def describe(trace, shown_locations=None):
     return "\n".join(lines)
 
 
+def index_line(info):
+    """What the persisted index did, in one line."""
+    text = info["state"]
+    if info["path"] and info["state"] != "off":
+        text += f" ({info['path']})"
+    if info["note"]:
+        text += f": {info['note']}"
+    return text
+
+
 # ------------------------------------------------------------------ the `info` command
 HELP = "describe traces: format, locations, events, ..."
 
@@ -69,6 +80,8 @@ def configure(parser):
                         help="bytes the bookmarks may hold (default: $EARL_MEMORY, else 256 MiB)")
     parser.add_argument("--no-cache", action="store_true",
                         help="read OTF2 directly instead of through EARL's event cache in $TMPDIR")
+    parser.add_argument("--no-index", action="store_true",
+                        help="neither read nor write the persisted index (like EARL_INDEX=0)")
 
 
 def run(args):
@@ -76,6 +89,6 @@ def run(args):
         if index:
             print()
         with earl.EventTrace(path, format=args.format, cache=not args.no_cache,
-                             memory=args.memory) as trace:
+                             memory=args.memory, index=False if args.no_index else None) as trace:
             print(describe(trace))
     return 0

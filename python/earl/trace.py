@@ -16,7 +16,7 @@ class EventTrace(_core.EventTrace):
     """An event trace with random access (DESIGN.md sections 1-3).
 
     EventTrace(file, format=None, bdist=10000, hsize=1000, progress=None, cache=None,
-               memory=None)
+               memory=None, index=None)
 
     `progress` is a callable taking the fraction done of long work (opening, far jumps);
     by default a progress bar appears on a terminal when such work takes a while.
@@ -28,19 +28,25 @@ class EventTrace(_core.EventTrace):
     `memory` bounds the bytes the bookmarks hold (None: $EARL_MEMORY, bytes or with a
     K/M/G suffix, else 256 MiB); where the state is too large for it, bdist widens
     (bookmarks() tells the bdist in effect).
+    `index` keeps what opening found (bookmarks, problems, for OTF2 the event cache) in a
+    persisted index beside the trace (<anchor>.earlidx; where that directory is not
+    writable, in $XDG_CACHE_HOME/earl or ~/.cache/earl; $EARL_INDEX_DIR overrides), so
+    that the next open of the unchanged trace reads it instead of scanning. None: traces
+    of at least $EARL_INDEX_MIN_BYTES (64 MiB) unless EARL_INDEX=0; True: always; False:
+    never. index_info() tells what happened; a stale or damaged index is rebuilt.
     """
 
     def __init__(self, file, format=None, bdist=10000, hsize=1000, progress=None, cache=None,
-                 memory=None):
+                 memory=None, index=None):
         file = os.fspath(file)
         if cache is None:
             cache = os.environ.get("EARL_CACHE", "1").strip() != "0"
         if progress is None:
             with ProgressBar(f"opening {os.path.basename(os.fsdecode(file))}") as bar:
-                super().__init__(file, format, bdist, hsize, bar, cache, memory)
+                super().__init__(file, format, bdist, hsize, bar, cache, memory, index)
             self.progress = _LazyBar("decoding")
         else:
-            super().__init__(file, format, bdist, hsize, progress, cache, memory)
+            super().__init__(file, format, bdist, hsize, progress, cache, memory, index)
 
     def __iter__(self):
         """All events in order, as dicts; the iterator of the trace does not move."""

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <limits>
 
 #include "model/clock.h"
@@ -362,6 +363,38 @@ void AlogDecoder::seek(const DecoderPosition& position) {
 double AlogDecoder::progress() const {
   if (sorted_mode_) return sorted_.empty() ? 1.0 : double(sorted_next_) / double(sorted_.size());
   return reader_.size() == 0 ? 1.0 : double(reader_.offset()) / double(reader_.size());
+}
+
+bool AlogDecoder::save_state(DecoderState& state) const {
+  state.definitions = definitions_;
+  state.tables.assign(2, {});
+  state.tables[0].push_back(sorted_mode_ ? 1 : 0);
+  auto& sorted = state.tables[1];
+  sorted.reserve(3 * sorted_.size());
+  for (const SortedLine& entry : sorted_) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &entry.time, sizeof bits);
+    sorted.insert(sorted.end(), {bits, entry.offset, entry.line});
+  }
+  return true;
+}
+
+void AlogDecoder::restore_state(DecoderState& state) {
+  if (state.tables.size() != 2 || state.tables[0].size() != 1 || state.tables[1].size() % 3 != 0)
+    throw EarlError(path_ + ": invalid saved decoder state");
+  definitions_ = std::move(state.definitions);
+  sorted_mode_ = state.tables[0][0] != 0;
+  sorted_.clear();
+  const auto& sorted = state.tables[1];
+  for (std::size_t i = 0; i < sorted.size(); i += 3) {
+    SortedLine entry;
+    std::memcpy(&entry.time, &sorted[i], sizeof entry.time);
+    if (sorted[i + 1] > reader_.size()) throw EarlError(path_ + ": invalid saved decoder state");
+    entry.offset = sorted[i + 1];
+    entry.line = sorted[i + 2];
+    sorted_.push_back(entry);
+  }
+  sorted_next_ = 0;
 }
 
 }  // namespace earl

@@ -27,6 +27,9 @@ class AlogDecoder : public TraceDecoder {
   DecoderPosition start_position() const override;
   double progress() const override;
   const Definitions& definitions() const override { return definitions_; }
+  // The final definitions and, for an unsorted file, the time-sorted index.
+  bool save_state(DecoderState& state) const override;
+  void restore_state(DecoderState& state) override;
 
   // True when `text` looks like the start of an ALOG file.
   static bool looks_like(std::string_view text);

@@ -23,7 +23,7 @@ std::unique_ptr<TraceWriter> open_writer(const std::string& path, const WriterOp
 
 const TraceFormat& alog_format() {
   static const TraceFormat format{"alog", "ALOG: MPE's text traces (thesis appendix A)", {".alog"},
-                                  sniff, open_reader, nullptr, open_writer, nullptr};
+                                  sniff, open_reader, nullptr, open_writer, nullptr, nullptr};
   return format;
 }
 

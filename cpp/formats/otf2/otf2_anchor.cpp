@@ -58,4 +58,32 @@ std::string find_otf2_anchor(const std::string& path) {
   return has_otf2_magic(anchor) ? anchor : "";
 }
 
+namespace {
+void collect_files(const std::string& directory, std::vector<std::string>& out) {
+  DIR* dir = ::opendir(directory.c_str());
+  if (!dir) return;
+  std::vector<std::string> names;
+  while (dirent* entry = ::readdir(dir)) {
+    std::string name = entry->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  ::closedir(dir);
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    std::string path = directory + "/" + name;
+    if (is_directory(path)) collect_files(path, out);
+    else if (is_regular(path)) out.push_back(path);
+  }
+}
+}  // namespace
+
+std::vector<std::string> otf2_archive_files(const std::string& anchor) {
+  std::vector<std::string> files{anchor};
+  if (!ends_with_otf2(anchor)) return files;
+  std::string stem = anchor.substr(0, anchor.size() - 5);
+  if (is_regular(stem + ".def")) files.push_back(stem + ".def");
+  if (is_directory(stem)) collect_files(stem, files);
+  return files;
+}
+
 }  // namespace earl

@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 namespace earl {
 
@@ -12,5 +13,9 @@ bool has_otf2_magic(const std::string& file);
 // file with the magic in a directory; empty when `path` is no OTF2 archive. EarlError
 // when a directory holds several anchors.
 std::string find_otf2_anchor(const std::string& path);
+
+// Every file of the archive whose anchor is `anchor`: the anchor, <stem>.def and the
+// regular files under <stem>/, sorted (what a change of the archive touches).
+std::vector<std::string> otf2_archive_files(const std::string& anchor);
 
 }  // namespace earl
