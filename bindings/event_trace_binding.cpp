@@ -111,10 +111,18 @@ class PyEventTrace {
 
  public:
   PyEventTrace(const py::object& path, const py::object& format, const py::object& bdist,
-               const py::object& hsize, py::object progress, bool cache, const py::object& memory)
+               const py::object& hsize, py::object progress, bool cache, const py::object& memory,
+               bool time_correct, const py::object& min_latency)
       : progress_(std::move(progress)) {
     EventTrace::Options options;
     options.cache = cache;
+    options.time_correct = time_correct;
+    if (!min_latency.is_none()) {
+      if (!PyFloat_Check(min_latency.ptr()) && !PyLong_Check(min_latency.ptr()))
+        throw py::type_error("min_latency must be a number of seconds, got " +
+                             std::string(Py_TYPE(min_latency.ptr())->tp_name));
+      options.clock.min_latency = min_latency.cast<double>();
+    }
     const std::string file = text_argument(path, "file");
     if (!format.is_none()) options.format = text_argument(format, "format");
     options.bdist = integer_argument(bdist, "bdist");
@@ -221,6 +229,19 @@ class PyEventTrace {
     result["memory"] = access.bookmark_memory();
     result["budget"] = access.memory_budget();
     result["bdist"] = access.effective_bdist();
+    return result;
+  }
+
+  // None, or what the clock correction did (EventTrace(..., time_correct=True)).
+  py::object time_correction() {
+    const ClockCorrections* corrections = trace().corrections();
+    if (!corrections) return py::none();
+    py::dict result;
+    result["jumps"] = corrections->jump_count();
+    result["max_shift"] = corrections->max_shift();
+    result["min_latency"] = corrections->options().min_latency;
+    result["gamma"] = corrections->options().gamma;
+    result["memory"] = corrections->memory();
     return result;
   }
 
@@ -395,10 +416,11 @@ auto on_trace(F f) {
 void bind_event_trace(py::module_& m) {
   py::class_<PyEventTrace, Holder>(m, "EventTrace")
       .def(py::init<const py::object&, const py::object&, const py::object&, const py::object&,
-                    py::object, bool, const py::object&>(),
+                    py::object, bool, const py::object&, bool, const py::object&>(),
            py::arg("file"), py::arg("format") = py::none(), py::arg("bdist") = 10000,
            py::arg("hsize") = 1000, py::arg("progress") = py::none(), py::arg("cache") = true,
-           py::arg("memory") = py::none())
+           py::arg("memory") = py::none(), py::kw_only(), py::arg("time_correct") = false,
+           py::arg("min_latency") = py::none())
       .def("event", method(&PyEventTrace::event), py::arg("pos") = py::none())
       .def("attributes", method(&PyEventTrace::attributes), py::arg("pos") = py::none())
       .def("values", method(&PyEventTrace::values), py::arg("pos") = py::none())
@@ -425,6 +447,7 @@ void bind_event_trace(py::module_& m) {
       .def("types", on_trace([](EventTrace& t) { return texts(t.types()); }))
       .def("eventTypes", on_trace([](EventTrace& t) { return texts(t.types()); }))
       .def("problems", method(&PyEventTrace::problems))
+      .def("time_correction", method(&PyEventTrace::time_correction))
       .def("bookmarks", method(&PyEventTrace::bookmarks))
       .def("__len__", on_trace([](EventTrace& t) { return t.size(); }))
       .def("close", method(&PyEventTrace::close))

@@ -25,6 +25,7 @@ LAYERS = {
     "registry": ("registry", "registry/format_registry.h"),
     "state": ("state", "state/trace_state.h"),
     "access": ("access", "access/random_access_trace.h"),
+    "timecorrect": ("timecorrect", "timecorrect/clock_corrections.h"),
     "trace": ("trace", "trace/event_trace.h"),
     "stats": ("stats", "stats/p2_statistic.h"),
     "gen": ("gen", "gen/generator.h"),
@@ -38,7 +39,8 @@ LAYERS = {
 # state and the decoder interface; the trace facade over access and the registry; the
 # generator writes through the registry; conversion reads a trace and writes through the
 # registry; the wait-state analysis reads each event once through the registry's decoder
-# (it needs no random access). Nothing sees a layer beside or above it.
+# (it needs no random access); clock correction wraps a decoder, for the trace facade and
+# the analysis. Nothing sees a layer beside or above it.
 ALLOWED = {
     "model": set(),
     "format_interface": {"model"},
@@ -48,11 +50,12 @@ ALLOWED = {
     "registry": {"format_alog", "format_otf2", "cache", "format_interface", "model"},
     "state": {"model"},
     "access": {"state", "format_interface", "model"},
-    "trace": {"access", "state", "registry", "format_interface", "model"},
+    "timecorrect": {"format_interface", "model"},
+    "trace": {"access", "state", "timecorrect", "registry", "format_interface", "model"},
     "stats": {"model"},
     "gen": {"registry", "format_interface", "model"},
-    "convert": {"trace", "access", "state", "registry", "format_interface", "model"},
-    "analysis": {"registry", "format_interface", "model"},
+    "convert": {"trace", "access", "state", "timecorrect", "registry", "format_interface", "model"},
+    "analysis": {"timecorrect", "registry", "format_interface", "model"},
 }
 
 

@@ -5,6 +5,7 @@
 #include "registry/format_registry.h"
 #include "trace/event_attributes.h"
 #include "model/error.h"
+#include "timecorrect/corrected_decoder.h"
 
 namespace earl {
 
@@ -35,11 +36,18 @@ std::uint64_t parse_memory(const std::string& text, const std::string& where) {
 }
 
 std::unique_ptr<TraceDecoder> open_checked(const std::string& file,
-                                           const EventTrace::Options& options) {
+                                           const EventTrace::Options& options,
+                                           const ProgressCallback& progress,
+                                           const ClockCorrections*& corrections) {
   checked_bdist(options.bdist);  // arguments first, before any file is touched
   checked_hsize(options.hsize);
   EventTrace::memory_budget(options.memory);
-  return open_decoder(file, options.format, options.cache);
+  if (options.time_correct) options.clock.validate();
+  std::unique_ptr<TraceDecoder> decoder = open_decoder(file, options.format, options.cache);
+  if (!options.time_correct) return decoder;
+  auto corrected = std::make_unique<CorrectedDecoder>(std::move(decoder), options.clock, progress);
+  corrections = &corrected->corrections();
+  return corrected;
 }
 
 }  // namespace
@@ -55,7 +63,7 @@ std::uint64_t EventTrace::memory_budget(std::int64_t memory) {
 EventTrace::EventTrace(const std::string& file, const Options& options,
                        const ProgressCallback& progress)
     : file_(file),
-      access_(open_checked(file, options), checked_bdist(options.bdist),
+      access_(open_checked(file, options, progress, corrections_), checked_bdist(options.bdist),
               checked_hsize(options.hsize), progress, memory_budget(options.memory)) {}
 
 std::vector<const char*> EventTrace::attribute_names(EventKind kind) {

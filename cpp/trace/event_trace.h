@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "access/random_access_trace.h"
+#include "timecorrect/clock_corrections.h"
 
 namespace earl {
 
@@ -21,6 +22,10 @@ class EventTrace {
     // Bytes the bookmarks may hold; -1: $EARL_MEMORY (bytes, or with a K/M/G suffix),
     // else 256 MiB.
     std::int64_t memory = -1;
+    // Correct clock-condition violations by the controlled logical clock (timecorrect/):
+    // every event's time is then its corrected time; positions stay the same.
+    bool time_correct = false;
+    ClockCorrectionOptions clock;
   };
 
   // The bookmark budget `memory` stands for (EarlError for a bad value or $EARL_MEMORY).
@@ -56,6 +61,8 @@ class EventTrace {
   const Problems& problems() const { return access_.problems(); }
   const RandomAccessTrace& access() const { return access_; }
   const Definitions& definitions() const { return access_.definitions(); }
+  // The corrections made where the trace was opened with time_correct, else nullptr.
+  const ClockCorrections* corrections() const { return corrections_; }
 
   // Attribute names of an event in model order (DESIGN.md section 1).
   static std::vector<const char*> attribute_names(EventKind kind);
@@ -64,6 +71,7 @@ class EventTrace {
   Position resolve(std::int64_t pos) const;
 
   std::string file_;
+  const ClockCorrections* corrections_ = nullptr;  // owned by the decoder inside access_
   RandomAccessTrace access_;
   Position iterator_ = 0;
 };

@@ -1,5 +1,6 @@
 """`earl info`: what a trace holds, at a glance."""
 import earl
+from earl import clock_options
 
 SHOWN_REGIONS = 10  # per group; Score-P defines every MPI function
 
@@ -45,6 +46,11 @@ def describe(trace, shown_locations=None):
     lines.append(f"bookmarks: {marks['count']} ({marks['checkpoints']} full), "
                  f"{_size(marks['memory'])} of {_size(marks['budget'])}, "
                  f"bdist {marks['bdist']}")
+    correction = trace.time_correction()
+    if correction is not None:
+        lines.append(f"clocks:    corrected (controlled logical clock, min latency "
+                     f"{correction['min_latency']:g} s): {correction['jumps']} events moved "
+                     f"forward, at most {correction['max_shift']:.6g} s")
     problems = trace.problems()
     total = sum(kind["count"] for kind in problems.values())
     if total == 0:
@@ -69,6 +75,7 @@ def configure(parser):
                         help="bytes the bookmarks may hold (default: $EARL_MEMORY, else 256 MiB)")
     parser.add_argument("--no-cache", action="store_true",
                         help="read OTF2 directly instead of through EARL's event cache in $TMPDIR")
+    clock_options.add_arguments(parser)
 
 
 def run(args):
@@ -76,6 +83,6 @@ def run(args):
         if index:
             print()
         with earl.EventTrace(path, format=args.format, cache=not args.no_cache,
-                             memory=args.memory) as trace:
+                             memory=args.memory, **clock_options.keywords(args)) as trace:
             print(describe(trace))
     return 0

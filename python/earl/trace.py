@@ -16,7 +16,7 @@ class EventTrace(_core.EventTrace):
     """An event trace with random access (DESIGN.md sections 1-3).
 
     EventTrace(file, format=None, bdist=10000, hsize=1000, progress=None, cache=None,
-               memory=None)
+               memory=None, *, time_correct=False, min_latency=None)
 
     `progress` is a callable taking the fraction done of long work (opening, far jumps);
     by default a progress bar appears on a terminal when such work takes a while.
@@ -28,19 +28,26 @@ class EventTrace(_core.EventTrace):
     `memory` bounds the bytes the bookmarks hold (None: $EARL_MEMORY, bytes or with a
     K/M/G suffix, else 256 MiB); where the state is too large for it, bdist widens
     (bookmarks() tells the bdist in effect).
+    `time_correct=True` corrects clock-condition violations (a receive before its send, a
+    collective's end before its last begin) by the controlled logical clock, one more pass
+    at opening: every time seen is then the corrected one, positions stay the same, and
+    time_correction() tells what moved. `min_latency` (seconds, default 0) is the least
+    time a corrected message takes.
     """
 
     def __init__(self, file, format=None, bdist=10000, hsize=1000, progress=None, cache=None,
-                 memory=None):
+                 memory=None, *, time_correct=False, min_latency=None):
         file = os.fspath(file)
         if cache is None:
             cache = os.environ.get("EARL_CACHE", "1").strip() != "0"
         if progress is None:
             with ProgressBar(f"opening {os.path.basename(os.fsdecode(file))}") as bar:
-                super().__init__(file, format, bdist, hsize, bar, cache, memory)
+                super().__init__(file, format, bdist, hsize, bar, cache, memory,
+                                 time_correct=time_correct, min_latency=min_latency)
             self.progress = _LazyBar("decoding")
         else:
-            super().__init__(file, format, bdist, hsize, progress, cache, memory)
+            super().__init__(file, format, bdist, hsize, progress, cache, memory,
+                             time_correct=time_correct, min_latency=min_latency)
 
     def __iter__(self):
         """All events in order, as dicts; the iterator of the trace does not move."""

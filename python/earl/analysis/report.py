@@ -12,25 +12,33 @@ def metrics():
     return _core.analysis_metrics()
 
 
-def analyze(trace, format=None, progress=None, engine="native"):
+def analyze(trace, format=None, progress=None, engine="native", time_correct=False,
+            min_latency=None):
     """Analyse `trace` (a path or an open earl.EventTrace) and return a Report.
 
     engine "native" runs the C++ engine (GIL released, Ctrl-C stops it); "scripts" runs
     the reference scripts of scripts/patterns/ (slow; the readable specification).
-    `progress` takes the fraction done; by default a bar shows on a terminal."""
+    `progress` takes the fraction done; by default a bar shows on a terminal.
+    `time_correct` analyses the times the controlled logical clock corrects (see
+    EventTrace; native engine only)."""
     if hasattr(trace, "file") and callable(trace.file):
         path, format = trace.file(), format or trace.format()
     else:
         path = os.fspath(trace)
     if engine == "scripts":
         from earl.analysis.reference import analyze_with_scripts
+        if time_correct:
+            raise _core.EarlError("earl analyze: the scripts engine reads recorded times; "
+                                  "time correction needs the native engine")
         return Report(analyze_with_scripts(path, format))
     if engine != "native":
         raise _core.EarlError(f"earl analyze: unknown engine {engine!r} (native, scripts)")
     if progress is None:
         with ProgressBar(f"analysing {os.path.basename(path)}") as bar:
-            return Report(_core.analyze(path, format, bar))
-    return Report(_core.analyze(path, format, progress))
+            return Report(_core.analyze(path, format, bar, time_correct=time_correct,
+                                        min_latency=min_latency))
+    return Report(_core.analyze(path, format, progress, time_correct=time_correct,
+                                min_latency=min_latency))
 
 
 class Report:
