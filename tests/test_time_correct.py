@@ -268,3 +268,24 @@ def test_real_score_p_traces_open_corrected():
         assert fixed.problems()["clock_condition"]["count"] == 0
         for loc, events in per_location(all_events(fixed)).items():
             assert all(a["time"] <= b["time"] for a, b in zip(events, events[1:]))
+
+
+def test_lua_and_tcl_open_corrected(tmp_path):
+    path = write_alog(tmp_path, LAG)
+    corrected = [e["time"] for e in all_events(open_trace(path, time_correct=True))]
+    recorded = [e["time"] for e in all_events(open_trace(path))]
+    assert corrected != recorded
+    lua_times = "local t = {} while e:next() do t[#t + 1] = e:event().time end return t"
+    lua = pytest.importorskip("earl.lua").runtime()
+    lua.globals().path = path
+    for flag, expected in (("true", corrected), ("false", recorded)):
+        lua.execute(f"e = EventTrace{{file=path, time_correct={flag}}}")
+        assert list(lua.execute(lua_times).values()) == expected
+    from test_tcl_common import interp, needs_extension  # noqa: F401
+    tcl = interp()
+    tcl.tk.call("set", "path", path)
+    for flag, expected in (("1", corrected), ("0", recorded)):
+        tcl.eval(f"EventTrace e -file $path -timecorrect {flag}")
+        times = tcl.eval("set t {}; while {[e next]} {e event a; lappend t $a(time)}; set t")
+        assert [float(x) for x in times.split()] == pytest.approx(expected, rel=1e-12)
+        tcl.eval("rename e {}")
