@@ -64,10 +64,12 @@ def violation_total(events):
 LAG = [
     "-3 0 0 2 0 0",
     "-13 0 1 2 0 0 main",
-    "1 0 0 0 0 10",          # 1 loc 0 enters main at 10 us
-    "-101 0 0 1 0 100 5 8",  # 2 loc 0 sends to 1 (tag 5) at 100
-    "1 1 0 0 0 20",          # (3) loc 1 enters main at 20: its clock lags
-    "-102 1 0 0 0 60 5 8",   # (4) ... receives the message at 60, before it was sent
+    "1 0 0 0 0 10",          # loc 0 enters main at 10 us
+    "-101 0 0 1 0 100 5 8",  # loc 0 sends to 1 (tag 5) at 100
+    "1 1 0 0 0 20",          # loc 1 enters main at 20: its clock lags
+    "-101 1 0 0 0 30 7 8",   # loc 1 sends to 0 (tag 7) at 30
+    "-102 0 0 1 0 50 7 8",   # ... received at 50
+    "-102 1 0 0 0 60 5 8",   # loc 1 receives tag 5 at 60, before it was sent
     "-101 1 0 0 0 160 6 8",  # loc 1 sends back at 160
     "-102 0 0 1 0 300 6 8",  # loc 0 receives it at 300
     "2 1 0 0 0 1160",        # loc 1 leaves main at 1160
@@ -79,17 +81,28 @@ def us(x):
     return x * 1e-6
 
 
-def test_forward_amortisation_worked_by_hand(tmp_path):
+def expected_lag_times(backward):
+    """The rule by hand (gamma 0.99, min_latency 0). The receive at 60 jumps to its send:
+    shift 40 us; later events of loc 1 keep max(0, 40 - 0.01 * (t - 60)) of it. Backward,
+    the ramp 40 - 0.01 * (60 - t) before the jump is limited by the send at 30, whose
+    receive is at 50: at most 20 us there, so the ramp's height is 20 + 0.01 * 30."""
+    times = {(1, 60): 100, (1, 160): 160 + 40 - 0.01 * 100, (1, 1160): 1160 + 40 - 0.01 * 1100,
+             (0, 10): 10, (0, 50): 50, (0, 100): 100, (0, 300): 300, (0, 5000): 5000,
+             (1, 20): 20, (1, 30): 30}
+    if backward:
+        height = 20 + 0.01 * 30
+        times[(1, 20)] = 20 + height - 0.01 * 40
+        times[(1, 30)] = 30 + height - 0.01 * 30
+    return times
+
+
+def test_the_rule_worked_by_hand(tmp_path):
     path = write_alog(tmp_path, LAG)
     plain, fixed = open_trace(path), open_trace(path, time_correct=True)
     assert plain.problems()["clock_condition"]["count"] == 1
     assert fixed.problems()["clock_condition"] == {"count": 0, "first": []}
-    # The receive jumps to its send (min_latency 0): shift 40 us at recorded 60 us; later
-    # events of loc 1 keep max(0, 40 - (1 - gamma) * (recorded - 60)) of it.
-    expected = {(1, 20): 20, (1, 60): 100, (1, 160): 160 + 40 - 0.01 * 100,
-                (1, 1160): 1160 + 40 - 0.01 * 1100, (0, 10): 10, (0, 100): 100,
-                (0, 300): 300, (0, 5000): 5000}
-    for before, after in zip(all_events(plain), all_events(fixed)):
+    expected = expected_lag_times(backward=True)
+    for before, after in zip(all_events(plain), all_events(fixed), strict=True):
         key = (before["loc"], round(before["time"] * 1e6))
         assert after["time"] == pytest.approx(us(expected[key]), abs=1e-15), key
         assert {k: v for k, v in after.items() if k != "time"} == \
@@ -107,7 +120,9 @@ def test_min_latency_and_a_shift_that_decays_to_nothing(tmp_path):
              for e in all_events(fixed)}
     assert times[(1, "recv", 5)] == pytest.approx(us(105))
     assert times[(1, "send", 6)] == pytest.approx(us(160 + 45 - 1))
-    # 45 us decay by 0.01 per us: gone after 4500 us; 9160 keeps its recorded time.
+    # The send at 30 may rise only to its receive at 50 - 5; 45 us decay by 0.01 per
+    # us: gone after 4500 us, so 9160 keeps its recorded time.
+    assert times[(1, "send", 7)] == pytest.approx(us(45))
     assert times[(1, "exit", "main")] == us(9160)
     assert fixed.time_correction()["min_latency"] == us(5)
 

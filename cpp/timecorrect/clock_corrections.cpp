@@ -21,10 +21,20 @@ double ClockCorrections::add_jump(Location loc, std::uint64_t ordinal, double ti
   // time + (bound - time) may round below bound; the stored shift must not.
   double shift = bound - time;
   while (time + shift < bound) shift = std::nextafter(shift, std::numeric_limits<double>::infinity());
-  jumps_[loc].push_back(ClockJump{ordinal, time, shift});
+  jumps_[loc].push_back(ClockJump{ordinal, time, shift, options_.backward ? shift : 0.0});
   ++jump_count_;
   max_shift_ = std::max(max_shift_, shift);
   return time + shift;
+}
+
+void ClockCorrections::finish() {
+  for (auto& list : jumps_) {
+    double ramp = -std::numeric_limits<double>::infinity();
+    for (auto j = list.rbegin(); j != list.rend(); ++j) {
+      ramp = std::max(ramp, j->back - decay_ * j->time);
+      j->ramp = ramp;
+    }
+  }
 }
 
 const std::vector<ClockJump>& ClockCorrections::jumps(Location loc) const {
@@ -39,10 +49,10 @@ std::size_t ClockCorrections::memory() const {
   return bytes;
 }
 
-const ClockJump* JumpCursor::find(const ClockCorrections& corrections, Location loc,
-                                  std::uint64_t ordinal) {
+std::pair<const ClockJump*, const ClockJump*> JumpCursor::find(const ClockCorrections& corrections,
+                                                               Location loc, std::uint64_t ordinal) {
   const std::vector<ClockJump>& list = corrections.jumps(loc);
-  if (list.empty()) return nullptr;
+  if (list.empty()) return {nullptr, nullptr};
   if (next_.size() <= static_cast<std::size_t>(loc)) next_.resize(static_cast<std::size_t>(loc) + 1, 0);
   std::size_t& next = next_[loc];
   auto later = [&](std::size_t i) { return i >= list.size() || list[i].ordinal > ordinal; };
@@ -57,7 +67,7 @@ const ClockJump* JumpCursor::find(const ClockCorrections& corrections, Location 
           list.begin());
     }
   }
-  return next == 0 ? nullptr : &list[next - 1];
+  return {next == 0 ? nullptr : &list[next - 1], next < list.size() ? &list[next] : nullptr};
 }
 
 }  // namespace earl

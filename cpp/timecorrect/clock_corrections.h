@@ -1,25 +1,41 @@
 #pragma once
 // The controlled logical clock (Rabenseifner 1997; Becker, Rabenseifner, Wolf, Linford
-// 2009), its forward amortisation. With O the recorded and C the corrected time of a
+// 2009).
+//
+// Forward amortisation. With O the recorded and F the forward-corrected time of a
 // location's events e_1, e_2, ... and 0 < gamma <= 1:
 //
-//   C(e_i) = max( O(e_i),  C(e_{i-1}) + gamma * (O(e_i) - O(e_{i-1})),  bound(e_i) )
+//   F(e_i) = max( O(e_i),  F(e_{i-1}) + gamma * (O(e_i) - O(e_{i-1})),  bound(e_i) )
 //
-// bound: for a receive, C(its send) + min_latency; for the exit of an N-to-N collective,
-// the latest C of the instance's enters; otherwise none. An event whose bound wins is a
-// *jump*. Between jumps the shift S = C - O decays by (1 - gamma) per second of recorded
-// time until C meets O again, so no local interval shrinks below gamma times its length
-// and a location whose clock lags is pulled forward at each message and otherwise left
-// alone. For a location whose recorded times never go backwards the recurrence equals
+// bound: for a receive, F(its send) + min_latency; for the exit of an N-to-N collective,
+// the latest F of the instance's enters; otherwise none. An event whose bound wins is a
+// *jump*, of shift S_J = F - O. Between jumps the shift decays by d = 1 - gamma per second
+// of recorded time until F meets O again. For a location whose recorded times never go
+// backwards the recurrence equals
 //
-//   C(e_i) = O(e_i) + max(0, S_J - (1 - gamma) * (O(e_i) - O(e_J)))
+//   F(e_i) = O(e_i) + max(0, S_J - d * (O(e_i) - O(e_J)))      e_J: latest jump <= e_i
 //
-// with e_J the location's latest jump at or before e_i (C = O before the first one): what
-// this file stores and evaluates, so that an event's corrected time depends only on its
-// location, its number in the stream and its recorded time, never on the path by which
-// a reader reached it. Wild timestamps (Definitions::outside_declared_span) keep their
-// time and bound nothing.
+// Backward amortisation (with `backward`): the events before a jump are moved towards it
+// too, along a ramp of the same slope, so that the interval up to the jump does not take
+// the whole jump:
+//
+//   C(e) = O(e) + max(0, forward shift, max over later jumps J of (H_J - d * (O(e_J) - O(e))))
+//
+// with H_J <= S_J chosen as large as the sends and N-to-N collective enters under the ramp
+// allow: none of them may move past what its receive (minus min_latency) or the earliest
+// exit of its instance has, so every bound the forward pass met still holds. Each interval
+// of a location thus stays within [gamma, 2 - gamma] times its recorded length (a jump's
+// own interval only grows). This is the CLC's amortisation with a linear ramp, limited
+// by the constraints as a whole rather than Becker et al.'s piecewise-linear one.
+//
+// What is stored: the jumps per location (ordinal in the decoder's stream, O, S, H), so
+// an event's corrected time depends only on its location, its number in the stream and its
+// recorded time, never on the path by which a reader reached it. Wild timestamps
+// (Definitions::outside_declared_span) keep their time and bound nothing.
+#include <algorithm>
 #include <cstdint>
+#include <utility>
+#include <limits>
 #include <vector>
 
 #include "model/event.h"
@@ -34,6 +50,7 @@ struct ClockCorrectionOptions {
   // The least fraction of a local interval kept after a jump (1: a jump shifts the rest
   // of the location; smaller: the shift decays back to the recorded clock faster).
   double gamma = 0.99;
+  bool backward = true;  // backward amortisation
 
   // EarlError naming the option outside its range.
   void validate() const;
@@ -42,7 +59,9 @@ struct ClockCorrectionOptions {
 struct ClockJump {
   std::uint64_t ordinal;  // 1-based number of the event in the decoder's stream
   double time;            // its recorded time
-  double shift;           // corrected - recorded, > 0
+  double shift;           // forward: corrected - recorded, > 0
+  double back;            // backward: the ramp's height at the jump, 0 <= back <= shift
+  double ramp = 0.0;      // max over this and later jumps of (back - d * time), by finish()
 };
 
 class ClockCorrections {
@@ -51,20 +70,34 @@ class ClockCorrections {
       : options_(options), decay_(1.0 - options.gamma) {}
 
   const ClockCorrectionOptions& options() const { return options_; }
+  double decay() const { return decay_; }
 
-  // The corrected time of an event of `loc` recorded at `time`, given the location's
+  // The forward-corrected time of an event recorded at `time`, given its location's
   // latest jump at or before it (nullptr: none).
-  double apply(const ClockJump* latest, double time) const {
+  double forward(const ClockJump* latest, double time) const {
     if (!latest) return time;
     const double shift = latest->shift - decay_ * (time - latest->time);
     return shift > 0.0 ? time + shift : time;
   }
 
+  // The corrected time (after finish()): `latest` as for forward(), `next` the location's
+  // first jump after the event (nullptr: none).
+  double corrected(const ClockJump* latest, const ClockJump* next, double time) const {
+    double shift = latest ? latest->shift - decay_ * (time - latest->time) : 0.0;
+    if (next) shift = std::max(shift, next->ramp + decay_ * time);
+    return shift > 0.0 ? time + shift : time;
+  }
+
   // Records a jump of event `ordinal` (later than every jump of `loc` so far) so that its
-  // corrected time is at least `bound`; returns that corrected time.
+  // corrected time is at least `bound`; returns that corrected time. Its ramp starts at
+  // the full shift (or 0 without backward amortisation); the pass lowers it.
   double add_jump(Location loc, std::uint64_t ordinal, double time, double bound);
 
+  // Computes the ramps; no jumps may be added afterwards.
+  void finish();
+
   const std::vector<ClockJump>& jumps(Location loc) const;
+  std::vector<ClockJump>& jumps_of(Location loc) { return jumps_.at(static_cast<std::size_t>(loc)); }
   const ClockJump* latest(Location loc) const {
     if (static_cast<std::size_t>(loc) >= jumps_.size() || jumps_[loc].empty()) return nullptr;
     return &jumps_[loc].back();
@@ -82,11 +115,13 @@ class ClockCorrections {
   double max_shift_ = 0.0;
 };
 
-// Finds the latest jump at or before an ordinal, remembering per location where it found
-// the last one: a forward scan costs a compare per event, a jump back a binary search.
+// Finds the jumps around an ordinal, remembering per location where it found the last
+// ones: a forward scan costs a compare per event, a jump back a binary search.
 class JumpCursor {
  public:
-  const ClockJump* find(const ClockCorrections& corrections, Location loc, std::uint64_t ordinal);
+  // The location's latest jump at or before `ordinal` and its first after it.
+  std::pair<const ClockJump*, const ClockJump*> find(const ClockCorrections& corrections,
+                                                     Location loc, std::uint64_t ordinal);
 
  private:
   std::vector<std::size_t> next_;  // per location: index of the first jump after the last answer

@@ -30,5 +30,8 @@ std::unique_ptr<ClockCorrections> correct_clocks(TraceDecoder& decoder,
                                                  const std::function<bool(double)>& progress = {});
 
 constexpr std::size_t kMaxQueued = std::size_t(1) << 22;
+// Known constraints of backward amortisation kept per location (older ones: ramps stop
+// short of them).
+constexpr std::size_t kMaxConstraints = 4096;
 
 }  // namespace earl

@@ -19,7 +19,10 @@ bool CorrectedDecoder::read(Event& event) {
   if (!decoder_->read(event)) return false;
   ++read_;
   if (!definitions().outside_declared_span(event.time))
-    event.time = corrections_->apply(cursor_.find(*corrections_, event.loc, read_), event.time);
+  {
+    auto [latest, next] = cursor_.find(*corrections_, event.loc, read_);
+    event.time = corrections_->corrected(latest, next, event.time);
+  }
   return true;
 }
 

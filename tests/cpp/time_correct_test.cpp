@@ -41,7 +41,7 @@ TEST_CASE("a receive whose send never comes goes on without a bound at the end")
   CHECK(jump.ordinal == 1);
   CHECK(jump.shift == doctest::Approx(50e-6));
   // The second receive keeps the decayed shift: 60 + 50 - 0.01 * 10 us.
-  CHECK(corrections->apply(&jump, 60e-6) == doctest::Approx(109.9e-6));
+  CHECK(corrections->forward(&jump, 60e-6) == doctest::Approx(109.9e-6));
 }
 
 TEST_CASE("receives waiting for each other (no real trace does this) end, the oldest released") {
@@ -61,18 +61,23 @@ TEST_CASE("the jump cursor finds the latest jump at or before any ordinal, in an
     corrections.add_jump(3, o, 0.0, 1.0);
     ordinals.push_back(o);
   }
+  corrections.finish();
   JumpCursor cursor;
   std::mt19937_64 random(7);
   for (int i = 0; i < 5000; ++i) {
     std::uint64_t query = i < 2000 ? static_cast<std::uint64_t>(i) : random() % 2100;
-    const ClockJump* found = cursor.find(corrections, 3, query);
+    auto [latest, next] = cursor.find(corrections, 3, query);
     const ClockJump* expected = nullptr;
-    for (const ClockJump& j : corrections.jumps(3))
+    const ClockJump* after = nullptr;
+    for (const ClockJump& j : corrections.jumps(3)) {
       if (j.ordinal <= query) expected = &j;
-    REQUIRE(found == expected);
+      if (j.ordinal > query && !after) after = &j;
+    }
+    REQUIRE(latest == expected);
+    REQUIRE(next == after);
   }
-  CHECK(cursor.find(corrections, 2, 100) == nullptr);
-  CHECK(cursor.find(corrections, -1, 100) == nullptr);
+  CHECK(cursor.find(corrections, 2, 100).first == nullptr);
+  CHECK(cursor.find(corrections, -1, 100).second == nullptr);
 }
 
 TEST_CASE("a corrected decoder's positions give the scan's times") {
