@@ -84,7 +84,8 @@ void bind_analysis(py::module_& m) {
         analysis::AnalysisOptions options;
         options.time_correct = time_correct;
         if (!min_latency.is_none()) {
-          if (!PyFloat_Check(min_latency.ptr()) && !PyLong_Check(min_latency.ptr()))
+          if (PyBool_Check(min_latency.ptr()) ||
+          (!PyFloat_Check(min_latency.ptr()) && !PyLong_Check(min_latency.ptr())))
             throw py::type_error("min_latency must be a number of seconds");
           options.clock.min_latency = min_latency.cast<double>();
         }

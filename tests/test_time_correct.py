@@ -131,8 +131,9 @@ def test_bad_options(tmp_path):
     path = write_alog(tmp_path, LAG)
     with pytest.raises(earl.EarlError, match="min_latency"):
         open_trace(path, time_correct=True, min_latency=-1.0)
-    with pytest.raises(TypeError, match="min_latency"):
-        open_trace(path, time_correct=True, min_latency="1us")
+    for bad in ("1us", True):
+        with pytest.raises(TypeError, match="min_latency"):
+            open_trace(path, time_correct=True, min_latency=bad)
 
 
 # ------------------------------------------------------------------ generated traces

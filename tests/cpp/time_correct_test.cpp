@@ -110,3 +110,47 @@ TEST_CASE("a corrected decoder's positions give the scan's times") {
     CHECK(e.time == scan[at]);
   }
 }
+
+TEST_CASE("a collective's exit rises to the latest enter; the enter before it follows on a ramp") {
+  // True times: location 0 enters at 100, location 1 at 150, both leave at 160; location
+  // 0's clock lags by 30 us, so it records 70 and 130, and its exit precedes 1's enter.
+  auto at = [](EventKind kind, Location loc, double us) {
+    Event e;
+    e.kind = kind;
+    e.type = kind == EventKind::Enter ? kEnterType : kExitType;
+    e.loc = loc;
+    e.region = 0;
+    e.com = 4;
+    e.time = us * 1e-6;
+    return e;
+  };
+  auto decoder = std::make_unique<MemoryDecoder>(
+      std::vector<Event>{at(EventKind::Enter, 0, 70), at(EventKind::CollectiveExit, 0, 130),
+                         at(EventKind::Enter, 1, 150), at(EventKind::CollectiveExit, 1, 160)},
+      2);
+  decoder->mutable_definitions().communicator_sizes[4] = 2;
+  CorrectedDecoder corrected(std::move(decoder), ClockCorrectionOptions{});
+  REQUIRE(corrected.corrections().jump_count() == 1);
+  CHECK(corrected.corrections().jumps(0).at(0).shift == doctest::Approx(20e-6));
+  std::vector<double> times;
+  Event e;
+  while (corrected.read(e)) times.push_back(e.time * 1e6);
+  REQUIRE(times.size() == 4);
+  // The enter rises along the ramp 20 - 0.01 * (130 - 70) (its instance's earliest exit,
+  // 150, allows 80); the exit meets the enter at 150; location 1 stays.
+  CHECK(times[0] == doctest::Approx(89.4));
+  CHECK(times[1] == doctest::Approx(150));
+  CHECK(times[2] == doctest::Approx(150));
+  CHECK(times[3] == doctest::Approx(160));
+
+  ClockCorrectionOptions forward_only;
+  forward_only.backward = false;
+  auto again = std::make_unique<MemoryDecoder>(
+      std::vector<Event>{at(EventKind::Enter, 0, 70), at(EventKind::CollectiveExit, 0, 130),
+                         at(EventKind::Enter, 1, 150), at(EventKind::CollectiveExit, 1, 160)},
+      2);
+  again->mutable_definitions().communicator_sizes[4] = 2;
+  CorrectedDecoder forward(std::move(again), forward_only);
+  REQUIRE(forward.read(e));
+  CHECK(e.time * 1e6 == doctest::Approx(70));
+}
