@@ -85,7 +85,7 @@ void bind_analysis(py::module_& m) {
         options.time_correct = time_correct;
         if (!min_latency.is_none()) {
           if (PyBool_Check(min_latency.ptr()) ||
-          (!PyFloat_Check(min_latency.ptr()) && !PyLong_Check(min_latency.ptr())))
+              (!PyFloat_Check(min_latency.ptr()) && !PyLong_Check(min_latency.ptr())))
             throw py::type_error("min_latency must be a number of seconds");
           options.clock.min_latency = min_latency.cast<double>();
         }

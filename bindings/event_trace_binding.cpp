@@ -119,7 +119,7 @@ class PyEventTrace {
     options.time_correct = time_correct;
     if (!min_latency.is_none()) {
       if (PyBool_Check(min_latency.ptr()) ||
-          (!PyFloat_Check(min_latency.ptr()) && !PyLong_Check(min_latency.ptr())))
+              (!PyFloat_Check(min_latency.ptr()) && !PyLong_Check(min_latency.ptr())))
         throw py::type_error("min_latency must be a number of seconds, got " +
                              std::string(Py_TYPE(min_latency.ptr())->tp_name));
       options.clock.min_latency = min_latency.cast<double>();

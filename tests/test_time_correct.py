@@ -220,6 +220,12 @@ def test_skewed_clocks_corrected(skewed, fmt, cache):
     # its send, by how much), zero for the true trace, now zero again.
     assert violation_total(exact) == 0.0
     assert violation_total(before) > 0.0 and violation_total(after) == 0.0
+    # Closer to the true times, frame-free: each message's latency (receive - send)
+    # against its true latency, summed over all messages, drops (by 60-70% here).
+    latency_error = lambda events: sum(abs((r["time"] - s["time"]) - (tr["time"] - ts["time"]))
+                                       for (s, r), (ts, tr) in zip(message_pairs(events),
+                                                                   message_pairs(exact), strict=True))
+    assert latency_error(after) < 0.6 * latency_error(before)
     # The true times are those of the unskewed run: same per-location event sequences.
     true_locs, after_locs = per_location(exact), per_location(after)
     for loc in true_locs:
