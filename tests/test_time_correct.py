@@ -10,6 +10,7 @@ from the generator's true times (`earl gen --clock-offset/--clock-drift` skews o
 written clocks; the same seed without skew is the true trace), and from the time checks
 of part 2, which count clock_condition independently of the correction.
 """
+import json
 import random
 import subprocess
 import sys
@@ -278,6 +279,9 @@ def test_command_line(skewed):
     assert "clock condition" in run("info", path).stdout
     analysis = run("analyze", "--time-correct", "--min-latency", "1e-6", "--json", path)
     assert analysis.returncode == 0, analysis.stderr
+    assert json.loads(analysis.stdout)["clock_jumps"] > 0
+    assert "clocks corrected" in run("analyze", "--time-correct", path).stdout
+    assert "clock_jumps" not in json.loads(run("analyze", "--json", path).stdout)
 
 
 def test_real_score_p_traces_open_corrected():
