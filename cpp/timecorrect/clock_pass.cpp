@@ -105,6 +105,7 @@ struct LocationClock {
   bool backwards = false;  // its recorded time went backwards once: no more ramps
   bool seen = false;
   double last_time = 0.0;
+  bool listed = false;  // scratch of ClockPass::compact_blocked
   bool arrived = false;    // the waiting collective exit joined its instance
   InstanceKey instance{0, 0};
 
@@ -130,8 +131,9 @@ class ClockPass {
     if (event.loc < 0) return;
     const auto l = static_cast<std::size_t>(event.loc);
     if (clocks_.size() <= l) clocks_.resize(l + 1);
+    if (!clocks_[l]) clocks_[l] = std::make_unique<LocationClock>();
     const Pending p{ordinal, event.time, event.tag, event.com, event.peer, event.kind};
-    LocationClock& c = clocks_[l];
+    LocationClock& c = *clocks_[l];
     if (c.blocked) {
       c.queue.push_back(p);
       if (++queued_ > kMaxQueued) {
@@ -143,7 +145,7 @@ class ClockPass {
     if (!step(event.loc, p)) {
       c.queue.push_back(p);
       ++queued_;
-      c.blocked = true;
+      block(event.loc, c);
     }
     drain();
   }
@@ -161,7 +163,7 @@ class ClockPass {
  private:
   // Takes event p of location l: false when it has to wait (l is then blocked at it).
   bool step(Location l, const Pending& p) {
-    LocationClock& c = clocks_[static_cast<std::size_t>(l)];
+    LocationClock& c = *clocks_[static_cast<std::size_t>(l)];
     const bool wild = definitions_.outside_declared_span(p.time);
     double corrected = wild ? p.time : corrections_->forward(corrections_->latest(l), p.time);
     double bound = kNoBound;
@@ -232,7 +234,7 @@ class ClockPass {
     }
     if (channel.waiting) {
       channel.waiting = false;
-      LocationClock& receiver = clocks_[static_cast<std::size_t>(p.peer)];
+      LocationClock& receiver = *clocks_[static_cast<std::size_t>(p.peer)];
       receiver.bound_send = sent;
       receiver.has_bound = true;
       unblock(p.peer);
@@ -249,7 +251,7 @@ class ClockPass {
     if (!backward_ || loc < 0) return;
     // The ramp is evaluated by other arithmetic than this bound: keep a few ulps away.
     allowed -= 16 * std::numeric_limits<double>::epsilon() * (std::fabs(time) + std::fabs(allowed));
-    LocationClock& c = clocks_[static_cast<std::size_t>(loc)];
+    LocationClock& c = *clocks_[static_cast<std::size_t>(loc)];
     const double d = corrections_->decay();
     if (static_cast<std::size_t>(loc) < jump_lists_) {
       std::vector<ClockJump>& jumps = corrections_->jumps_of(loc);
@@ -330,15 +332,35 @@ class ClockPass {
 
   void unblock(Location l) { ready_.push_back(l); }
 
+  void block(Location l, LocationClock& c) {
+    c.blocked = true;
+    blocked_.push_back(l);
+    if (blocked_.size() >= 2 * compacted_size_ + 1024) compact_blocked();
+  }
+
+  // Drops the locations that went on since they blocked (and repeats).
+  void compact_blocked() {
+    std::size_t kept = 0;
+    for (Location l : blocked_) {
+      LocationClock& c = *clocks_[static_cast<std::size_t>(l)];
+      if (!c.blocked || c.listed) continue;
+      c.listed = true;
+      blocked_[kept++] = l;
+    }
+    blocked_.resize(kept);
+    for (Location l : blocked_) clocks_[static_cast<std::size_t>(l)]->listed = false;
+    compacted_size_ = kept;
+  }
+
   void drain() {
     while (!ready_.empty()) {
       const Location l = ready_.back();
       ready_.pop_back();
-      LocationClock& c = clocks_[static_cast<std::size_t>(l)];
+      LocationClock& c = *clocks_[static_cast<std::size_t>(l)];
       c.blocked = false;
       while (!c.empty()) {
         if (!step(l, c.front())) {
-          c.blocked = true;
+          block(l, c);
           break;
         }
         c.pop();
@@ -349,15 +371,16 @@ class ClockPass {
 
   // The location waiting at the oldest event goes on without its bound.
   bool release_oldest() {
-    std::size_t oldest = clocks_.size();
-    for (std::size_t l = 0; l < clocks_.size(); ++l)
-      if (clocks_[l].blocked && (oldest == clocks_.size() ||
-                                 clocks_[l].front().ordinal < clocks_[oldest].front().ordinal))
+    compact_blocked();
+    Location oldest = -1;
+    for (Location l : blocked_)
+      if (oldest < 0 || clocks_[static_cast<std::size_t>(l)]->front().ordinal <
+                            clocks_[static_cast<std::size_t>(oldest)]->front().ordinal)
         oldest = l;
-    if (oldest == clocks_.size()) return false;
-    LocationClock& c = clocks_[oldest];
+    if (oldest < 0) return false;
+    LocationClock& c = *clocks_[static_cast<std::size_t>(oldest)];
     const Pending& p = c.front();
-    const auto l = static_cast<Location>(oldest);
+    const Location l = oldest;
     if (p.kind == EventKind::Recv) {
       ChannelState& channel = channels_[Channel{p.peer, l, p.tag, p.com}];
       channel.waiting = false;
@@ -379,7 +402,9 @@ class ClockPass {
   double min_latency_;
   bool backward_;
   std::size_t jump_lists_ = 0;  // locations that may have jumps
-  std::vector<LocationClock> clocks_;
+  std::vector<std::unique_ptr<LocationClock>> clocks_;  // of the locations seen
+  std::vector<Location> blocked_;  // locations that blocked (some may have gone on since)
+  std::size_t compacted_size_ = 0;
   std::unordered_map<Channel, ChannelState, ChannelHash> channels_;
   std::unordered_map<InstanceKey, Instance, InstanceHash> instances_;
   // (com, location) -> the number of that location's next instance on com.
