@@ -41,6 +41,7 @@ py::dict to_python(const analysis::AnalysisResult& r) {
   out["events"] = r.events;
   out["messages"] = r.messages;
   out["collective_instances"] = r.collective_instances;
+  out["clock_jumps"] = r.clock_jumps;
   out["regions"] = r.regions;
   out["locations"] = r.locations;
   py::list callpaths;
@@ -78,8 +79,16 @@ void bind_analysis(py::module_& m) {
         "parents before children.");
   m.def(
       "analyze",
-      [](const std::string& file, const py::object& format, const py::object& progress) {
+      [](const std::string& file, const py::object& format, const py::object& progress,
+         bool time_correct, const py::object& min_latency) {
         analysis::AnalysisOptions options;
+        options.time_correct = time_correct;
+        if (!min_latency.is_none()) {
+          if (PyBool_Check(min_latency.ptr()) ||
+              (!PyFloat_Check(min_latency.ptr()) && !PyLong_Check(min_latency.ptr())))
+            throw py::type_error("min_latency must be a number of seconds");
+          options.clock.min_latency = min_latency.cast<double>();
+        }
         if (!format.is_none()) {
           if (!py::isinstance<py::str>(format)) throw EarlError("earl analyze: format must be a string");
           options.format = format.cast<std::string>();
@@ -93,6 +102,7 @@ void bind_analysis(py::module_& m) {
         return to_python(result);
       },
       py::arg("file"), py::arg("format") = py::none(), py::arg("progress") = py::none(),
+      py::kw_only(), py::arg("time_correct") = false, py::arg("min_latency") = py::none(),
       "Runs the wait-state analysis over the trace `file` and returns its results as plain "
       "data (earl.analysis.analyze wraps it in a Report).");
 }

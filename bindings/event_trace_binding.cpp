@@ -113,13 +113,21 @@ class PyEventTrace {
  public:
   PyEventTrace(const py::object& path, const py::object& format, const py::object& bdist,
                const py::object& hsize, py::object progress, bool cache, const py::object& memory,
-               const py::object& index)
+               const py::object& index, bool time_correct, const py::object& min_latency)
       : progress_(std::move(progress)) {
     EventTrace::Options options;
     options.cache = cache;
     if (!index.is_none()) {
       if (!py::isinstance<py::bool_>(index)) throw py::type_error("index must be True, False or None");
       options.index = index.cast<bool>() ? 1 : 0;
+    }
+    options.time_correct = time_correct;
+    if (!min_latency.is_none()) {
+      if (PyBool_Check(min_latency.ptr()) ||
+              (!PyFloat_Check(min_latency.ptr()) && !PyLong_Check(min_latency.ptr())))
+        throw py::type_error("min_latency must be a number of seconds, got " +
+                             std::string(Py_TYPE(min_latency.ptr())->tp_name));
+      options.clock.min_latency = min_latency.cast<double>();
     }
     const std::string file = text_argument(path, "file");
     if (!format.is_none()) options.format = text_argument(format, "format");
@@ -236,6 +244,19 @@ class PyEventTrace {
     result["path"] = info.path.empty() ? py::object(py::none()) : py::object(text(info.path));
     result["state"] = text(info.state);
     result["note"] = text(info.note);
+    return result;
+  }
+
+  // None, or what the clock correction did (EventTrace(..., time_correct=True)).
+  py::object time_correction() {
+    const ClockCorrections* corrections = trace().corrections();
+    if (!corrections) return py::none();
+    py::dict result;
+    result["jumps"] = corrections->jump_count();
+    result["max_shift"] = corrections->max_shift();
+    result["min_latency"] = corrections->options().min_latency;
+    result["gamma"] = corrections->options().gamma;
+    result["memory"] = corrections->memory();
     return result;
   }
 
@@ -410,10 +431,11 @@ auto on_trace(F f) {
 void bind_event_trace(py::module_& m) {
   py::class_<PyEventTrace, Holder>(m, "EventTrace")
       .def(py::init<const py::object&, const py::object&, const py::object&, const py::object&,
-                    py::object, bool, const py::object&, const py::object&>(),
+                    py::object, bool, const py::object&, const py::object&, bool, const py::object&>(),
            py::arg("file"), py::arg("format") = py::none(), py::arg("bdist") = 10000,
            py::arg("hsize") = 1000, py::arg("progress") = py::none(), py::arg("cache") = true,
-           py::arg("memory") = py::none(), py::arg("index") = py::none())
+           py::arg("memory") = py::none(), py::arg("index") = py::none(), py::kw_only(),
+           py::arg("time_correct") = false, py::arg("min_latency") = py::none())
       .def("event", method(&PyEventTrace::event), py::arg("pos") = py::none())
       .def("attributes", method(&PyEventTrace::attributes), py::arg("pos") = py::none())
       .def("values", method(&PyEventTrace::values), py::arg("pos") = py::none())
@@ -440,6 +462,7 @@ void bind_event_trace(py::module_& m) {
       .def("types", on_trace([](EventTrace& t) { return texts(t.types()); }))
       .def("eventTypes", on_trace([](EventTrace& t) { return texts(t.types()); }))
       .def("problems", method(&PyEventTrace::problems))
+      .def("time_correction", method(&PyEventTrace::time_correction))
       .def("bookmarks", method(&PyEventTrace::bookmarks))
       .def("index_info", method(&PyEventTrace::index_info))
       .def("__len__", on_trace([](EventTrace& t) { return t.size(); }))

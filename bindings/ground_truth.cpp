@@ -137,6 +137,16 @@ py::dict truth_to_python(const gen::GenOptions& options, const gen::GenResult& r
   d["bytes_received_per_location"] = t.bytes_received_per_location;
   d["bytes_sent_per_location"] = t.bytes_sent_per_location;
   d["region_time"] = region_time(t);
+  if (!t.clocks.empty()) {
+    py::list clocks;
+    for (const GroundTruth::Clock& clock : t.clocks) {
+      py::dict c;
+      c["offset"] = clock.offset;
+      c["drift_ppm"] = clock.drift_ppm;
+      clocks.append(c);
+    }
+    d["clocks"] = clocks;
+  }
   return d;
 }
 

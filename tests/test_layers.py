@@ -26,6 +26,7 @@ LAYERS = {
     "state": ("state", "state/trace_state.h"),
     "access": ("access", "access/random_access_trace.h"),
     "index": ("index", "index/persisted_index.h"),
+    "timecorrect": ("timecorrect", "timecorrect/clock_corrections.h"),
     "trace": ("trace", "trace/event_trace.h"),
     "stats": ("stats", "stats/p2_statistic.h"),
     "gen": ("gen", "gen/generator.h"),
@@ -40,7 +41,8 @@ LAYERS = {
 # over access, the index and the registry; the
 # generator writes through the registry; conversion reads a trace and writes through the
 # registry; the wait-state analysis reads each event once through the registry's decoder
-# (it needs no random access). Nothing sees a layer beside or above it.
+# (it needs no random access); clock correction wraps a decoder, for the trace facade and
+# the analysis. Nothing sees a layer beside or above it.
 ALLOWED = {
     "model": set(),
     "format_interface": {"model"},
@@ -51,11 +53,12 @@ ALLOWED = {
     "state": {"model"},
     "access": {"state", "format_interface", "model"},
     "index": {"access", "state", "format_interface", "model"},
-    "trace": {"index", "access", "state", "registry", "format_interface", "model"},
+    "timecorrect": {"format_interface", "model"},
+    "trace": {"index", "access", "state", "timecorrect", "registry", "format_interface", "model"},
     "stats": {"model"},
     "gen": {"registry", "format_interface", "model"},
-    "convert": {"trace", "index", "access", "state", "registry", "format_interface", "model"},
-    "analysis": {"registry", "format_interface", "model"},
+    "convert": {"trace", "index", "access", "state", "timecorrect", "registry", "format_interface", "model"},
+    "analysis": {"timecorrect", "registry", "format_interface", "model"},
 }
 
 

@@ -505,6 +505,7 @@ struct OpenArguments {
   lua_Integer bdist = 10000;
   lua_Integer hsize = 1000;
   int cache = -1;  // -1: EARL_CACHE decides, as in Python
+  bool time_correct = false;
 };
 
 const char* optional_string(lua_State* L, int idx, const char* name) {
@@ -518,11 +519,11 @@ int optional_boolean(lua_State* L, int idx, const char* name) {
   return lua_toboolean(L, idx);
 }
 
-// EventTrace{file=..., format=..., bdist=..., hsize=..., cache=...}: every key is read
+// EventTrace{file=..., format=..., bdist=..., hsize=..., cache=..., time_correct=...}: every key is read
 // onto the stack (the strings stay alive there) and unknown keys are errors, so that a
 // misspelt option is not silently ignored.
 OpenArguments options_from_table(lua_State* L) {
-  static const char* const known[] = {"file", "format", "bdist", "hsize", "cache"};
+  static const char* const known[] = {"file", "format", "bdist", "hsize", "cache", "time_correct"};
   lua_pushnil(L);
   while (lua_next(L, 1)) {
     lua_pop(L, 1);
@@ -530,11 +531,12 @@ OpenArguments options_from_table(lua_State* L) {
     if (lua_type(L, -1) == LUA_TSTRING)
       for (const char* name : known) known_key = known_key || std::strcmp(lua_tostring(L, -1), name) == 0;
     if (!known_key)
-      fail(L, "EventTrace: unknown option '%s' (the options are file, format, bdist, hsize, cache)",
+      fail(L, "EventTrace: unknown option '%s' (the options are file, format, bdist, hsize, cache, "
+              "time_correct)",
            luaL_tolstring(L, -1, nullptr));
   }
   lua_settop(L, 1);
-  for (const char* name : known) lua_getfield(L, 1, name);  // at 2..6
+  for (const char* name : known) lua_getfield(L, 1, name);  // at 2..7
   OpenArguments args;
   if (lua_isnil(L, 2)) fail(L, "EventTrace: file is required, as in EventTrace{file=\"run.otf2\"}");
   args.file = string_argument(L, 2, "EventTrace", "file");
@@ -542,6 +544,7 @@ OpenArguments options_from_table(lua_State* L) {
   args.bdist = optional_integer(L, 4, "EventTrace", "bdist", 10000);
   args.hsize = optional_integer(L, 5, "EventTrace", "hsize", 1000);
   args.cache = optional_boolean(L, 6, "cache");
+  args.time_correct = optional_boolean(L, 7, "time_correct") == 1;
   return args;
 }
 
@@ -562,6 +565,7 @@ std::shared_ptr<SharedTrace>* open_trace(const OpenArguments& args) {
   options.bdist = args.bdist;
   options.hsize = args.hsize;
   options.cache = args.cache < 0 ? default_cache() : args.cache != 0;
+  options.time_correct = args.time_correct;
   auto trace = std::make_unique<EventTrace>(args.file, options);
   return new std::shared_ptr<SharedTrace>(std::make_shared<SharedTrace>(std::move(trace)));
 }

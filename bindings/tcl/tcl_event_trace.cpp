@@ -330,12 +330,13 @@ int make_command(Tcl_Interp* interp, const char* name, std::shared_ptr<SharedTra
   return TCL_OK;
 }
 
-// EventTrace handle -file f ?-format F? ?-bdist N? ?-hsize N?
+// EventTrace handle -file f ?-format F? ?-bdist N? ?-hsize N? ?-timecorrect BOOL?
 int create(Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
   const std::string here = "EventTrace";
   if (objc < 2 || objc % 2 != 0)
-    throw EarlError("wrong # args: should be \"EventTrace handle -file file ?-format format? ?-bdist n? ?-hsize n?\"");
-  static const char* const options[] = {"-file", "-format", "-bdist", "-hsize", nullptr};
+    throw EarlError("wrong # args: should be \"EventTrace handle -file file ?-format format? ?-bdist n? "
+                    "?-hsize n? ?-timecorrect boolean?\"");
+  static const char* const options[] = {"-file", "-format", "-bdist", "-hsize", "-timecorrect", nullptr};
   std::optional<std::string> file;
   OpenOptions open;
   for (int i = 2; i < objc; i += 2) {
@@ -346,6 +347,12 @@ int create(Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
       case 1: open.format = Tcl_GetString(objv[i + 1]); break;
       case 2: open.bdist = count_argument(objv[i + 1], here, "-bdist", true); break;
       case 3: open.hsize = count_argument(objv[i + 1], here, "-hsize", false); break;
+      case 4: {
+        int flag = 0;
+        if (Tcl_GetBooleanFromObj(interp, objv[i + 1], &flag) != TCL_OK) return TCL_ERROR;
+        open.time_correct = flag != 0;
+        break;
+      }
     }
   }
   if (!file) throw EarlError("EventTrace: -file is required, as in EventTrace e -file run.otf2");

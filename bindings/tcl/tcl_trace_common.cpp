@@ -24,6 +24,7 @@ std::shared_ptr<SharedTrace> open_shared_trace(const std::string& file, const Op
   core.bdist = options.bdist;
   core.hsize = options.hsize;
   core.cache = default_cache();
+  core.time_correct = options.time_correct;
   return std::make_shared<SharedTrace>(std::make_unique<EventTrace>(file, core));
 }
 

@@ -20,6 +20,7 @@ struct OpenOptions {
   std::string format;  // empty: detect
   Tcl_WideInt bdist = 10000;
   Tcl_WideInt hsize = 1000;
+  bool time_correct = false;  // the controlled logical clock (EventTrace::Options)
 };
 
 std::shared_ptr<SharedTrace> open_shared_trace(const std::string& file, const OpenOptions& options);

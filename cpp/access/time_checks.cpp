@@ -50,12 +50,7 @@ void TimeChecks::check_location_time(const Event& event, ProblemKind& time_order
     seen_.resize(loc + 1, false);
   }
   bool backwards = seen_[loc] && event.time < last_time_[loc];
-  bool outside = false;
-  const double begin = definitions_->declared_begin, end = definitions_->declared_end;
-  if (end > begin) {
-    double span = end - begin;
-    outside = event.time < begin - span || event.time > end + span;
-  }
+  const bool outside = definitions_->outside_declared_span(event.time);
   if (backwards || outside) note_problem(time_order, event.pos);
   // A wild timestamp must not make every later event of its location look backwards.
   if (!outside) {

@@ -9,6 +9,7 @@
 #include "format_interface/trace_decoder.h"
 #include "model/error.h"
 #include "registry/format_registry.h"
+#include "timecorrect/corrected_decoder.h"
 
 namespace earl::analysis {
 
@@ -61,7 +62,14 @@ void fold_profile(const LocationProfile& profile, Location loc, const CallTree& 
 
 AnalysisResult analyze(const std::string& file, const AnalysisOptions& options) {
   // One forward pass: the decoder is read directly, without EARL's event cache.
+  if (options.time_correct) options.clock.validate();
   std::unique_ptr<TraceDecoder> decoder = open_decoder(file, options.format, false);
+  std::uint64_t clock_jumps = 0;
+  if (options.time_correct) {
+    auto corrected = std::make_unique<CorrectedDecoder>(std::move(decoder), options.clock, options.progress);
+    clock_jumps = corrected->corrections().jump_count();
+    decoder = std::move(corrected);
+  }
   for (;;) {
     AnalysisResult result;
     CallTree tree;
@@ -102,6 +110,7 @@ AnalysisResult analyze(const std::string& file, const AnalysisOptions& options) 
       result.locations.push_back(static_cast<std::size_t>(l) < defs.location_names.size() ? defs.location_names[l] : "");
     result.messages = matching.sends();
     result.collective_instances = matching.collective_instances();
+    result.clock_jumps = clock_jumps;
     if (options.progress && !options.progress(1.0)) throw Interrupted();
     return result;
   }

@@ -14,6 +14,7 @@
 
 #include "analysis/call_tree.h"
 #include "analysis/severities.h"
+#include "timecorrect/clock_corrections.h"
 
 namespace earl::analysis {
 
@@ -22,6 +23,9 @@ struct AnalysisOptions {
   // Called every 2^16 events with the part read (0..1); returning false stops the
   // analysis with earl::Interrupted.
   std::function<bool(double)> progress;
+  // Analyse the times the controlled logical clock corrects (timecorrect/): one more pass.
+  bool time_correct = false;
+  ClockCorrectionOptions clock;
 };
 
 struct AnalysisResult {
@@ -34,6 +38,7 @@ struct AnalysisResult {
   ProblemCounts problems;
   std::uint64_t messages = 0;             // sends seen
   std::uint64_t collective_instances = 0;
+  std::uint64_t clock_jumps = 0;  // with time_correct: events the correction moved by a bound
 };
 
 // EarlError naming the file when it cannot be read.

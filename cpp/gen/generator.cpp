@@ -7,6 +7,7 @@
 
 #include "gen/options.h"
 #include "gen/rng.h"
+#include "gen/clock_skew.h"
 #include "gen/truth.h"
 #include "model/error.h"
 #include "registry/format_registry.h"
@@ -358,9 +359,15 @@ GenResult generate(const GenOptions& options, const std::string& trace_path,
     wo.rollover = options.rollover;
     writer = open_writer(options.format, trace_path, wo);
     TruthCollector collector(kMpiSend, kMpiRecv, {kMpiAllreduce, kMpiBarrier}, options.truth_limit);
+    std::vector<ClockSkew> skews = draw_clock_skews(options);
+    SkewedWriter skewed(*writer, skews, options.threads);
+    TraceWriter* file_sink = skews.empty() ? writer.get() : &skewed;
     GenResult result;
-    result.summary = run_program(options, {writer.get(), &collector});
-    result.truth = std::make_shared<const GroundTruth>(collector.truth());
+    result.summary = run_program(options, {file_sink, &collector});
+    GroundTruth truth = collector.truth();
+    for (const ClockSkew& skew : skews)
+      truth.clocks.push_back(GroundTruth::Clock{seconds(skew.offset_us), skew.drift * 1e6});
+    result.truth = std::make_shared<const GroundTruth>(std::move(truth));
     if (keep) keep(result);
     return result;
   } catch (...) {

@@ -90,6 +90,10 @@ struct GenOptions {
   double imbalance_rate = 0.1;
   std::int64_t imbalance_us = 800;
 
+  // Clocks that disagree (gen/clock_skew.h): the written times only; 0 = exact clocks.
+  double clock_offset = 0.0;  // seconds: each process' offset uniform in [0, this]
+  double clock_drift = 0.0;   // ppm: each process' drift uniform in [-this, this]
+
   std::int64_t truth_limit = 10000;  // at most this many entries per ground-truth list
 
   // Called every few thousand events with the part of `events` written (0..1); may throw

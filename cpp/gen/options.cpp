@@ -75,6 +75,13 @@ const std::vector<OptionSpec>& option_table() {
        "probability per location and round of a longer update phase", 0, 1},
       {"imbalance_us", &GenOptions::imbalance_us, G::Model,
        "mean extra update time of an imbalanced location (exponential, microseconds)", 0, kMaxUs},
+      {"clock_offset", &GenOptions::clock_offset, G::Model,
+       "skewed clocks: each process records time with an offset drawn from [0, X] seconds "
+       "(the ground truth keeps the true times; 0: exact clocks)",
+       0, 3600},
+      {"clock_drift", &GenOptions::clock_drift, G::Model,
+       "skewed clocks: each process' clock drifts by a rate drawn from [-X, X] ppm (0: none)",
+       0, 100000},
       {"truth_limit", &GenOptions::truth_limit, G::Model,
        "at most this many entries per list in the ground truth (counts and totals stay "
        "complete)",

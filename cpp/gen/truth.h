@@ -73,6 +73,12 @@ struct GroundTruth {
   } truncated;
 
   std::vector<std::int64_t> bytes_received_per_location, bytes_sent_per_location;
+  // With skewed clocks (gen/clock_skew.h): per MPI process, offset (seconds) and drift
+  // (ppm) of the clock the written trace was recorded with; empty for exact clocks.
+  struct Clock {
+    double offset = 0.0, drift_ppm = 0.0;
+  };
+  std::vector<Clock> clocks;
   // Per location, the regions it entered (count > 0), by region id.
   std::vector<std::vector<RegionTimeRow>> region_time;
 };

@@ -33,4 +33,10 @@ const std::string& Definitions::location_name(Location loc) const {
   return location_names[loc];
 }
 
+bool Definitions::outside_declared_span(double time) const {
+  if (declared_end <= declared_begin) return false;
+  const double span = declared_end - declared_begin;
+  return time < declared_begin - span || time > declared_end + span;
+}
+
 }  // namespace earl

@@ -33,6 +33,9 @@ struct Definitions {
   void ensure_location(Location loc);  // grows location_count to include loc
   void name_location(Location loc, std::string name);  // also ensures loc
   const std::string& location_name(Location loc) const;  // "" where none
+  // A wild timestamp (e.g. a flipped high bit): further outside the declared span than
+  // that span is long. Time checks count it as time_order; clock correction leaves it be.
+  bool outside_declared_span(double time) const;
 };
 
 // The most locations a trace may declare or use: more than the largest machines run, far

@@ -8,6 +8,7 @@
 #include "registry/format_registry.h"
 #include "trace/event_attributes.h"
 #include "model/error.h"
+#include "timecorrect/corrected_decoder.h"
 
 namespace earl {
 
@@ -44,6 +45,18 @@ IndexMode index_mode(int index) {
   throw EarlError("index must be -1 (automatic), 0 or 1, got " + std::to_string(index));
 }
 
+// With time_correct the decoder is wrapped in the controlled logical clock; corrections
+// then points into the wrapper, which the random access layer owns.
+std::unique_ptr<TraceDecoder> corrected_if_asked(std::unique_ptr<TraceDecoder> decoder,
+                                                 const EventTrace::Options& options,
+                                                 const ProgressCallback& progress,
+                                                 const ClockCorrections*& corrections) {
+  if (!options.time_correct) return decoder;
+  auto corrected = std::make_unique<CorrectedDecoder>(std::move(decoder), options.clock, progress);
+  corrections = &corrected->corrections();
+  return corrected;
+}
+
 }  // namespace
 
 std::uint64_t EventTrace::memory_budget(std::int64_t memory) {
@@ -67,7 +80,14 @@ std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
   const std::uint64_t bdist = checked_bdist(options.bdist);  // arguments first, before any file is touched
   const std::uint64_t hsize = checked_hsize(options.hsize);
   const std::uint64_t memory = memory_budget(options.memory);
-  const IndexPolicy policy = index_policy(index_mode(options.index));
+  if (options.time_correct) options.clock.validate();
+  IndexPolicy policy = index_policy(index_mode(options.index));
+  if (options.time_correct && policy.enabled) {
+    // The index keeps the recorded times' decoder state; corrected times are derived at
+    // every open (a pass costing about one scan), so nothing is persisted for them.
+    policy.enabled = false;
+    policy.why_off = "not kept for a clock-corrected trace (time_correct)";
+  }
   const std::string format = resolve_format(file_, options.format);
   std::vector<std::string> files;
   IndexKey key;
@@ -113,8 +133,9 @@ std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
       index_.note = why == "none" ? "" : why;
     }
   }
-  auto access = std::make_unique<RandomAccessTrace>(open_decoder(file_, format, options.cache), bdist,
-                                                    hsize, progress, memory);
+  auto access = std::make_unique<RandomAccessTrace>(
+      corrected_if_asked(open_decoder(file_, format, options.cache), options, progress, corrections_),
+      bdist, hsize, progress, memory);
   if (save) save_index_of(*access, key, files);
   return access;
 }

@@ -7,6 +7,7 @@
 
 #include "access/random_access_trace.h"
 #include "index/persisted_index.h"
+#include "timecorrect/clock_corrections.h"
 
 namespace earl {
 
@@ -23,8 +24,12 @@ class EventTrace {
     // else 256 MiB.
     std::int64_t memory = -1;
     // The persisted index (index/index_settings.h): -1 automatic ($EARL_INDEX, traces of
-    // at least $EARL_INDEX_MIN_BYTES), 0 never, 1 always.
+    // at least $EARL_INDEX_MIN_BYTES), 0 never, 1 always. Off with time_correct.
     int index = -1;
+    // Correct clock-condition violations by the controlled logical clock (timecorrect/):
+    // every event's time is then its corrected time; positions stay the same.
+    bool time_correct = false;
+    ClockCorrectionOptions clock;
   };
 
   // The bookmark budget `memory` stands for (EarlError for a bad value or $EARL_MEMORY).
@@ -66,6 +71,8 @@ class EventTrace {
   const Problems& problems() const { return access_->problems(); }
   const RandomAccessTrace& access() const { return *access_; }
   const Definitions& definitions() const { return access_->definitions(); }
+  // The corrections made where the trace was opened with time_correct, else nullptr.
+  const ClockCorrections* corrections() const { return corrections_; }
 
   // Attribute names of an event in model order (DESIGN.md section 1).
   static std::vector<const char*> attribute_names(EventKind kind);
@@ -78,6 +85,7 @@ class EventTrace {
 
   std::string file_;
   IndexInfo index_;
+  const ClockCorrections* corrections_ = nullptr;  // owned by the decoder inside access_
   std::unique_ptr<RandomAccessTrace> access_;
   Position iterator_ = 0;
 };

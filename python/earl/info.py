@@ -1,5 +1,6 @@
 """`earl info`: what a trace holds, at a glance."""
 import earl
+from earl import clock_options
 
 SHOWN_REGIONS = 10  # per group; Score-P defines every MPI function
 
@@ -46,6 +47,11 @@ def describe(trace, shown_locations=None):
                  f"{_size(marks['memory'])} of {_size(marks['budget'])}, "
                  f"bdist {marks['bdist']}")
     lines.append(f"index:     {index_line(trace.index_info())}")
+    correction = trace.time_correction()
+    if correction is not None:
+        lines.append(f"clocks:    corrected (controlled logical clock, min latency "
+                     f"{correction['min_latency']:g} s): {correction['jumps']} events moved "
+                     f"forward, at most {correction['max_shift']:.6g} s")
     problems = trace.problems()
     total = sum(kind["count"] for kind in problems.values())
     if total == 0:
@@ -82,6 +88,7 @@ def configure(parser):
                         help="read OTF2 directly instead of through EARL's event cache in $TMPDIR")
     parser.add_argument("--no-index", action="store_true",
                         help="neither read nor write the persisted index (like EARL_INDEX=0)")
+    clock_options.add_arguments(parser)
 
 
 def run(args):
@@ -89,6 +96,7 @@ def run(args):
         if index:
             print()
         with earl.EventTrace(path, format=args.format, cache=not args.no_cache,
-                             memory=args.memory, index=False if args.no_index else None) as trace:
+                             memory=args.memory, index=False if args.no_index else None,
+                             **clock_options.keywords(args)) as trace:
             print(describe(trace))
     return 0

@@ -16,7 +16,7 @@ class EventTrace(_core.EventTrace):
     """An event trace with random access (DESIGN.md sections 1-3).
 
     EventTrace(file, format=None, bdist=10000, hsize=1000, progress=None, cache=None,
-               memory=None, index=None)
+               memory=None, index=None, *, time_correct=False, min_latency=None)
 
     `progress` is a callable taking the fraction done of long work (opening, far jumps);
     by default a progress bar appears on a terminal when such work takes a while.
@@ -33,20 +33,28 @@ class EventTrace(_core.EventTrace):
     writable, in $XDG_CACHE_HOME/earl or ~/.cache/earl; $EARL_INDEX_DIR overrides), so
     that the next open of the unchanged trace reads it instead of scanning. None: traces
     of at least $EARL_INDEX_MIN_BYTES (64 MiB) unless EARL_INDEX=0; True: always; False:
-    never. index_info() tells what happened; a stale or damaged index is rebuilt.
+    never. index_info() tells what happened; a stale or damaged index is rebuilt. No
+    index is kept with time_correct.
+    `time_correct=True` corrects clock-condition violations (a receive before its send, a
+    collective's end before its last begin) by the controlled logical clock, one more pass
+    at opening: every time seen is then the corrected one, positions stay the same, and
+    time_correction() tells what moved. `min_latency` (seconds, default 0) is the least
+    time a corrected message takes.
     """
 
     def __init__(self, file, format=None, bdist=10000, hsize=1000, progress=None, cache=None,
-                 memory=None, index=None):
+                 memory=None, index=None, *, time_correct=False, min_latency=None):
         file = os.fspath(file)
         if cache is None:
             cache = os.environ.get("EARL_CACHE", "1").strip() != "0"
         if progress is None:
             with ProgressBar(f"opening {os.path.basename(os.fsdecode(file))}") as bar:
-                super().__init__(file, format, bdist, hsize, bar, cache, memory, index)
+                super().__init__(file, format, bdist, hsize, bar, cache, memory, index,
+                                 time_correct=time_correct, min_latency=min_latency)
             self.progress = _LazyBar("decoding")
         else:
-            super().__init__(file, format, bdist, hsize, progress, cache, memory, index)
+            super().__init__(file, format, bdist, hsize, progress, cache, memory, index,
+                             time_correct=time_correct, min_latency=min_latency)
 
     def __iter__(self):
         """All events in order, as dicts; the iterator of the trace does not move."""

@@ -37,6 +37,7 @@ class MemoryDecoder : public TraceDecoder {
     return events_.empty() ? 1.0 : double(next_) / double(events_.size());
   }
   const Definitions& definitions() const override { return definitions_; }
+  Definitions& mutable_definitions() { return definitions_; }  // e.g. communicator sizes
 
  private:
   std::vector<Event> events_;

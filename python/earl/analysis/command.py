@@ -1,6 +1,8 @@
 """`earl analyze TRACE`: the automatic wait-state analysis on the command line."""
 import sys
 
+from earl import clock_options
+
 HELP = "find wait states (late sender, barrier waits, ...) and where time is lost"
 DESCRIPTION = ("Automatic wait-state analysis (Scalasca's patterns): prints the metric tree "
                "with times and percentages and the worst call paths and locations of each "
@@ -17,12 +19,14 @@ def configure(parser):
                         help="native: the C++ engine (default); scripts: the reference "
                              "scripts of scripts/patterns (slow)")
     parser.add_argument("--top", type=int, default=5, help="call paths and locations shown per pattern")
+    clock_options.add_arguments(parser)
 
 
 def run(args):
     from earl.analysis.report import analyze
 
-    report = analyze(args.trace, format=args.format, engine=args.engine)
+    report = analyze(args.trace, format=args.format, engine=args.engine,
+                     **clock_options.keywords(args))
     if args.cube:
         report.write_cube(args.cube)
     if args.html:

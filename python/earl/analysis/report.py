@@ -12,25 +12,36 @@ def metrics():
     return _core.analysis_metrics()
 
 
-def analyze(trace, format=None, progress=None, engine="native"):
+def analyze(trace, format=None, progress=None, engine="native", time_correct=False,
+            min_latency=None):
     """Analyse `trace` (a path or an open earl.EventTrace) and return a Report.
 
     engine "native" runs the C++ engine (GIL released, Ctrl-C stops it); "scripts" runs
     the reference scripts of scripts/patterns/ (slow; the readable specification).
-    `progress` takes the fraction done; by default a bar shows on a terminal."""
+    `progress` takes the fraction done; by default a bar shows on a terminal.
+    `time_correct` analyses the times the controlled logical clock corrects (see
+    EventTrace; native engine only)."""
     if hasattr(trace, "file") and callable(trace.file):
         path, format = trace.file(), format or trace.format()
     else:
         path = os.fspath(trace)
     if engine == "scripts":
         from earl.analysis.reference import analyze_with_scripts
+        if time_correct:
+            raise _core.EarlError("earl analyze: the scripts engine reads recorded times; "
+                                  "time correction needs the native engine")
         return Report(analyze_with_scripts(path, format))
     if engine != "native":
         raise _core.EarlError(f"earl analyze: unknown engine {engine!r} (native, scripts)")
     if progress is None:
         with ProgressBar(f"analysing {os.path.basename(path)}") as bar:
-            return Report(_core.analyze(path, format, bar))
-    return Report(_core.analyze(path, format, progress))
+            raw = _core.analyze(path, format, bar, time_correct=time_correct,
+                                min_latency=min_latency)
+    else:
+        raw = _core.analyze(path, format, progress, time_correct=time_correct,
+                            min_latency=min_latency)
+    raw["time_corrected"] = bool(time_correct)
+    return Report(raw)
 
 
 class Report:
@@ -43,6 +54,8 @@ class Report:
         self.file, self.format, self.events = raw["file"], raw["format"], raw["events"]
         self.locations = raw["locations"]
         self.problems = dict(raw["problems"])
+        # Events the clock correction moved, where the analysis read corrected times.
+        self.clock_jumps = raw.get("clock_jumps") if raw.get("time_corrected") else None
         regions = raw["regions"]
         self.callpaths = []          # call path id -> "main/step/MPI_Recv"
         self.callpath_parents = []   # call path id -> parent id (-1: root)
@@ -107,7 +120,8 @@ class Report:
         return {"file": self.file, "format": self.format, "events": self.events,
                 "locations": {str(i): self.location_name(i) for i in range(len(self.locations))},
                 "metrics": [dict(m) for m in self.metrics.values()],
-                "patterns": patterns, "profile": profile, "problems": self.problems}
+                "patterns": patterns, "profile": profile, "problems": self.problems,
+                **({} if self.clock_jumps is None else {"clock_jumps": self.clock_jumps})}
 
     def to_json(self, **kwargs):
         return json.dumps(self.to_dict(), **kwargs)

@@ -17,6 +17,9 @@ def render(report, console, top=5):
     pct = (lambda v: 100.0 * v / total_time) if total_time > 0 else (lambda v: 0.0)
     console.print(f"[bold]{report.file}[/bold] ({report.format}): {report.events} events, "
                   f"{len(report.locations)} locations, {total_time:.6f} s in total")
+    if report.clock_jumps is not None:
+        console.print(f"clocks corrected (controlled logical clock): {report.clock_jumps} events "
+                      f"moved forward by a message or collective")
     children = _children(report)
 
     def label(metric):

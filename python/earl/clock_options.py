@@ -1,0 +1,16 @@
+"""The command-line options of clock correction, for every command that opens a trace
+(`earl info`, `earl analyze`): one place for their names and help."""
+
+
+def add_arguments(parser):
+    parser.add_argument("--time-correct", action="store_true",
+                        help="correct clock-condition violations (a receive before its send, "
+                             "a collective's end before its last begin) by the controlled "
+                             "logical clock before looking at times")
+    parser.add_argument("--min-latency", type=float, default=None, metavar="SECONDS",
+                        help="with --time-correct: least time a message takes (default 0)")
+
+
+def keywords(args):
+    """The EventTrace/analyze keywords the parsed options stand for."""
+    return {"time_correct": args.time_correct, "min_latency": args.min_latency}
