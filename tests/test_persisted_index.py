@@ -143,6 +143,20 @@ def test_index_is_off_when_asked_and_for_small_traces(tmp_path, monkeypatch):
         open_trace(path)
 
 
+def test_no_index_is_read_or_written_for_a_clock_corrected_trace(tmp_path, index_dir):
+    path = make_trace(tmp_path, "t.alog", 500, clock_offset=0.001)
+    plain = open_trace(path, index=True)
+    assert plain.index_info()["state"] == "built"
+    written = index_files(index_dir)
+    corrected = open_trace(path, index=True, time_correct=True)
+    info = corrected.index_info()
+    assert info["state"] == "off" and "time_correct" in info["note"]
+    assert index_files(index_dir) == written
+    # The corrected times came from the clock pass, not from the recorded times' index.
+    assert corrected.problems()["clock_condition"]["count"] == 0
+    assert plain.problems()["clock_condition"]["count"] > 0
+
+
 @pytest.mark.parametrize("name", ["t.alog", "t.otf2"])
 def test_every_damaged_byte_is_caught_and_rebuilt(tmp_path, index_dir, name):
     """Each byte of a whole index flipped in turn (and the file cut at every tenth length):
