@@ -1,0 +1,59 @@
+"""The findings of the fuzz targets (fuzz/regressions/<target>/) stay fixed.
+
+The C++ targets' findings are replayed by the ctest <target>_regressions (test-cpp and the
+sanitizer builds); here the Python API target's findings go through its check() without
+atheris, and each OTF2 finding is opened as `earl` opens it, with the answer it must get.
+"""
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+
+import earl
+import earl.generate
+
+ROOT = Path(__file__).resolve().parents[1]
+REGRESSIONS = ROOT / "fuzz" / "regressions"
+
+
+def fuzz_module():
+    spec = importlib.util.spec_from_file_location("python_api_fuzzer", ROOT / "fuzz" / "python_api_fuzzer.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def kept(target):
+    folder = REGRESSIONS / target
+    return sorted(p for p in folder.iterdir() if p.name != "README.md") if folder.is_dir() else []
+
+
+@pytest.mark.parametrize("finding", kept("python_api"), ids=lambda p: p.name)
+def test_python_api_finding_replays_clean(finding):
+    fuzz_module().check(finding.read_bytes())
+
+
+def fuzz_archive(directory):
+    """The archive the OTF2 targets mutate (fuzz/otf2_archive_input.h)."""
+    anchor = Path(directory) / "traces.otf2"
+    earl.generate.generate(str(anchor), locations=2, events=60, seed=1,
+                           truth_path=str(Path(directory) / "truth.json"))
+    return anchor
+
+
+@pytest.mark.parametrize("cache", [False, True])
+def test_definitions_asking_libotf2_for_34_gb_are_an_earl_error(tmp_path, cache):
+    # A group whose member count libotf2 takes as ~4e9 entries: libotf2 fails to allocate
+    # and says so; EARL reports it for the archive, however it reads it.
+    anchor = fuzz_archive(tmp_path)
+    shutil.copy(REGRESSIONS / "otf2_definitions" / "libotf2-asks-34GB.def", anchor.with_suffix(".def"))
+    with pytest.raises(earl.EarlError, match=r"traces\.otf2: reading the global definitions failed"):
+        earl.EventTrace(str(anchor), cache=cache)
+
+
+def test_fuzz_archive_reads_as_generated(tmp_path):
+    # The unmutated archive is a whole trace: every finding above is the mutation's doing.
+    truth = earl.generate.generate(str(tmp_path / "traces.otf2"), locations=2, events=60, seed=1,
+                                   truth_path=str(tmp_path / "truth.json"))
+    assert len(earl.EventTrace(str(tmp_path / "traces.otf2"))) == truth["events"]
