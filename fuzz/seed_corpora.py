@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 import earl.generate  # noqa: E402
+from earl import _core  # noqa: E402
 from alog_traces import random_alog  # noqa: E402
 
 # Generator shapes: small, so that every run of a target is short.
@@ -76,7 +77,9 @@ def main(build: Path):
             for target in ("alog_decoder", "python_api"):
                 shutil.copy(path, seeds / target / f"{name}.alog")
 
-        archives = list(generated(work, "otf2")) + list(test_archives(work))
+        # A build without OTF2 has no OTF2 targets to seed.
+        with_otf2 = "otf2" in _core.generator_formats()
+        archives = list(generated(work, "otf2")) + list(test_archives(work)) if with_otf2 else []
         for name, anchor in archives:
             shutil.copy(anchor.with_suffix(".def"), seeds / "otf2_definitions" / f"{name}.def")
             for evt in sorted(anchor.with_suffix("").glob("*.evt")):
