@@ -9,6 +9,9 @@ fuzz/regressions/<target>/ with its fix.
 
 Prints, per target, libFuzzer's final figures: executions, executions per second, and the
 coverage of its last status line (cov: edges of EARL's instrumented code, ft: features).
+A read out of bounds inside libotf2 itself (it trusts lengths in damaged files) is kept
+in BUILD/findings/<target>/libotf2/ and reported, and the run goes on: EARL cannot fix
+libotf2, and it must not make `make test` fail by chance.
 
 Usage: python fuzz/run_fuzzers.py BUILD SECONDS
 """
@@ -47,30 +50,57 @@ def figures(log: str) -> dict:
     return found
 
 
+def libotf2_fault(log: str) -> bool:
+    """True when the report is a read outside its memory by libotf2's own code (the top
+    frame in libotf2, no EARL frame above it): libotf2 trusts lengths in a damaged file.
+    Use after free, writes, leaks and anything in EARL's code stay findings."""
+    report = log[log.find("ERROR: AddressSanitizer: "):]
+    kind = report[len("ERROR: AddressSanitizer: "):].split(" ", 1)[0]
+    top = re.search(r"^\s+#0 .*$", report, re.M)
+    return (kind in ("SEGV", "heap-buffer-overflow") and "READ" in report.split("SUMMARY:")[0]
+            and top is not None and "libopen-trace-format2" in top.group(0))
+
+
 def run(target: str, command: list[str], build: Path, seconds: int) -> bool:
     corpus = build / "corpus" / target
     findings = build / "findings" / target
+    outside = findings / "libotf2"
     corpus.mkdir(parents=True, exist_ok=True)
     findings.mkdir(parents=True, exist_ok=True)
     inputs = [corpus, build / "seeds" / target, ROOT / "fuzz" / "regressions" / target]
     started = time.monotonic()
-    done = subprocess.run(command + [f"-max_total_time={seconds}", "-print_final_stats=1",
-                                     f"-artifact_prefix={findings}/", *LIMITS]
-                          + [str(p) for p in inputs if p.is_dir()],
-                          capture_output=True, text=True, errors="replace",
-                          env={**os.environ, **SANITIZER_ENV})
-    log = done.stdout + done.stderr
-    (build / f"{target}.log").write_text(log)
-    f = figures(log)
-    print(f"{target:17} {f['number_of_executed_units']!s:>9} runs  {f['average_exec_per_sec']!s:>6} runs/s  "
-          f"cov: {f['cov']!s:>5}  ft: {f['ft']!s:>6}  rss: {f['peak_rss_mb']} MB  "
-          f"({time.monotonic() - started:.0f} s)", flush=True)
-    if done.returncode != 0:
+    executions, logs, ok = 0, [], True
+    # libFuzzer stops at its first crash: after one of libotf2's own (libotf2_fault) it
+    # goes on for the time left, on the corpus grown so far.
+    while (left := int(started + seconds - time.monotonic())) >= 1:
+        done = subprocess.run(command + [f"-max_total_time={left}", "-print_final_stats=1",
+                                         f"-artifact_prefix={findings}/", *LIMITS]
+                              + [str(p) for p in inputs if p.is_dir()],
+                              capture_output=True, text=True, errors="replace",
+                              env={**os.environ, **SANITIZER_ENV})
+        log = done.stdout + done.stderr
+        logs.append(log)
+        executions += figures(log)["number_of_executed_units"] or 0
+        if done.returncode == 0:
+            break
         written = re.findall(r"Test unit written to (\S+)", log)
+        if written and libotf2_fault(log):
+            outside.mkdir(exist_ok=True)
+            for path in written:
+                Path(path).rename(outside / Path(path).name)
+            print(f"  {target}: a read out of bounds inside libotf2 (not EARL's code), input kept in "
+                  f"{outside}; going on", flush=True)
+            continue
         print(f"  FINDING in {target} (exit {done.returncode}): {' '.join(written) or 'see the log'}; "
               f"log: {build / (target + '.log')}", flush=True)
-        return False
-    return True
+        ok = False
+        break
+    elapsed = time.monotonic() - started
+    (build / f"{target}.log").write_text("\n".join(logs))
+    f = figures(logs[-1]) if logs else figures("")
+    print(f"{target:17} {executions:>9} runs  {executions / elapsed:>7.0f} runs/s  "
+          f"cov: {f['cov']!s:>5}  ft: {f['ft']!s:>6}  rss: {f['peak_rss_mb']} MB  ({elapsed:.0f} s)", flush=True)
+    return ok
 
 
 def main(build: Path, seconds: int) -> int:

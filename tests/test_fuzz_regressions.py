@@ -6,6 +6,8 @@ atheris, and each OTF2 finding is opened as `earl` opens it, with the answer it 
 """
 import importlib.util
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -78,3 +80,23 @@ def test_fuzz_archive_reads_as_generated(tmp_path):
     truth = earl.generate.generate(str(tmp_path / "traces.otf2"), locations=2, events=60, seed=1,
                                    truth_path=str(tmp_path / "truth.json"))
     assert len(earl.EventTrace(str(tmp_path / "traces.otf2"))) == truth["events"]
+
+
+def test_libotf2_fault_ends_in_an_earl_error_where_libotf2_survives_it(tmp_path):
+    # Definitions on which libotf2 reads past its buffer (fuzz/libotf2_faults/: under ASan
+    # a SEGV in OTF2_Buffer_ReadUint64, libotf2's code, not EARL's). Without ASan the read
+    # lands in mapped memory and libotf2 reports the record; EARL must turn that into an
+    # EarlError. Run in a child so that a crash fails this test, not the whole run.
+    anchor = fuzz_archive(tmp_path)
+    shutil.copy(ROOT / "fuzz" / "libotf2_faults" / "otf2_definitions" /
+                "out-of-bounds-read-in-OTF2_Buffer_ReadUint64.def", anchor.with_suffix(".def"))
+    child = subprocess.run([sys.executable, "-c", (
+        "import sys, earl\n"
+        "for cache in (False, True):\n"
+        "    try:\n"
+        "        earl.EventTrace(sys.argv[1], cache=cache)\n"
+        "    except earl.EarlError as e:\n"
+        "        print(e)\n"), str(anchor)], capture_output=True, text=True, timeout=60)
+    assert child.returncode == 0, child.stderr
+    expected = f"{anchor}: reading the global definitions failed: Invalid or inconsistent record data"
+    assert child.stdout.splitlines() == [expected, expected]
