@@ -6,13 +6,15 @@ PIP    := $(PY) -m pip
 JOBS   ?= 2
 comma  := ,
 
-.PHONY: setup build demo test test-cpp test-sanitizers test-asan test-tsan test-python bench clean
+.PHONY: setup build demo test test-cpp test-sanitizers test-asan test-tsan test-python test-fuzz fuzz bench clean
 
 # System packages from the distribution where apt can install them: libotf2 (OTF2 traces),
 # the Lua 5.4 headers (the Lua module), Tcl/Tk and BLT (the Tcl extension, wish, the
 # seed's bar chart), Xvfb and tmux (tests of wish and of the REPL in a real terminal),
-# doctest (the C++ unit tests), headless Chromium (the HTML report test). Elsewhere CMake says what is missing and builds without it.
-SYSTEM_PACKAGES := libopen-trace-format2-dev pkg-config liblua5.4-dev lua5.4 tcl8.6-dev tk8.6 blt xvfb xauth tmux doctest-dev chromium
+# doctest (the C++ unit tests), headless Chromium (the HTML report test), clang with its
+# libFuzzer and sanitizer runtimes (the fuzz targets). Elsewhere CMake says what is missing and builds without it.
+SYSTEM_PACKAGES := libopen-trace-format2-dev pkg-config liblua5.4-dev lua5.4 tcl8.6-dev tk8.6 blt xvfb xauth tmux doctest-dev chromium \
+    clang libclang-rt-dev
 $(VENV)/.system: Makefile
 	@mkdir -p $(VENV)
 	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done 2>/dev/null); \
@@ -32,6 +34,9 @@ $(VENV)/.deps: pyproject.toml Makefile $(VENV)/.system
 	$(PIP) install --quiet "scikit-build-core>=0.10" "pybind11>=2.12" "numpy>=1.22" "rich>=12" \
 	    "pytest>=7" "hypothesis>=6" "matplotlib>=3.5" "otf2>=3" "lupa>=2.0" \
 	    "prompt_toolkit>=3" "pygments>=2" "pycubexr>=2" "pandas>=1.3"
+	@# atheris (the Python fuzz target) has wheels for some Pythons only; without it the
+	@# fuzz runs skip that target and say so.
+	$(PIP) install --quiet "atheris>=2.3" || echo "atheris could not be installed: the fuzz runs skip the Python API target"
 	touch $@
 
 # Incremental: the CMake build directory persists in build/, so only changed sources compile.
@@ -59,9 +64,14 @@ test-python: setup
 # a sanitized program skips its run with a message. A finding stops the run with a
 # nonzero exit (the build aborts on the first UB report; the options below make every
 # runtime stop at its first report), so `make test` fails.
+# allocator_may_return_null, max_allocation_size_mb: malloc returns NULL when asked for
+# more than 1 GB (libotf2 asks for what a hostile count says and reports the failure;
+# fuzz/README.md, fuzz/regressions/); leaks inside libotf2 are suppressed
+# (fuzz/lsan_suppressions.txt).
 SANITIZER_CMAKE = -DEARL_BUILD_PYTHON=OFF -DEARL_BUILD_CPP_TESTS=ON \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=$(CXX)
-ASAN_ENV = ASAN_OPTIONS=halt_on_error=1:exitcode=23:detect_leaks=1:strict_string_checks=1 \
+ASAN_ENV = ASAN_OPTIONS=halt_on_error=1:exitcode=23:detect_leaks=1:strict_string_checks=1:allocator_may_return_null=1:max_allocation_size_mb=1024 \
+    LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan_suppressions.txt:print_suppressions=0 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=24
 TSAN_ENV = TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1
 
@@ -89,7 +99,37 @@ test-tsan: $(VENV)/.deps
 
 test-sanitizers: test-asan test-tsan
 
-test: test-cpp test-sanitizers test-python
+# Coverage-guided fuzzing (fuzz/README.md): the libFuzzer targets, built by clang with
+# AddressSanitizer and UndefinedBehaviorSanitizer in build/fuzz, and the atheris target
+# of the Python API, each for FUZZ_SECONDS (`make fuzz`) or FUZZ_SMOKE_SECONDS (the smoke
+# run of `make test`), seeded from generated traces. A finding fails the run. Without
+# clang's libFuzzer the run is skipped with a message.
+FUZZ_CXX ?= clang++
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+fuzzer_works = mkdir -p build/probe && \
+    printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char *, unsigned long) { return 0; }\n' > build/probe/fuzz.cpp && \
+    $(FUZZ_CXX) -fsanitize=fuzzer,address,undefined build/probe/fuzz.cpp -o build/probe/fuzz >/dev/null 2>&1 && \
+    build/probe/fuzz -runs=1 >/dev/null 2>&1
+# $(call fuzz_run,SECONDS)
+fuzz_run = if $(fuzzer_works); then \
+	    cmake -S . -B build/fuzz -DEARL_BUILD_PYTHON=OFF -DEARL_FUZZ=ON -DEARL_SANITIZE=address,undefined \
+	        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) >/dev/null && \
+	    { cmake --build build/fuzz --target earl_fuzzers -j $(JOBS) >build/fuzz/build.log 2>&1 || \
+	      { cat build/fuzz/build.log; false; }; } && \
+	    $(PY) fuzz/seed_corpora.py build/fuzz >/dev/null && \
+	    $(PY) fuzz/run_fuzzers.py build/fuzz $(1); \
+	else \
+	    echo "fuzzing skipped: $(FUZZ_CXX) cannot build and run a -fsanitize=fuzzer,address,undefined program (Debian/Ubuntu: apt-get install clang libclang-rt-dev)"; \
+	fi
+
+fuzz: build
+	@$(call fuzz_run,$(FUZZ_SECONDS))
+
+test-fuzz: build
+	@$(call fuzz_run,$(FUZZ_SMOKE_SECONDS))
+
+test: test-cpp test-sanitizers test-fuzz test-python
 
 bench: setup
 	$(PY) bench/run_benchmarks.py

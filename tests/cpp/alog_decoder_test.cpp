@@ -291,6 +291,14 @@ TEST_CASE("errors name the file, the line and the problem") {
         "FILE: line 2: process -1 is negative");
   CHECK(error_reading("-13 0 1 2 0 0 main\n1 0 0 0 1 5\n") ==
         "FILE: line 2: cycle 1 without a -11 roll-over record");
+  // cycle * roll-over point past 2^63 (2^47 * 2^16), and the sum with the timestamp
+  // (2^62 + 2^62): found by fuzz/alog_decoder_fuzzer.cpp, a signed overflow before.
+  CHECK(error_reading("-11 0 0 0 0 65536\n-13 0 1 2 0 0 main\n1 0 0 0 140737488355328 5\n") ==
+        "FILE: line 3: cycle 140737488355328 of the roll-over point 65536 puts the timestamp 5 beyond 2^63 "
+        "microseconds");
+  CHECK(error_reading("-11 0 0 0 0 4611686018427387904\n-13 0 1 2 0 0 main\n1 0 0 0 1 4611686018427387904\n") ==
+        "FILE: line 3: cycle 1 of the roll-over point 4611686018427387904 puts the timestamp "
+        "4611686018427387904 beyond 2^63 microseconds");
   CHECK(error_reading("-13 0 1 2 0 0 main\n1 0 0 0 0 5\n-9 0 0 7 0 0 late\n") ==
         "FILE: line 3: definition record -9 after the first event record (definitions must come first)");
   CHECK(error_reading("-101 0 0 1 0 5 7\n") ==

@@ -236,7 +236,14 @@ Location AlogDecoder::location(std::int64_t value, const char* field) {
 
 double AlogDecoder::time_of(const Record& record) const {
   std::int64_t ticks = record.timestamp;
-  if (record.cycle != 0) ticks += record.cycle * rollover_;
+  if (record.cycle != 0 && rollover_ < 0)
+    fail("cycle " + std::to_string(record.cycle) + " without a -11 roll-over record");
+  // A hostile cycle number must not overflow (found by fuzz/alog_decoder_fuzzer.cpp).
+  std::int64_t rolled = 0;
+  if (record.cycle != 0 && (__builtin_mul_overflow(record.cycle, rollover_, &rolled) ||
+                            __builtin_add_overflow(ticks, rolled, &ticks)))
+    fail("cycle " + std::to_string(record.cycle) + " of the roll-over point " + std::to_string(rollover_) +
+         " puts the timestamp " + std::to_string(record.timestamp) + " beyond 2^63 microseconds");
   return ticks_to_seconds(ticks, kMicrosecondsPerSecond);
 }
 
@@ -258,10 +265,8 @@ bool AlogDecoder::read_file_order(Record& record, std::uint64_t& offset) {
 
 bool AlogDecoder::decode(const Record& record, Event& event) {
   event = Event();
-  if (record.cycle != 0 && rollover_ < 0)
-    fail("cycle " + std::to_string(record.cycle) + " without a -11 roll-over record");
-  event.loc = location(record.process, "process");
   event.time = time_of(record);
+  event.loc = location(record.process, "process");
   event.sendptr = 0;
   if (record.type == kSendRecord || record.type == kRecvRecord) {
     bool send = record.type == kSendRecord;
