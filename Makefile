@@ -102,11 +102,14 @@ test-sanitizers: test-asan test-tsan
 # Coverage-guided fuzzing (fuzz/README.md): the libFuzzer targets, built by clang with
 # AddressSanitizer and UndefinedBehaviorSanitizer in build/fuzz, and the atheris target
 # of the Python API, each for FUZZ_SECONDS (`make fuzz`) or FUZZ_SMOKE_SECONDS (the smoke
-# run of `make test`), seeded from generated traces. A finding fails the run. Without
-# clang's libFuzzer the run is skipped with a message.
+# run of `make test`, with the fixed mutation seed FUZZ_SMOKE_SEED so that it tries the
+# same inputs on every run and its result is reproducible; `make fuzz` explores afresh),
+# seeded from generated traces. A finding fails the run. Without clang's libFuzzer the
+# run is skipped with a message.
 FUZZ_CXX ?= clang++
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_SMOKE_SEED ?= 1
 fuzzer_works = mkdir -p build/probe && \
     printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char *, unsigned long) { return 0; }\n' > build/probe/fuzz.cpp && \
     $(FUZZ_CXX) -fsanitize=fuzzer,address,undefined build/probe/fuzz.cpp -o build/probe/fuzz >/dev/null 2>&1 && \
@@ -118,7 +121,7 @@ fuzz_run = if $(fuzzer_works); then \
 	    { cmake --build build/fuzz --target earl_fuzzers -j $(JOBS) >build/fuzz/build.log 2>&1 || \
 	      { cat build/fuzz/build.log; false; }; } && \
 	    $(PY) fuzz/seed_corpora.py build/fuzz >/dev/null && \
-	    $(PY) fuzz/run_fuzzers.py build/fuzz $(1); \
+	    $(PY) fuzz/run_fuzzers.py build/fuzz $(1) $(2); \
 	else \
 	    echo "fuzzing skipped: $(FUZZ_CXX) cannot build and run a -fsanitize=fuzzer,address,undefined program (Debian/Ubuntu: apt-get install clang libclang-rt-dev)"; \
 	fi
@@ -127,7 +130,7 @@ fuzz: build
 	@$(call fuzz_run,$(FUZZ_SECONDS))
 
 test-fuzz: build
-	@$(call fuzz_run,$(FUZZ_SMOKE_SECONDS))
+	@$(call fuzz_run,$(FUZZ_SMOKE_SECONDS),$(FUZZ_SMOKE_SEED))
 
 test: test-cpp test-sanitizers test-fuzz test-python
 

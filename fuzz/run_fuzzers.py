@@ -13,7 +13,11 @@ A read out of bounds inside libotf2 itself (it trusts lengths in damaged files) 
 in BUILD/findings/<target>/libotf2/ and reported, and the run goes on: EARL cannot fix
 libotf2, and it must not make `make test` fail by chance.
 
-Usage: python fuzz/run_fuzzers.py BUILD SECONDS
+With SEED (as `make test` gives) every target mutates in the same order on every run, so
+the smoke run inside the tests tries the same inputs each time (as many as the machine
+manages in the time) and a failure there is reproducible; `make fuzz` explores afresh.
+
+Usage: python fuzz/run_fuzzers.py BUILD SECONDS [SEED]
 """
 from __future__ import annotations
 
@@ -61,7 +65,7 @@ def libotf2_fault(log: str) -> bool:
             and top is not None and "libopen-trace-format2" in top.group(0))
 
 
-def run(target: str, command: list[str], build: Path, seconds: int) -> bool:
+def run(target: str, command: list[str], build: Path, seconds: int, seed: int | None) -> bool:
     corpus = build / "corpus" / target
     findings = build / "findings" / target
     outside = findings / "libotf2"
@@ -73,8 +77,9 @@ def run(target: str, command: list[str], build: Path, seconds: int) -> bool:
     # libFuzzer stops at its first crash: after one of libotf2's own (libotf2_fault) it
     # goes on for the time left, on the corpus grown so far.
     while (left := int(started + seconds - time.monotonic())) >= 1:
+        seeded = [] if seed is None else [f"-seed={seed}"]
         done = subprocess.run(command + [f"-max_total_time={left}", "-print_final_stats=1",
-                                         f"-artifact_prefix={findings}/", *LIMITS]
+                                         f"-artifact_prefix={findings}/", *seeded, *LIMITS]
                               + [str(p) for p in inputs if p.is_dir()],
                               capture_output=True, text=True, errors="replace",
                               env={**os.environ, **SANITIZER_ENV})
@@ -103,9 +108,10 @@ def run(target: str, command: list[str], build: Path, seconds: int) -> bool:
     return ok
 
 
-def main(build: Path, seconds: int) -> int:
+def main(build: Path, seconds: int, seed: int | None = None) -> int:
     ok = True
-    print(f"fuzzing each target for {seconds} s", flush=True)
+    print(f"fuzzing each target for {seconds} s" + (f", seed {seed}" if seed is not None else ""),
+          flush=True)
     for target in LIBFUZZER_TARGETS:
         binary = build / "fuzz" / f"{target}_fuzzer"
         if not binary.exists():
@@ -113,17 +119,17 @@ def main(build: Path, seconds: int) -> int:
                   else f"{target:17} missing: {binary}", flush=True)
             ok = ok and "otf2" in target
             continue
-        ok = run(target, [str(binary)], build, seconds) and ok
+        ok = run(target, [str(binary)], build, seconds, seed) and ok
     if importlib.util.find_spec("atheris") is None:
         print("python_api        skipped: atheris is not installed for this Python "
               "(`make setup` installs it where pip can)", flush=True)
     else:
         ok = run("python_api", [sys.executable, str(ROOT / "fuzz" / "python_api_fuzzer.py")],
-                 build, seconds) and ok
+                 build, seconds, seed) and ok
     return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
-    sys.exit(main(Path(sys.argv[1]), int(sys.argv[2])))
+    sys.exit(main(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) == 4 else None))
