@@ -273,6 +273,122 @@ def test_rooted_and_nxn_collectives_by_hand(tmp_path):
     assert not any(r.problems.values())
 
 
+# ----------------------------------------------------------------- hand-written OTF2
+def otf2_two_ranks(tmp_path):
+    """Two single-threaded ranks, 1 tick = 1 us; returns (writer, event writers, world,
+    region maker)."""
+    from otf2.enums import Paradigm
+    from otf2_archives import ArchiveWriter
+    aw = ArchiveWriter(tmp_path, "hand", resolution=1_000_000)
+    locs = aw.process("MPI Rank 0") + aw.process("MPI Rank 1")
+    aw.comm_locations(locs)
+    world = aw.comm("MPI_COMM_WORLD", locs)
+    regions = {}
+
+    def region(name):
+        if name not in regions:
+            regions[name] = aw.region(name, Paradigm.MPI if name.startswith("MPI_") else Paradigm.USER)
+        return regions[name]
+    return aw, [aw.ev(l) for l in locs], world, region
+
+
+@needs_otf2
+def test_non_blocking_sends_and_receives_completed_in_waits(tmp_path):
+    from otf2_archives import T
+    aw, e, world, region = otf2_two_ranks(tmp_path)
+
+    def call(l, name, enter, leave, *records):
+        e[l].enter(T(enter), region(name))
+        for method, time, *args in records:
+            getattr(e[l], method)(T(time), *args)
+        e[l].leave(T(leave), region(name))
+    for l in (0, 1):
+        e[l].enter(T(0), region("main"))
+    # 1. loc 0 MPI_Isend (request 5) completed in MPI_Wait [20, 60]; loc 1 posts the
+    #    receive in MPI_Irecv [30, 31] (request 9) and completes it in MPI_Wait [40, 45].
+    call(0, "MPI_Isend", 10, 12, ("mpi_isend", 11, 1, world, 1, 8, 5))
+    call(0, "MPI_Wait", 20, 60, ("mpi_isend_complete", 59, 5))
+    call(1, "MPI_Irecv", 30, 31, ("mpi_irecv_request", 30, 9))
+    call(1, "MPI_Wait", 40, 45, ("mpi_irecv", 44, 0, world, 1, 8, 9))
+    # 2. loc 0 posts two receives (requests 11, 12) and completes both in MPI_Waitall
+    #    [75, 100]; loc 1 sends tag 2 in MPI_Send [80, 82], tag 3 in MPI_Isend [85, 86]
+    #    completed in MPI_Wait [87, 88].
+    call(0, "MPI_Irecv", 70, 71, ("mpi_irecv_request", 70, 11))
+    call(0, "MPI_Irecv", 72, 73, ("mpi_irecv_request", 72, 12))
+    call(1, "MPI_Send", 80, 82, ("mpi_send", 81, 0, world, 2, 8))
+    call(1, "MPI_Isend", 85, 86, ("mpi_isend", 85, 0, world, 3, 8, 7))
+    call(1, "MPI_Wait", 87, 88, ("mpi_isend_complete", 87, 7))
+    call(0, "MPI_Waitall", 75, 100, ("mpi_irecv", 98, 1, world, 2, 8, 11),
+         ("mpi_irecv", 99, 1, world, 3, 8, 12))
+    # 3. loc 1 MPI_Issend (request 8) [110, 111] completed in MPI_Waitany [112, 150];
+    #    loc 0 receives it in MPI_Recv [130, 150].
+    call(1, "MPI_Issend", 110, 111, ("mpi_isend", 110, 0, world, 4, 8, 8))
+    call(0, "MPI_Recv", 130, 150, ("mpi_recv", 149, 1, world, 4, 8))
+    call(1, "MPI_Waitany", 112, 150, ("mpi_isend_complete", 149, 8))
+    # 4. loc 0 MPI_Isend completed in MPI_Test [170, 171] (not a blocking wait); loc 1
+    #    MPI_Recv [165, 175].
+    call(0, "MPI_Isend", 160, 161, ("mpi_isend", 160, 1, world, 5, 8, 20))
+    call(1, "MPI_Recv", 165, 175, ("mpi_recv", 174, 0, world, 5, 8))
+    call(0, "MPI_Test", 170, 171, ("mpi_isend_complete", 170, 20))
+    # 5. Two sends on one channel (tag 6) completed in reverse order by MPI_Waitall; loc 1
+    #    receives the first (sent from MPI_Isend [200, 202]) in MPI_Recv [190, 220], the
+    #    second (MPI_Isend [203, 205]) in MPI_Recv [221, 223].
+    call(0, "MPI_Isend", 200, 202, ("mpi_isend", 201, 1, world, 6, 8, 30))
+    call(0, "MPI_Isend", 203, 205, ("mpi_isend", 204, 1, world, 6, 8, 31))
+    call(0, "MPI_Waitall", 206, 208, ("mpi_isend_complete", 207, 31), ("mpi_isend_complete", 207, 30))
+    call(1, "MPI_Recv", 190, 220, ("mpi_recv", 219, 0, world, 6, 8))
+    call(1, "MPI_Recv", 221, 223, ("mpi_recv", 222, 0, world, 6, 8))
+    for l in (0, 1):
+        e[l].leave(T(300), region("main"))
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    # Late receiver: 1. the MPI_Wait completing the MPI_Isend ran [20, 60] when the receive
+    # was posted (MPI_Irecv entered at 30): 30 - 20 = 10 us; 3. the MPI_Waitany [112, 150]
+    # completing the MPI_Issend, receive posted at 130: 18 us. 2. MPI_Send [80, 82] and
+    # the MPI_Wait [87, 88] started after the posts (70, 72); 4. MPI_Test is no blocking
+    # completion; 5. MPI_Waitall completing sends is not judged (Scalasca: Wait/Waitany).
+    assert r.by_callpath("mpi_latereceiver") == {"main/MPI_Wait": approx(10 * US),
+                                                 "main/MPI_Waitany": approx(18 * US)}
+    assert r.by_location("mpi_latereceiver") == {0: approx(10 * US), 1: approx(18 * US)}
+    assert r.instances("mpi_latereceiver") == 2
+    # Late sender: 2. MPI_Waitall [75, 100] waited min(80, 100) - 75 = 5 us for the first
+    # message and min(85, 100) - 75 = 10 us for the second: only the largest counts;
+    # 5. the first message of the channel, sent from the MPI_Isend entered at 200 (not the
+    # second, entered at 203, although its send completed first): 200 - 190 = 10 us.
+    # 1. MPI_Wait [40, 45] began after the send's call (10): none.
+    assert r.by_callpath("mpi_latesender") == {"main/MPI_Waitall": approx(10 * US),
+                                               "main/MPI_Recv": approx(10 * US)}
+    assert r.by_location("mpi_latesender") == {0: approx(10 * US), 1: approx(10 * US)}
+    assert r.instances("mpi_latesender") == 2
+    assert r.total("mpi_latesender_wo") == 0
+    assert not any(r.problems.values()), r.problems
+
+
+@needs_otf2
+def test_otf2_collectives_take_the_begin_and_end_records(tmp_path):
+    from otf2.enums import CollectiveOp
+    from otf2_archives import T, UNDEF_RANK
+    aw, e, world, region = otf2_two_ranks(tmp_path)
+    # (enter, MpiCollectiveBegin, MpiCollectiveEnd, leave) per rank
+    times = [(300, 302, 350, 352), (310, 330, 349, 351)]
+    for l, (enter, begin, end, leave) in enumerate(times):
+        e[l].enter(T(0), region("main"))
+        e[l].enter(T(enter), region("MPI_Barrier"))
+        e[l].mpi_collective_begin(T(begin))
+        e[l].mpi_collective_end(T(end), CollectiveOp.BARRIER, world, UNDEF_RANK, 0, 0)
+        e[l].leave(T(leave), region("MPI_Barrier"))
+        e[l].leave(T(400), region("main"))
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    # L = latest begin 330, E = earliest end 349. Wait: loc 0 min(330, 350) - 302 = 28 us
+    # (with enter/exit it would be 310 - 300 = 10 us), loc 1 none. Completion: loc 0
+    # 350 - max(349, 330) = 1 us, loc 1 349 - 349 = 0.
+    assert r.by_location("mpi_barrier_wait") == {0: approx(28 * US)}
+    assert r.by_location("mpi_barrier_completion") == {0: approx(1 * US)}
+    assert r.instances("mpi_barrier_wait") == 1
+    # The region's time stays enter to leave.
+    assert r.by_location("mpi_sync_collective") == {0: approx(52 * US), 1: approx(41 * US)}
+    assert not any(r.problems.values()), r.problems
+
+
 # ----------------------------------------------------------------- the Score-P traces
 def scorep_expectation(anchor):
     """Late sender and late receiver of a Score-P trace, from the official OTF2 reader's

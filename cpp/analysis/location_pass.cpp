@@ -2,6 +2,17 @@
 
 namespace earl::analysis {
 
+namespace {
+
+constexpr std::uint64_t kNoRequest = ~std::uint64_t(0);
+
+// The request id OTF2's non-blocking records carry (otf2_records.cpp keeps it in data1).
+std::uint64_t request_of(const Event& e) {
+  return e.data1.kind == Value::Kind::UInt ? e.data1.unsigned_integer : kNoRequest;
+}
+
+}  // namespace
+
 void LocationProfile::ensure(CallPathId id) {
   if (id < exclusive_time.size()) return;
   const std::size_t n = static_cast<std::size_t>(id) + 1;
@@ -18,6 +29,7 @@ void LocationPass::event(const Event& e) {
     case EventKind::CollectiveExit: exit(e); break;
     case EventKind::Send: send(e); break;
     case EventKind::Recv: recv(e); break;
+    case EventKind::Other: request_record(e); break;
     default: break;
   }
 }
@@ -27,7 +39,8 @@ void LocationPass::enter(const Event& e) {
   profile_.ensure(id);
   ++profile_.visits[id];
   frames_.push_back({id, e.region, e.time, 0.0, static_cast<std::uint32_t>(pending_sends_.size()),
-                     static_cast<std::uint32_t>(pending_recvs_.size())});
+                     static_cast<std::uint32_t>(pending_recvs_.size()),
+                     static_cast<std::uint32_t>(pending_completed_.size())});
 }
 
 void LocationPass::exit(const Event& e) {
@@ -44,16 +57,7 @@ void LocationPass::exit(const Event& e) {
 
   const RegionClass& cls = regions_.of(frame.region);
   const CallInstance call{frame.enter, e.time, frame.callpath, cls.role, loc_};
-  for (std::size_t i = frame.first_send; i < pending_sends_.size(); ++i) {
-    pending_sends_[i].call = call;
-    sink_.on_send(pending_sends_[i]);
-  }
-  pending_sends_.resize(frame.first_send);
-  if (pending_recvs_.size() > frame.first_recv) {
-    ReceiveCall done{call, {pending_recvs_.begin() + frame.first_recv, pending_recvs_.end()}};
-    pending_recvs_.resize(frame.first_recv);
-    sink_.on_receive_call(std::move(done));
-  }
+  end_call(frame, call);
   const bool recorded = e.kind == EventKind::CollectiveExit;
   if (recorded) {
     profile_.bytes_sent[frame.callpath] += e.len;
@@ -62,27 +66,106 @@ void LocationPass::exit(const Event& e) {
   if (is_collective(cls.role)) {
     const std::int64_t key = recorded && e.com >= 0 ? e.com : -2 - static_cast<std::int64_t>(frame.region);
     const std::uint64_t seq = collectives_on_[key]++;
+    // OTF2's MpiCollectiveBegin/End times, where the trace has them (the importer keeps
+    // them in the exit's data1/data2), bound the operation; elsewhere enter and exit.
+    CallInstance operation = call;
+    if (recorded && e.data1.kind == Value::Kind::Float) operation.enter = e.data1.real;
+    if (recorded && e.data2.kind == Value::Kind::Float) operation.leave = e.data2.real;
     sink_.on_collective({key, seq, frame.region, cls.role, recorded, recorded ? e.peer : -1,
                          recorded ? e.len : 0, recorded ? static_cast<std::uint64_t>(e.tag) : 0,
-                         call});
+                         operation});
   }
 }
 
 void LocationPass::send(const Event& e) {
   const Channel channel{loc_, e.peer, e.tag, e.com};
-  SendRecord record{channel, sends_on_[channel]++, e.time, {}};
+  SendRecord record{channel, sends_on_[channel]++, e.time, {}, {}};
+  const std::uint64_t request = request_of(e);
   if (frames_.empty()) {
     record.call = {e.time, e.time, kNoCallPath, CallRole::None, loc_};
-    sink_.on_send(record);
+    if (request != kNoRequest) {
+      open_send(request, record);
+    } else {
+      record.completion = record.call;
+      sink_.on_send(record);
+    }
     return;
   }
   profile_.bytes_sent[frames_.back().callpath] += e.len;
   pending_sends_.push_back(record);
+  pending_requests_.push_back(request);
+}
+
+void LocationPass::open_send(std::uint64_t request, const SendRecord& send) {
+  auto [it, added] = open_sends_.try_emplace(request, send);
+  if (added) return;
+  // A request id reused before its send completed: the older send never completed.
+  it->second.completion = {it->second.call.leave, it->second.call.leave, kNoCallPath, CallRole::None, loc_};
+  sink_.on_send(it->second);
+  it->second = send;
+}
+
+void LocationPass::request_record(const Event& e) {
+  const std::uint64_t request = request_of(e);
+  if (request == kNoRequest) return;
+  switch (regions_.request_record(e.type)) {
+    case RequestRecord::SendComplete: {
+      auto it = open_sends_.find(request);
+      if (it == open_sends_.end()) return;  // the request of a receive or of an unknown send
+      SendRecord send = it->second;
+      open_sends_.erase(it);
+      if (frames_.empty()) {
+        send.completion = {e.time, e.time, kNoCallPath, CallRole::None, loc_};
+        sink_.on_send(send);
+      } else {
+        pending_completed_.push_back(send);
+      }
+      break;
+    }
+    case RequestRecord::RecvPosted:
+      posted_receives_[request] = frames_.empty() ? e.time : frames_.back().enter;
+      break;
+    case RequestRecord::None: break;
+  }
+}
+
+void LocationPass::end_call(const Frame& frame, const CallInstance& call) {
+  for (std::size_t i = frame.first_send; i < pending_sends_.size(); ++i) {
+    SendRecord& send = pending_sends_[i];
+    send.call = call;
+    if (pending_requests_[i] != kNoRequest) {
+      open_send(pending_requests_[i], send);
+    } else {
+      send.completion = call;
+      sink_.on_send(send);
+    }
+  }
+  pending_sends_.resize(frame.first_send);
+  pending_requests_.resize(frame.first_send);
+  for (std::size_t i = frame.first_completed; i < pending_completed_.size(); ++i) {
+    pending_completed_[i].completion = call;
+    sink_.on_send(pending_completed_[i]);
+  }
+  pending_completed_.resize(frame.first_completed);
+  if (pending_recvs_.size() > frame.first_recv) {
+    ReceiveCall done{call, {pending_recvs_.begin() + frame.first_recv, pending_recvs_.end()}};
+    pending_recvs_.resize(frame.first_recv);
+    if (call.role == CallRole::Recv || call.role == CallRole::Sendrecv)
+      for (RecvRecord& r : done.receives)
+        if (r.posted == kUnknownPost) r.posted = call.enter;
+    sink_.on_receive_call(std::move(done));
+  }
 }
 
 void LocationPass::recv(const Event& e) {
   const Channel channel{e.peer, loc_, e.tag, e.com};
   RecvRecord record{channel, recvs_on_[channel]++, e.time};
+  if (const std::uint64_t request = request_of(e); request != kNoRequest) {
+    if (auto it = posted_receives_.find(request); it != posted_receives_.end()) {
+      record.posted = it->second;
+      posted_receives_.erase(it);
+    }
+  }
   if (frames_.empty()) {
     sink_.on_receive_call({{e.time, e.time, kNoCallPath, CallRole::None, loc_}, {record}});
     return;
@@ -98,18 +181,14 @@ void LocationPass::finish() {
   while (!frames_.empty()) {
     const Frame frame = frames_.back();
     frames_.pop_back();
-    const CallInstance call{frame.enter, end, frame.callpath, CallRole::None, loc_};
-    for (std::size_t i = frame.first_send; i < pending_sends_.size(); ++i) {
-      pending_sends_[i].call = call;
-      sink_.on_send(pending_sends_[i]);
-    }
-    pending_sends_.resize(frame.first_send);
-    if (pending_recvs_.size() > frame.first_recv) {
-      ReceiveCall done{call, {pending_recvs_.begin() + frame.first_recv, pending_recvs_.end()}};
-      pending_recvs_.resize(frame.first_recv);
-      sink_.on_receive_call(std::move(done));
-    }
+    end_call(frame, {frame.enter, end, frame.callpath, CallRole::None, loc_});
   }
+  // Non-blocking sends never completed still have their receives.
+  for (auto& [request, send] : open_sends_) {
+    send.completion = {send.call.leave, send.call.leave, kNoCallPath, CallRole::None, loc_};
+    sink_.on_send(send);
+  }
+  open_sends_.clear();
 }
 
 }  // namespace earl::analysis

@@ -41,12 +41,16 @@ class LocationPass {
     double children = 0.0;    // inclusive time of the calls made from here
     std::uint32_t first_send;  // this call's sends/receives start here in pending_*
     std::uint32_t first_recv;
+    std::uint32_t first_completed;  // sends of earlier calls this call completed
   };
 
   void enter(const Event& e);
   void exit(const Event& e);
   void send(const Event& e);
   void recv(const Event& e);
+  void request_record(const Event& e);
+  void open_send(std::uint64_t request, const SendRecord& send);
+  void end_call(const Frame& frame, const CallInstance& call);
   CallPathId current() const { return frames_.empty() ? kNoCallPath : frames_.back().callpath; }
 
   Location loc_;
@@ -57,6 +61,11 @@ class LocationPass {
   std::vector<Frame> frames_;
   std::vector<SendRecord> pending_sends_;  // of open calls, innermost last
   std::vector<RecvRecord> pending_recvs_;
+  std::vector<SendRecord> pending_completed_;  // non-blocking sends completed in open calls
+  std::vector<std::uint64_t> pending_requests_;  // the request of each pending send, or kNoRequest
+  // Non-blocking sends whose call ended, by request; enter of each MPI_Irecv by request.
+  std::unordered_map<std::uint64_t, SendRecord> open_sends_;
+  std::unordered_map<std::uint64_t, double> posted_receives_;
   std::unordered_map<Channel, std::uint64_t, ChannelHash> sends_on_, recvs_on_;
   std::unordered_map<std::int64_t, std::uint64_t> collectives_on_;
   LocationProfile profile_;

@@ -17,6 +17,7 @@ enum class CallRole : std::uint8_t {
   WaitMany,     // MPI_Waitall, MPI_Waitsome: only the largest wait counts
   Test,         // MPI_Test*: receives completed here are skipped
   BlockingSend, // MPI_Send, MPI_Ssend (late receiver)
+  NonBlockingSend,  // MPI_Isend, MPI_Issend: late receiver in the MPI_Wait/Waitany completing it
   Barrier,      // MPI_Barrier
   NxN,          // Allgather[v], Alltoall, Allreduce, Reduce_scatter[_block]
   OneToN,       // Bcast, Scatter[v]

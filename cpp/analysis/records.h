@@ -40,17 +40,27 @@ struct CallInstance {
   Location loc = 0;
 };
 
+// A send is emitted once the call completing it has ended: for a blocking send the call
+// holding it, for MPI_Isend the call where its request completes (OTF2 links the two by
+// request id; a send never completed gets a completion with role None).
 struct SendRecord {
   Channel channel;
   std::uint64_t seq;  // number of this send on its channel, from 0
   double time;
   CallInstance call;  // the call holding the send
+  CallInstance completion;  // the call completing it
 };
+
+// When the receive was posted: the enter of MPI_Recv/MPI_Sendrecv, or of the MPI_Irecv
+// whose request it completes (OTF2); unknown for a receive completed in a wait whose
+// MPI_Irecv the trace does not name (ALOG).
+constexpr double kUnknownPost = -1.0e300;
 
 struct RecvRecord {
   Channel channel;
   std::uint64_t seq;
   double time;
+  double posted = kUnknownPost;
 };
 
 // The receives one call completed (several for MPI_Waitall), emitted when it ends.

@@ -1,12 +1,15 @@
 #pragma once
-// The class of every region of a trace, filled as regions appear (definitions grow while a
-// trace is read).
+// The class of every region of a trace, and the event types that tie a non-blocking call
+// to its completion, filled as they appear (definitions grow while a trace is read).
 #include <vector>
 
 #include "analysis/mpi_functions.h"
 #include "model/definitions.h"
 
 namespace earl::analysis {
+
+// Format-defined event types whose data1 is an MPI request (OTF2's records).
+enum class RequestRecord : std::uint8_t { None, SendComplete, RecvPosted };
 
 class RegionCatalog {
  public:
@@ -16,12 +19,18 @@ class RegionCatalog {
     if (region >= classes_.size()) grow(region);
     return classes_[region];
   }
+  RequestRecord request_record(SymbolId type) {
+    if (type >= request_records_.size()) grow_types(type);
+    return request_records_[type];
+  }
 
  private:
   void grow(SymbolId region);
+  void grow_types(SymbolId type);
 
   const Definitions& definitions_;
   std::vector<RegionClass> classes_;
+  std::vector<RequestRecord> request_records_;
 };
 
 }  // namespace earl::analysis

@@ -151,6 +151,8 @@ TEST_CASE("regions are classified by MPI function name, whatever the case") {
   CHECK(classify_region("MPI_File_open").metric == Metric::MpiIo);
   CHECK(classify_region("MPI_Comm_split").metric == Metric::MpiManagement);
   CHECK(classify_region("MPI_Ibcast").role == CallRole::None);
+  CHECK(classify_region("MPI_Issend").role == CallRole::NonBlockingSend);
+  CHECK(classify_region("MPI_Ibsend").role == CallRole::None);  // buffered: never waits
   CHECK(!classify_region("main").is_mpi);
   CHECK(classify_region("main").metric == Metric::Comp);
 }
