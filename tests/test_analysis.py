@@ -555,6 +555,48 @@ def test_progress_errors_and_interrupts_stop_the_analysis(small):
     assert earl.analyze(small[0], progress=lambda f: None).total("time") > 0
 
 
+def trace_is_open(pid, path):
+    """True once process `pid` holds `path` open (the analysis has begun reading it)."""
+    import os
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == str(path):
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def test_ctrl_c_stops_earl_analyze_cleanly_mid_run(tmp_path):
+    """A real SIGINT to `earl analyze` while the native engine reads a large trace (with the
+    GIL released): it stops, says so, exits 130, prints no report and no traceback."""
+    import signal
+    import time
+    from earl.generate import generate
+    path = (tmp_path / "big.alog").resolve()
+    generate(path, events=6_000_000, seed=5, locations=8)
+    proc = subprocess.Popen([sys.executable, "-m", "earl.cli", "analyze", str(path), "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not trace_is_open(proc.pid, path):
+        assert proc.poll() is None, "finished before it opened the trace"
+        assert time.monotonic() < deadline
+        time.sleep(0.002)
+    proc.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    out, err = proc.communicate(timeout=30)
+    stopped_after = time.monotonic() - sent
+    assert proc.returncode == 130, err
+    assert err.strip() == "earl: interrupted"
+    assert "Traceback" not in err
+    assert out == ""                  # stopped before the report
+    assert stopped_after < 5, stopped_after
+
+
 def test_to_pandas_and_html_repr(small):
     pd = pytest.importorskip("pandas")
     report = earl.analyze(small[0], progress=lambda f: None)
