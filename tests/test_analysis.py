@@ -153,6 +153,16 @@ def test_late_sender_late_receiver_and_barrier_by_hand(tmp_path):
     assert r.total("visits") == 8       # main, MPI_Recv, MPI_Send, MPI_Barrier on each
     assert r.total("bytes_sent") == 16 and r.total("bytes_rcvd") == 16
     assert not any(r.problems.values())
+    # Traffic: one 8-byte message each way. The worst instances, longest first (equal
+    # lengths in either order): the barrier wait [90, 120], the late sender [10, 30], the
+    # late receiver [50, 70], the barrier completion [125, 130].
+    assert sorted(r.traffic()) == [(0, 1, 8, 1), (1, 0, 8, 1)]
+    worst = [(w["metric"], w["location"], round(w["begin"] / US), round(w["idle"] / US), w["callpath"])
+             for w in r.worst_instances()]
+    assert worst[0] == ("mpi_barrier_wait", 0, 90, 30, "main/MPI_Barrier")
+    assert sorted(worst[1:3]) == [("mpi_latereceiver", 0, 50, 20, "main/MPI_Send"),
+                                  ("mpi_latesender", 0, 10, 20, "main/MPI_Recv")]
+    assert worst[3:] == [("mpi_barrier_completion", 0, 125, 5, "main/MPI_Barrier")]
 
 
 def test_wrong_order_and_waitall_by_hand(tmp_path):
@@ -624,17 +634,39 @@ def test_html_report_renders_offline_in_headless_chromium(small, tmp_path):
                            "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("<svg") >= 2 and "mpi_latesender" in done.stdout
+    # The communication matrix: one cell per (source, destination) pair with traffic,
+    # holding what the trace's send events add up to (read here through EventTrace).
+    import re
+    expected = {}
+    with earl.EventTrace(small[0]) as e:
+        for ev in e:
+            if ev["type"] == "send":
+                b, n = expected.get((ev["loc"], ev["dest"]), (0, 0))
+                expected[(ev["loc"], ev["dest"])] = (b + ev["len"], n + 1)
+    cells = {(int(a), int(b)): (int(c), int(d)) for a, b, c, d in re.findall(
+        r"data-src=\"(\d+)\" data-dest=\"(\d+)\" data-bytes=\"(\d+)\" data-messages=\"(\d+)\"",
+        done.stdout)}
+    assert expected and cells == expected
+    # The timeline: a bar per kept instance (the 50 longest), coloured by pattern.
+    bars = re.findall(r'<rect class="wait" data-metric="(\w+)"', done.stdout)
+    assert len(bars) == len(report.worst_instances()) == 50
+    assert [w["metric"] for w in report.worst_instances()] == bars
     shown = [chunk for chunk in done.stdout.split('class="perloc"')[1:]
              if not chunk.split(">", 1)[0].rstrip().endswith('style="display: none;"')]
     assert len(shown) == 1
     shot = tmp_path / "shot.png"
     done = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                           f"--screenshot={shot}", "--window-size=1200,1600", page.as_uri()],
+                           f"--screenshot={shot}", "--window-size=1200,5000", page.as_uri()],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and shot.exists(), done.stderr
     from PIL import Image
     image = Image.open(shot).convert("RGB")
     colors = image.getcolors(maxcolors=1 << 20)
-    # the bars are drawn: the late-sender red (#c33) and the call-path blue (#36c) appear
+    # the bars are drawn: the late-sender red (#c33) and the call-path blue (#36c) appear,
+    # and the timeline's colour of each pattern among the worst instances
+    from earl.analysis.html_plots import PALETTE
     present = {rgb for _, rgb in colors}
     assert (0xcc, 0x33, 0x33) in present and (0x33, 0x66, 0xcc) in present
+    for metric in set(bars):
+        hexa = PALETTE[metric].lstrip("#")
+        assert tuple(int(c * 2, 16) for c in hexa) in present, metric

@@ -1,5 +1,6 @@
 #include "analysis/analysis.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "analysis/collective_matcher.h"
@@ -89,8 +90,15 @@ AnalysisResult analyze(const std::string& file, const AnalysisOptions& options) 
     }
     for (auto& pass : passes) pass->finish();
     matching.finish();
-    for (std::size_t loc = 0; loc < passes.size(); ++loc)
-      fold_profile(passes[loc]->profile(), static_cast<Location>(loc), tree, regions, result.severities);
+    for (std::size_t loc = 0; loc < passes.size(); ++loc) {
+      const LocationProfile& profile = passes[loc]->profile();
+      fold_profile(profile, static_cast<Location>(loc), tree, regions, result.severities);
+      const std::size_t first = result.traffic.size();
+      for (const auto& [dest, t] : profile.sent_to)
+        result.traffic.push_back({static_cast<Location>(loc), dest, t.bytes, t.messages});
+      std::sort(result.traffic.begin() + static_cast<std::ptrdiff_t>(first), result.traffic.end(),
+                [](const TrafficCell& a, const TrafficCell& b) { return a.dest < b.dest; });
+    }
 
     const Definitions& defs = decoder->definitions();
     result.file = file;

@@ -24,6 +24,12 @@ struct AnalysisOptions {
   std::function<bool(double)> progress;
 };
 
+// Point-to-point traffic from one location to another (sends, matched or not).
+struct TrafficCell {
+  Location src, dest;
+  std::uint64_t bytes, messages;
+};
+
 struct AnalysisResult {
   std::string file, format;
   std::uint64_t events = 0;
@@ -34,6 +40,7 @@ struct AnalysisResult {
   ProblemCounts problems;
   std::uint64_t messages = 0;             // sends seen
   std::uint64_t collective_instances = 0;
+  std::vector<TrafficCell> traffic;  // by source, then destination
 };
 
 // EarlError naming the file when it cannot be read.

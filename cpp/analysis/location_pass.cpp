@@ -79,6 +79,11 @@ void LocationPass::exit(const Event& e) {
 
 void LocationPass::send(const Event& e) {
   const Channel channel{loc_, e.peer, e.tag, e.com};
+  if (e.peer >= 0) {
+    LocationProfile::Traffic& to = profile_.sent_to[e.peer];
+    to.bytes += e.len;
+    ++to.messages;
+  }
   SendRecord record{channel, sends_on_[channel]++, e.time, {}, {}};
   const std::uint64_t request = request_of(e);
   if (frames_.empty()) {

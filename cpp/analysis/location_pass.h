@@ -19,6 +19,10 @@ struct LocationProfile {
   std::vector<double> exclusive_time;
   std::vector<std::uint64_t> visits, bytes_sent, bytes_rcvd;
   void ensure(CallPathId id);
+  struct Traffic {
+    std::uint64_t bytes = 0, messages = 0;
+  };
+  std::unordered_map<Location, Traffic> sent_to;  // point-to-point sends by destination
 };
 
 class LocationPass {

@@ -79,7 +79,7 @@ void MessageMatcher::match(const SendRecord& send, PendingCall& call, std::size_
   const double posted = r.record.posted;
   if (blocking && posted != kUnknownPost && sc.leave > posted) {
     const double idle = posted - sc.enter;
-    if (idle > 0) severities_.add_instance(Metric::MpiLatereceiver, sc.callpath, sc.loc, idle);
+    if (idle > 0) severities_.add_instance(Metric::MpiLatereceiver, sc.callpath, sc.loc, idle, sc.enter);
   }
 }
 
@@ -115,7 +115,7 @@ void MessageMatcher::judge(const PendingCall& pending, LocationState& st) {
   }
   if (!judged) return;
   auto keep = [&](const Received& r, double idle) {
-    severities_.add_instance(Metric::MpiLatesender, call.callpath, call.loc, idle);
+    severities_.add_instance(Metric::MpiLatesender, call.callpath, call.loc, idle, call.enter);
     st.kept.push_back({r.send_time, idle, r.record.channel.src, call.callpath});
     if (st.kept.size() > kKeptLateSenders) st.kept.pop_front();
   };
