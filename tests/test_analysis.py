@@ -399,6 +399,77 @@ def test_otf2_collectives_take_the_begin_and_end_records(tmp_path):
     assert not any(r.problems.values()), r.problems
 
 
+@needs_otf2
+def test_rma_active_target_early_wait_late_complete_late_post(tmp_path):
+    from otf2.enums import GroupType, Paradigm, RmaSyncLevel
+    from otf2_archives import T
+    aw, e, world, region = otf2_two_ranks(tmp_path)
+    locs = aw.locations
+    win = aw.d.rma_win("window", comm=world)
+    # the origin's targets (location 1) and the target's origins (location 0)
+    targets = aw.d.group("targets", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
+                         members=[locs[1]])
+    origins = aw.d.group("origins", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
+                         members=[locs[0]])
+    level = RmaSyncLevel.PROCESS | RmaSyncLevel.MEMORY
+
+    def sync(l, name, enter, leave):
+        e[l].enter(T(enter), region(name))
+        e[l].rma_group_sync(T(enter), level, win, targets if l == 0 else origins)
+        e[l].leave(T(leave), region(name))
+
+    def put(enter, leave, op):
+        e[0].enter(T(enter), region("MPI_Put"))
+        e[0].rma_put(T(enter), win, 1, 8, op)
+        e[0].rma_op_complete_blocking(T(leave - 1), win, op)
+        e[0].leave(T(leave), region("MPI_Put"))
+    for l in (0, 1):
+        e[l].enter(T(0), region("main"))
+    # epoch 1: post [10, 12]; start [14, 16], put [30, 35] (ends at 34), complete [60, 62];
+    # wait [20, 80]
+    sync(1, "MPI_Win_post", 10, 12)
+    sync(0, "MPI_Win_start", 14, 16)
+    sync(1, "MPI_Win_wait", 20, 80)
+    put(30, 35, 1)
+    sync(0, "MPI_Win_complete", 60, 62)
+    # epoch 2: start [100, 115] (blocks until the post at 110), post [110, 112], put
+    # [116, 118] (ends at 117), complete [119, 120]; wait [113, 125]
+    sync(0, "MPI_Win_start", 100, 115)
+    sync(1, "MPI_Win_post", 110, 112)
+    sync(1, "MPI_Win_wait", 113, 125)
+    put(116, 118, 2)
+    sync(0, "MPI_Win_complete", 119, 120)
+    # epoch 3: start [200, 201], put [202, 204] (ends at 203), complete [205, 230] (waits
+    # for the post at 220); post [220, 221], wait [222, 240]
+    sync(0, "MPI_Win_start", 200, 201)
+    put(202, 204, 3)
+    sync(0, "MPI_Win_complete", 205, 230)
+    sync(1, "MPI_Win_post", 220, 221)
+    sync(1, "MPI_Win_wait", 222, 240)
+    for l in (0, 1):
+        e[l].leave(T(300), region("main"))
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    # Early Wait: C = the complete's enter; epoch 1: min(60, 80) - 20 = 40 us; epoch 2:
+    # 119 - 113 = 6 us; epoch 3: 205 < 222, none.
+    assert r.by_callpath("mpi_rma_early_wait") == {"main/MPI_Win_wait": approx(46 * US)}
+    assert r.by_location("mpi_rma_early_wait") == {1: approx(46 * US)}
+    assert r.instances("mpi_rma_early_wait") == 2
+    # Late Complete: C - max(last put end, wait enter): 60 - 34 = 26 us; 119 - 117 = 2 us.
+    assert r.by_location("mpi_rma_late_complete") == {1: approx(28 * US)}
+    assert r.instances("mpi_rma_late_complete") == 2
+    # Late Post: P = the post's enter; epoch 1: 10 is in neither start [14, 16] nor
+    # complete [60, 62]; epoch 2: inside start [100, 115]: 110 - 100 = 10 us; epoch 3:
+    # inside complete [205, 230]: 220 - 205 = 15 us.
+    assert r.by_callpath("mpi_rma_sync_late_post") == {"main/MPI_Win_complete": approx(15 * US),
+                                                       "main/MPI_Win_start": approx(10 * US)}
+    assert r.by_location("mpi_rma_sync_late_post") == {0: approx(25 * US)}
+    assert r.instances("mpi_rma_sync_late_post") == 2
+    # The patterns are part of the one-sided synchronisation time (post/start/complete/wait
+    # calls: loc 0 2 + 15 + 2 + 1 + 1 + 25 = 46 us, loc 1 2 + 60 + 2 + 12 + 1 + 18 = 95 us).
+    assert r.by_location("mpi_rma_synchronization") == {0: approx(46 * US), 1: approx(95 * US)}
+    assert not any(r.problems.values()), r.problems
+
+
 # ----------------------------------------------------------------- the Score-P traces
 def scorep_expectation(anchor):
     """Late sender and late receiver of a Score-P trace, from the official OTF2 reader's

@@ -7,6 +7,7 @@
 #include "analysis/location_pass.h"
 #include "analysis/message_matcher.h"
 #include "analysis/region_catalog.h"
+#include "analysis/rma_matcher.h"
 #include "format_interface/trace_decoder.h"
 #include "model/error.h"
 #include "registry/format_registry.h"
@@ -21,16 +22,19 @@ constexpr std::uint64_t kProgressEvery = 1 << 16;
 class InProcessMatching : public RecordSink {
  public:
   InProcessMatching(Severities& severities, ProblemCounts& problems)
-      : messages_(severities, problems), collectives_(severities, problems) {}
+      : messages_(severities, problems), collectives_(severities, problems), rma_(severities, problems) {}
   void on_send(const SendRecord& send) override {
     ++sends_;
     messages_.send(send);
   }
   void on_receive_call(ReceiveCall&& call) override { messages_.receive_call(std::move(call)); }
   void on_collective(const CollectiveRecord& c) override { collectives_.add(c); }
+  void on_rma_access(RmaAccessEpoch&& epoch) override { rma_.add(std::move(epoch)); }
+  void on_rma_exposure(RmaExposureEpoch&& epoch) override { rma_.add(std::move(epoch)); }
   void finish() {
     messages_.finish();
     collectives_.finish();
+    rma_.finish();
   }
   std::uint64_t sends() const { return sends_; }
   std::uint64_t collective_instances() const { return collectives_.instance_count(); }
@@ -38,6 +42,7 @@ class InProcessMatching : public RecordSink {
  private:
   MessageMatcher messages_;
   CollectiveMatcher collectives_;
+  RmaMatcher rma_;
   std::uint64_t sends_ = 0;
 };
 

@@ -1,10 +1,18 @@
 #include "analysis/location_pass.h"
 
+#include <limits>
+
 namespace earl::analysis {
 
 namespace {
 
 constexpr std::uint64_t kNoRequest = ~std::uint64_t(0);
+
+std::uint64_t window_peer(std::int64_t window, Location peer) {
+  return (static_cast<std::uint64_t>(window) << 32) ^ static_cast<std::uint32_t>(peer);
+}
+
+constexpr double kNoTime = -std::numeric_limits<double>::infinity();
 
 // The request id OTF2's non-blocking records carry (otf2_records.cpp keeps it in data1).
 std::uint64_t request_of(const Event& e) {
@@ -30,6 +38,7 @@ void LocationPass::event(const Event& e) {
     case EventKind::Send: send(e); break;
     case EventKind::Recv: recv(e); break;
     case EventKind::Other: request_record(e); break;
+    case EventKind::RmaTransferEnd: last_op_end_[window_peer(e.com, e.peer)] = e.time; break;
     default: break;
   }
 }
@@ -58,6 +67,7 @@ void LocationPass::exit(const Event& e) {
   const RegionClass& cls = regions_.of(frame.region);
   const CallInstance call{frame.enter, e.time, frame.callpath, cls.role, loc_};
   end_call(frame, call);
+  rma_synchronization(frame, call);
   const bool recorded = e.kind == EventKind::CollectiveExit;
   if (recorded) {
     profile_.bytes_sent[frame.callpath] += e.len;
@@ -130,6 +140,12 @@ void LocationPass::request_record(const Event& e) {
     case RequestRecord::RecvPosted:
       posted_receives_[request] = frames_.empty() ? e.time : frames_.back().enter;
       break;
+    case RequestRecord::RmaGroupSync:
+      if (!frames_.empty()) {
+        frames_.back().rma_window = e.com;
+        frames_.back().rma_group = e.tag;
+      }
+      break;
     case RequestRecord::None: break;
   }
 }
@@ -177,6 +193,58 @@ void LocationPass::recv(const Event& e) {
   }
   profile_.bytes_rcvd[frames_.back().callpath] += e.len;
   pending_recvs_.push_back(record);
+}
+
+// MPI_Win_start/post open an epoch on their window (named by the RmaGroupSync inside, or
+// -1), MPI_Win_complete/wait close it: one record per epoch with, per peer of its group,
+// the epoch's number on (origin, target, window).
+void LocationPass::rma_synchronization(const Frame& frame, const CallInstance& call) {
+  const bool access = call.role == CallRole::WinStart || call.role == CallRole::WinComplete;
+  auto& open = access ? access_open_ : exposure_open_;
+  switch (call.role) {
+    case CallRole::WinStart:
+    case CallRole::WinPost:
+      open[frame.rma_window] = {call, frame.rma_group, frame.rma_window};
+      return;
+    case CallRole::WinComplete:
+    case CallRole::WinWait: break;
+    default: return;
+  }
+  auto it = open.find(frame.rma_window);
+  if (it == open.end()) it = open.find(-1);
+  if (it == open.end() && frame.rma_window < 0 && open.size() == 1) it = open.begin();
+  OpenEpoch opened{{kNoTime, kNoTime, kNoCallPath, CallRole::None, loc_}, -1, -1};
+  if (it != open.end()) {
+    opened = it->second;
+    open.erase(it);
+  }
+  const std::int64_t group = frame.rma_group >= 0 ? frame.rma_group : opened.group;
+  const std::int64_t window = frame.rma_window >= 0 ? frame.rma_window : opened.window;
+  if (group < 0 || window < 0) return;  // no record names the peers: nothing to judge
+  std::vector<RmaPeer> peers = rma_peers(window, group, access, opened.call.enter);
+  if (access)
+    sink_.on_rma_access({window, opened.call, call, std::move(peers)});
+  else
+    sink_.on_rma_exposure({window, opened.call.enter, call, std::move(peers)});
+}
+
+std::vector<RmaPeer> LocationPass::rma_peers(std::int64_t window, std::int64_t group, bool access,
+                                             double since) {
+  std::vector<RmaPeer> peers;
+  const auto& groups = regions_.definitions().location_groups;
+  auto members = groups.find(group);
+  if (members == groups.end()) return peers;
+  for (Location peer : members->second) {
+    if (peer < 0) continue;
+    const std::uint64_t key = window_peer(window, peer);
+    double last = kNoTime;
+    if (access) {
+      auto op = last_op_end_.find(key);
+      if (op != last_op_end_.end() && op->second >= since) last = op->second;
+    }
+    peers.push_back({peer, (access ? access_seq_ : exposure_seq_)[key]++, last});
+  }
+  return peers;
 }
 
 void LocationPass::finish() {

@@ -46,6 +46,11 @@ class LocationPass {
     std::uint32_t first_send;  // this call's sends/receives start here in pending_*
     std::uint32_t first_recv;
     std::uint32_t first_completed;  // sends of earlier calls this call completed
+    std::int64_t rma_window = -1, rma_group = -1;  // from an RmaGroupSync inside the call
+  };
+  struct OpenEpoch {
+    CallInstance call;  // MPI_Win_start (access) or MPI_Win_post (exposure)
+    std::int64_t group, window;
   };
 
   void enter(const Event& e);
@@ -55,6 +60,8 @@ class LocationPass {
   void request_record(const Event& e);
   void open_send(std::uint64_t request, const SendRecord& send);
   void end_call(const Frame& frame, const CallInstance& call);
+  void rma_synchronization(const Frame& frame, const CallInstance& call);
+  std::vector<RmaPeer> rma_peers(std::int64_t window, std::int64_t group, bool access, double since);
   CallPathId current() const { return frames_.empty() ? kNoCallPath : frames_.back().callpath; }
 
   Location loc_;
@@ -70,6 +77,11 @@ class LocationPass {
   // Non-blocking sends whose call ended, by request; enter of each MPI_Irecv by request.
   std::unordered_map<std::uint64_t, SendRecord> open_sends_;
   std::unordered_map<std::uint64_t, double> posted_receives_;
+  // Active-target epochs open per window (-1: a window no record named), epochs so far and
+  // the end of the last RMA operation per (window, peer).
+  std::unordered_map<std::int64_t, OpenEpoch> access_open_, exposure_open_;
+  std::unordered_map<std::uint64_t, std::uint64_t> access_seq_, exposure_seq_;
+  std::unordered_map<std::uint64_t, double> last_op_end_;
   std::unordered_map<Channel, std::uint64_t, ChannelHash> sends_on_, recvs_on_;
   std::unordered_map<std::int64_t, std::uint64_t> collectives_on_;
   LocationProfile profile_;

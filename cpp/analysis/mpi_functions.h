@@ -27,6 +27,10 @@ enum class CallRole : std::uint8_t {
   WinFence,
   WinCreate,    // MPI_Win_create, MPI_Win_allocate[_shared], MPI_Win_create_dynamic
   WinFree,
+  WinPost,      // active-target synchronisation: an exposure epoch from post to wait
+  WinStart,     // an access epoch from start to complete
+  WinComplete,
+  WinWait,
   OtherCollective,  // collectives without a pattern (Alltoallv/w, non-blocking ones)
 };
 

@@ -80,6 +80,29 @@ struct CollectiveRecord {
   CallInstance call;   // begin, end, call path, location
 };
 
+// One-sided active-target synchronisation (MPI_Win_post/start/complete/wait). An origin's
+// access epoch (MPI_Win_start .. MPI_Win_complete) to target t on window w pairs with t's
+// exposure epoch (MPI_Win_post .. MPI_Win_wait) naming the origin, the k-th with the k-th:
+// `seq` numbers the epochs of each (origin, target, window).
+struct RmaPeer {
+  Location peer;      // a target of an access epoch, an origin of an exposure epoch
+  std::uint64_t seq;
+  double last_op_end;  // access: end of the origin's last RMA operation to it (-inf: none)
+};
+
+struct RmaAccessEpoch {
+  std::int64_t window;
+  CallInstance start, complete;  // start: enter == leave == -inf where none was seen
+  std::vector<RmaPeer> targets;
+};
+
+struct RmaExposureEpoch {
+  std::int64_t window;
+  double post_enter;
+  CallInstance wait;
+  std::vector<RmaPeer> origins;
+};
+
 // Where a location's pass sends its records.
 class RecordSink {
  public:
@@ -87,6 +110,8 @@ class RecordSink {
   virtual void on_send(const SendRecord& send) = 0;
   virtual void on_receive_call(ReceiveCall&& call) = 0;
   virtual void on_collective(const CollectiveRecord& collective) = 0;
+  virtual void on_rma_access(RmaAccessEpoch&& epoch) = 0;
+  virtual void on_rma_exposure(RmaExposureEpoch&& epoch) = 0;
 };
 
 }  // namespace earl::analysis

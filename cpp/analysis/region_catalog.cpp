@@ -14,6 +14,7 @@ void RegionCatalog::grow_types(SymbolId type) {
     const std::string name = t < names.size() ? names.name(t) : std::string();
     request_records_.push_back(name == "mpi_isend_complete"  ? RequestRecord::SendComplete
                                : name == "mpi_irecv_request" ? RequestRecord::RecvPosted
+                               : name == "rma_group_sync"    ? RequestRecord::RmaGroupSync
                                                              : RequestRecord::None);
   }
 }

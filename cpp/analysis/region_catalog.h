@@ -8,12 +8,14 @@
 
 namespace earl::analysis {
 
-// Format-defined event types whose data1 is an MPI request (OTF2's records).
-enum class RequestRecord : std::uint8_t { None, SendComplete, RecvPosted };
+// Format-defined event types the analysis reads (OTF2's records): data1 is an MPI request
+// (SendComplete, RecvPosted), or com/tag are a window and a group (RmaGroupSync).
+enum class RequestRecord : std::uint8_t { None, SendComplete, RecvPosted, RmaGroupSync };
 
 class RegionCatalog {
  public:
   explicit RegionCatalog(const Definitions& definitions) : definitions_(definitions) {}
+  const Definitions& definitions() const { return definitions_; }
 
   const RegionClass& of(SymbolId region) {
     if (region >= classes_.size()) grow(region);

@@ -83,10 +83,11 @@ enum class Problem : std::uint8_t {
   MismatchedExit,         // an exit of another region than the innermost open one
   UnclosedRegion,         // a region still open at the end of the trace
   ClockViolationP2P,      // a receive earlier than its send
-  ClockViolationCollective,  // a collective ending before the latest begin it waits for
+  ClockViolationCollective,  // a collective (or MPI_Win_wait) ending before the latest begin it waits for
   IncompleteCollective,   // a collective instance some location is missing from
   MismatchedCollective,   // members of one instance called different operations
   CollectiveRootUnknown,  // a rooted collective whose root is unknown (ALOG) or absent
+  UnmatchedRmaEpoch,      // an access/exposure epoch whose partner epoch is not in the trace
   Count
 };
 

@@ -12,6 +12,7 @@
 #include "analysis/location_pass.h"
 #include "analysis/message_matcher.h"
 #include "analysis/metric_tree.h"
+#include "analysis/rma_matcher.h"
 #include "model/definitions.h"
 
 using namespace earl;
@@ -25,7 +26,10 @@ class Matching : public RecordSink {
   ProblemCounts problems;
   MessageMatcher messages{severities, problems};
   CollectiveMatcher collectives{severities, problems};
+  RmaMatcher rma{severities, problems};
   void on_send(const SendRecord& s) override { messages.send(s); }
+  void on_rma_access(RmaAccessEpoch&& e) override { rma.add(std::move(e)); }
+  void on_rma_exposure(RmaExposureEpoch&& e) override { rma.add(std::move(e)); }
   void on_receive_call(ReceiveCall&& c) override { messages.receive_call(std::move(c)); }
   void on_collective(const CollectiveRecord& c) override { collectives.add(c); }
 };
@@ -84,6 +88,7 @@ Cells run(Trace& trace, const std::vector<std::size_t>& order, std::map<int, std
   for (auto& p : passes) p.finish();
   matching.messages.finish();
   matching.collectives.finish();
+  matching.rma.finish();
   Cells out;
   for (const MetricInfo& m : metric_table()) {
     if (!m.is_pattern) continue;

@@ -364,6 +364,19 @@ OTF2_CallbackCode on_record(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, voi
   return kOk;
 }
 
+// data1 = sync level, data2 = window, as for any record; the analysis also needs the
+// group (kept internally: com = window, tag = group id, members in the definitions).
+OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
+                                   OTF2_AttributeList*, OTF2_RmaSyncLevel level, OTF2_RmaWinRef window,
+                                   OTF2_GroupRef group) {
+  Event& e = other(archive(data), time, kRecRmaGroupSync);
+  e.data1 = Value::of_uint(level);
+  e.data2 = Value::of_uint(window);
+  e.com = window;
+  e.tag = group;
+  return kOk;
+}
+
 }  // namespace
 
 const char* otf2_record_type_name(int record) {
@@ -416,7 +429,7 @@ void set_otf2_record_callbacks(OTF2_EvtReaderCallbacks* c) {
   OTF2_EvtReaderCallbacks_SetRmaWinDestroyCallback(c, on_record<kRecRmaWinDestroy>);
   OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback(c, on_record<kRecRmaCollectiveBegin>);
   OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(c, on_record<kRecRmaCollectiveEnd>);
-  OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(c, on_record<kRecRmaGroupSync>);
+  OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(c, on_rma_group_sync);
   OTF2_EvtReaderCallbacks_SetRmaTryLockCallback(c, on_record<kRecRmaTryLock>);
   OTF2_EvtReaderCallbacks_SetRmaSyncCallback(c, on_record<kRecRmaSync>);
   OTF2_EvtReaderCallbacks_SetRmaWaitChangeCallback(c, on_record<kRecRmaWaitChange>);
