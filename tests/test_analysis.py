@@ -470,6 +470,26 @@ def test_rma_active_target_early_wait_late_complete_late_post(tmp_path):
     assert not any(r.problems.values()), r.problems
 
 
+
+@needs_otf2
+@pytest.mark.parametrize("seed", range(4))
+def test_random_imperfect_archives_give_a_report(tmp_path, seed):
+    """Archives with every record kind, requests completed out of order or never, receives
+    before their sends, unclosed regions: the analysis finishes with a report whose traffic
+    is the trace's sends (counted here through EventTrace)."""
+    from otf2_archives import random_archive
+    anchor = random_archive(tmp_path, seed)
+    r = earl.analyze(anchor, progress=lambda f: None)
+    expected = {}
+    with earl.EventTrace(anchor) as e:
+        for ev in e:
+            if ev["type"] == "send" and ev["dest"] >= 0:
+                b, n = expected.get((ev["loc"], ev["dest"]), (0, 0))
+                expected[(ev["loc"], ev["dest"])] = (b + ev["len"], n + 1)
+    assert {(s, d): (b, n) for s, d, b, n in r.traffic()} == expected
+    for metric in r.patterns():
+        assert all(v > 0 for _, _, v in r.cells(metric)), metric
+
 # ----------------------------------------------------------------- the Score-P traces
 def scorep_expectation(anchor):
     """Late sender and late receiver of a Score-P trace, from the official OTF2 reader's
