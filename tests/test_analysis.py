@@ -687,6 +687,9 @@ def test_ctrl_c_stops_earl_analyze_cleanly_mid_run(tmp_path):
         assert proc.poll() is None, "finished before it opened the trace"
         assert time.monotonic() < deadline
         time.sleep(0.002)
+    # Into the engine's pass (the whole run takes ~1 s here), then Ctrl-C.
+    time.sleep(0.15)
+    assert proc.poll() is None, "finished before the interrupt"
     proc.send_signal(signal.SIGINT)
     sent = time.monotonic()
     out, err = proc.communicate(timeout=30)
