@@ -470,6 +470,50 @@ def test_rma_active_target_early_wait_late_complete_late_post(tmp_path):
     assert not any(r.problems.values()), r.problems
 
 
+@needs_otf2
+def test_rma_lock_competition(tmp_path):
+    from otf2.enums import LockType
+    from otf2_archives import ArchiveWriter, T
+    from otf2.enums import Paradigm
+    aw = ArchiveWriter(tmp_path, "locks", resolution=1_000_000)
+    locs = aw.process("MPI Rank 0") + aw.process("MPI Rank 1") + aw.process("MPI Rank 2")
+    aw.comm_locations(locs)
+    world = aw.comm("MPI_COMM_WORLD", locs)
+    win = aw.d.rma_win("window", comm=world)
+    regions = {n: aw.region(n, Paradigm.MPI if n.startswith("MPI") else Paradigm.USER)
+               for n in ("main", "MPI_Win_lock", "MPI_Win_unlock", "MPI_Put")}
+    e = [aw.ev(l) for l in locs]
+
+    def call(l, name, enter, leave, *records):
+        e[l].enter(T(enter), regions[name])
+        for method, time, *args in records:
+            getattr(e[l], method)(T(time), *args)
+        e[l].leave(T(leave), regions[name])
+    for l in range(3):
+        e[l].enter(T(0), regions["main"])
+    # Locations 0 and 1 lock location 2's window (rank 2).
+    call(0, "MPI_Win_lock", 10, 12, ("rma_request_lock", 10, win, 2, 0, LockType.EXCLUSIVE),
+         ("rma_acquire_lock", 11, win, 2, 0, LockType.EXCLUSIVE))
+    call(1, "MPI_Win_lock", 15, 45, ("rma_request_lock", 15, win, 2, 0, LockType.EXCLUSIVE),
+         ("rma_acquire_lock", 44, win, 2, 0, LockType.EXCLUSIVE))
+    call(0, "MPI_Win_unlock", 30, 40, ("rma_release_lock", 39, win, 2, 0))
+    call(0, "MPI_Win_lock", 46, 60, ("rma_acquire_lock", 59, win, 2, 0, LockType.SHARED))
+    call(1, "MPI_Win_unlock", 50, 52, ("rma_release_lock", 51, win, 2, 0))
+    call(0, "MPI_Win_unlock", 61, 62, ("rma_release_lock", 61, win, 2, 0))
+    # a shared lock after every exclusive one was released: no wait
+    call(1, "MPI_Win_lock", 63, 65, ("rma_acquire_lock", 64, win, 2, 0, LockType.SHARED))
+    call(1, "MPI_Win_unlock", 66, 67, ("rma_release_lock", 66, win, 2, 0))
+    for l in range(3):
+        e[l].leave(T(100), regions["main"])
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    # Location 1's exclusive lock, asked for in MPI_Win_lock at 15, waited until location
+    # 0 released at 39 (min(39, 44) - 15 = 24 us); location 0's shared lock [46, 60] waited
+    # for location 1's exclusive release at 51 (5 us); the last shared lock none.
+    assert r.by_location("mpi_rma_sync_lock_competition") == {0: approx(5 * US), 1: approx(24 * US)}
+    assert r.by_callpath("mpi_rma_sync_lock_competition") == {"main/MPI_Win_lock": approx(29 * US)}
+    assert r.instances("mpi_rma_sync_lock_competition") == 2
+    assert not any(r.problems.values()), r.problems
+
 
 @needs_otf2
 @pytest.mark.parametrize("seed", range(4))

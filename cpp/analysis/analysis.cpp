@@ -31,6 +31,7 @@ class InProcessMatching : public RecordSink {
   void on_collective(const CollectiveRecord& c) override { collectives_.add(c); }
   void on_rma_access(RmaAccessEpoch&& epoch) override { rma_.add(std::move(epoch)); }
   void on_rma_exposure(RmaExposureEpoch&& epoch) override { rma_.add(std::move(epoch)); }
+  void on_rma_lock(const RmaLockEpoch& epoch) override { rma_.add(epoch); }
   void finish() {
     messages_.finish();
     collectives_.finish();

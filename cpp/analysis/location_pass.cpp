@@ -39,6 +39,7 @@ void LocationPass::event(const Event& e) {
     case EventKind::Recv: recv(e); break;
     case EventKind::Other: request_record(e); break;
     case EventKind::RmaTransferEnd: last_op_end_[window_peer(e.com, e.peer)] = e.time; break;
+    case EventKind::WindowLock: window_lock(e); break;
     default: break;
   }
 }
@@ -245,6 +246,30 @@ std::vector<RmaPeer> LocationPass::rma_peers(std::int64_t window, std::int64_t g
     peers.push_back({peer, (access ? access_seq_ : exposure_seq_)[key]++, last});
   }
   return peers;
+}
+
+void LocationPass::window_lock(const Event& e) {
+  const std::uint64_t key = window_peer(e.com, e.peer);
+  switch (regions_.request_record(e.type)) {
+    case RequestRecord::WindowLock: {
+      // Only acquisitions whose type the format recorded (OTF2); requests are not one.
+      if (e.data1.kind != Value::Kind::UInt || e.data2.kind != Value::Kind::UInt) return;
+      if (e.data2.unsigned_integer == 1) return;
+      const double requested = frames_.empty() ? e.time : frames_.back().enter;
+      locks_held_[key] = {e.com, e.peer, e.data1.unsigned_integer == 1, requested, e.time, e.time,
+                          current(), loc_};
+      break;
+    }
+    case RequestRecord::WindowUnlock: {
+      auto held = locks_held_.find(key);
+      if (held == locks_held_.end()) return;
+      held->second.released = e.time;
+      sink_.on_rma_lock(held->second);
+      locks_held_.erase(held);
+      break;
+    }
+    default: break;
+  }
 }
 
 void LocationPass::finish() {

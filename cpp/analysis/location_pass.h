@@ -61,6 +61,7 @@ class LocationPass {
   void open_send(std::uint64_t request, const SendRecord& send);
   void end_call(const Frame& frame, const CallInstance& call);
   void rma_synchronization(const Frame& frame, const CallInstance& call);
+  void window_lock(const Event& e);
   std::vector<RmaPeer> rma_peers(std::int64_t window, std::int64_t group, bool access, double since);
   CallPathId current() const { return frames_.empty() ? kNoCallPath : frames_.back().callpath; }
 
@@ -82,6 +83,7 @@ class LocationPass {
   std::unordered_map<std::int64_t, OpenEpoch> access_open_, exposure_open_;
   std::unordered_map<std::uint64_t, std::uint64_t> access_seq_, exposure_seq_;
   std::unordered_map<std::uint64_t, double> last_op_end_;
+  std::unordered_map<std::uint64_t, RmaLockEpoch> locks_held_;  // by (window, target)
   std::unordered_map<Channel, std::uint64_t, ChannelHash> sends_on_, recvs_on_;
   std::unordered_map<std::int64_t, std::uint64_t> collectives_on_;
   LocationProfile profile_;

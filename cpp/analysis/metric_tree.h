@@ -14,7 +14,7 @@ enum class Metric : std::uint8_t {
   MpiManagement, MpiInitExit, MpiFinalizeWait, MpiMgmtWin, MpiRmaWaitAtCreate, MpiRmaWaitAtFree,
   MpiSynchronization, MpiSyncCollective, MpiBarrierWait, MpiBarrierCompletion,
   MpiRmaSynchronization, MpiRmaWaitAtFence, MpiRmaSyncLatePost, MpiRmaEarlyWait,
-  MpiRmaLateComplete,
+  MpiRmaLateComplete, MpiRmaSyncLockCompetition,
   MpiCommunication, MpiPoint2point, MpiLatesender, MpiLatesenderWo, MpiLswoDifferent,
   MpiLswoSame, MpiLatereceiver,
   MpiCollective, MpiEarlyreduce, MpiEarlyscan, MpiLatebroadcast, MpiWaitNxn, MpiNxnCompletion,

@@ -103,6 +103,19 @@ struct RmaExposureEpoch {
   std::vector<RmaPeer> origins;
 };
 
+// One passive-target lock epoch of a location on (window, target): from the call that
+// waited for the lock (MPI_Win_lock, or the first RMA operation when the lock is taken
+// lazily) through its release.
+struct RmaLockEpoch {
+  std::int64_t window;
+  Location target;
+  bool exclusive;
+  double requested;  // enter of the call holding the acquisition
+  double acquired, released;
+  CallPathId callpath;  // of that call
+  Location loc;
+};
+
 // Where a location's pass sends its records.
 class RecordSink {
  public:
@@ -112,6 +125,7 @@ class RecordSink {
   virtual void on_collective(const CollectiveRecord& collective) = 0;
   virtual void on_rma_access(RmaAccessEpoch&& epoch) = 0;
   virtual void on_rma_exposure(RmaExposureEpoch&& epoch) = 0;
+  virtual void on_rma_lock(const RmaLockEpoch& epoch) = 0;
 };
 
 }  // namespace earl::analysis

@@ -15,6 +15,8 @@ void RegionCatalog::grow_types(SymbolId type) {
     request_records_.push_back(name == "mpi_isend_complete"  ? RequestRecord::SendComplete
                                : name == "mpi_irecv_request" ? RequestRecord::RecvPosted
                                : name == "rma_group_sync"    ? RequestRecord::RmaGroupSync
+                               : name == "wlock"             ? RequestRecord::WindowLock
+                               : name == "wunlock"           ? RequestRecord::WindowUnlock
                                                              : RequestRecord::None);
   }
 }

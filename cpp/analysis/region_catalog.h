@@ -10,7 +10,7 @@ namespace earl::analysis {
 
 // Format-defined event types the analysis reads (OTF2's records): data1 is an MPI request
 // (SendComplete, RecvPosted), or com/tag are a window and a group (RmaGroupSync).
-enum class RequestRecord : std::uint8_t { None, SendComplete, RecvPosted, RmaGroupSync };
+enum class RequestRecord : std::uint8_t { None, SendComplete, RecvPosted, RmaGroupSync, WindowLock, WindowUnlock };
 
 class RegionCatalog {
  public:

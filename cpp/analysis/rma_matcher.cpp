@@ -72,6 +72,33 @@ void RmaMatcher::finish() {
   }
   accesses_.clear();
   exposures_.clear();
+  lock_competition();
+}
+
+// Lock Competition: a location acquiring a window's lock waited from the enter of the
+// call that took it until the latest release, before its own acquisition, of an epoch
+// acquired earlier that excluded it (any epoch for an exclusive lock, an exclusive one for
+// a shared lock): min(that release, acquired) - requested.
+void RmaMatcher::lock_competition() {
+  std::sort(locks_.begin(), locks_.end(), [](const RmaLockEpoch& a, const RmaLockEpoch& b) {
+    return std::tie(a.window, a.target, a.acquired, a.loc) < std::tie(b.window, b.target, b.acquired, b.loc);
+  });
+  for (std::size_t first = 0; first < locks_.size();) {
+    std::size_t last = first;
+    double any_release = kNone, exclusive_release = kNone;
+    while (last < locks_.size() && locks_[last].window == locks_[first].window &&
+           locks_[last].target == locks_[first].target) {
+      const RmaLockEpoch& e = locks_[last++];
+      const double blocker = e.exclusive ? any_release : exclusive_release;
+      const double idle = std::min(blocker, e.acquired) - e.requested;
+      if (blocker != kNone && idle > 0)
+        severities_.add_instance(Metric::MpiRmaSyncLockCompetition, e.callpath, e.loc, idle, e.requested);
+      any_release = std::max(any_release, e.released);
+      if (e.exclusive) exclusive_release = std::max(exclusive_release, e.released);
+    }
+    first = last;
+  }
+  locks_.clear();
 }
 
 }  // namespace earl::analysis

@@ -17,6 +17,7 @@ class RmaMatcher {
 
   void add(RmaAccessEpoch&& epoch) { accesses_.push_back(std::move(epoch)); }
   void add(RmaExposureEpoch&& epoch) { exposures_.push_back(std::move(epoch)); }
+  void add(const RmaLockEpoch& epoch) { locks_.push_back(epoch); }
   void finish();
 
  private:
@@ -24,6 +25,8 @@ class RmaMatcher {
   ProblemCounts& problems_;
   std::vector<RmaAccessEpoch> accesses_;
   std::vector<RmaExposureEpoch> exposures_;
+  std::vector<RmaLockEpoch> locks_;
+  void lock_competition();
 };
 
 }  // namespace earl::analysis

@@ -30,6 +30,7 @@ class Matching : public RecordSink {
   void on_send(const SendRecord& s) override { messages.send(s); }
   void on_rma_access(RmaAccessEpoch&& e) override { rma.add(std::move(e)); }
   void on_rma_exposure(RmaExposureEpoch&& e) override { rma.add(std::move(e)); }
+  void on_rma_lock(const RmaLockEpoch& e) override { rma.add(e); }
   void on_receive_call(ReceiveCall&& c) override { messages.receive_call(std::move(c)); }
   void on_collective(const CollectiveRecord& c) override { collectives.add(c); }
 };

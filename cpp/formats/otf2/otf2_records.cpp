@@ -234,14 +234,19 @@ OTF2_CallbackCode on_rma_complete(OTF2_LocationRef, OTF2_TimeStamp time, uint64_
   return kOk;
 }
 
-template <bool Acquire>
+// RmaRequestLock and RmaAcquireLock both become wlock; the analysis (lock contention) also
+// needs which one it was and the lock type: kept internally, data1 = exclusive (1) or
+// shared (0), data2 = 1 for a request. No attribute shows them.
+template <bool Request>
 OTF2_CallbackCode on_rma_lock(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                               OTF2_AttributeList*, OTF2_RmaWinRef window, uint32_t remote,
-                              uint64_t, OTF2_LockType) {
+                              uint64_t, OTF2_LockType type) {
   Otf2Archive& d = archive(data);
-  Event& e = d.emit(time, EventKind::WindowLock, d.type_id(Acquire ? kRecWlock : kRecWunlock));
+  Event& e = d.emit(time, EventKind::WindowLock, d.type_id(kRecWlock));
   e.com = window;
   e.peer = window_peer(d, window, remote);
+  e.data1 = Value::of_uint(type == OTF2_LOCK_EXCLUSIVE ? 1 : 0);
+  e.data2 = Value::of_uint(Request ? 1 : 0);
   return kOk;
 }
 
@@ -410,7 +415,7 @@ void set_otf2_record_callbacks(OTF2_EvtReaderCallbacks* c) {
   OTF2_EvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(c, on_rma_complete<kRecRmaOpCompleteBlocking>);
   OTF2_EvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback(c, on_rma_complete<kRecRmaOpCompleteNonBlocking>);
   OTF2_EvtReaderCallbacks_SetRmaOpCompleteRemoteCallback(c, on_rma_complete<kRecRmaOpCompleteRemote>);
-  OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback(c, on_rma_lock<true>);
+  OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback(c, on_rma_lock<false>);
   OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback(c, on_rma_lock<true>);
   OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback(c, on_rma_release);
   OTF2_EvtReaderCallbacks_SetMetricCallback(c, on_metric);
