@@ -2,12 +2,13 @@
 communication matrix and the timeline of the worst wait instances."""
 import html
 
-# One colour per wait-state family on the timeline (others take the last one).
+# One colour per wait state on the timeline (any other takes OTHER).
 PALETTE = {"mpi_latesender": "#c33", "mpi_latereceiver": "#e80", "mpi_barrier_wait": "#36c",
            "mpi_barrier_completion": "#69d", "mpi_wait_nxn": "#393", "mpi_nxn_completion": "#7b7",
            "mpi_latebroadcast": "#93c", "mpi_earlyreduce": "#c6c", "mpi_earlyscan": "#966",
            "mpi_finalize_wait": "#555", "mpi_rma_wait_at_fence": "#0aa", "mpi_rma_early_wait": "#a50",
-           "mpi_rma_late_complete": "#d93", "mpi_rma_sync_late_post": "#5a0"}
+           "mpi_rma_late_complete": "#d93", "mpi_rma_sync_late_post": "#5a0",
+           "mpi_rma_sync_lock_competition": "#a0a"}
 OTHER = "#999"
 MAX_MATRIX = 64   # locations shown in the matrix (the busiest), so large runs stay readable
 
