@@ -68,6 +68,15 @@ py::dict to_python(const analysis::AnalysisResult& r) {
     problems[analysis::problem_name(problem)] = r.problems[problem];
   }
   out["problems"] = problems;
+  py::list traffic;
+  for (const analysis::TrafficCell& t : r.traffic) traffic.append(py::make_tuple(t.src, t.dest, t.bytes, t.messages));
+  out["traffic"] = traffic;
+  py::list worst;
+  for (const analysis::WaitInstance& w : r.severities.worst())
+    worst.append(py::make_tuple(analysis::metric_info(w.metric).id,
+                                w.callpath == analysis::kNoCallPath ? -1 : static_cast<long>(w.callpath),
+                                w.loc, w.begin, w.idle));
+  out["worst"] = worst;
   return out;
 }
 

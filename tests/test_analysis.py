@@ -153,6 +153,16 @@ def test_late_sender_late_receiver_and_barrier_by_hand(tmp_path):
     assert r.total("visits") == 8       # main, MPI_Recv, MPI_Send, MPI_Barrier on each
     assert r.total("bytes_sent") == 16 and r.total("bytes_rcvd") == 16
     assert not any(r.problems.values())
+    # Traffic: one 8-byte message each way. The worst instances, longest first (equal
+    # lengths in either order): the barrier wait [90, 120], the late sender [10, 30], the
+    # late receiver [50, 70], the barrier completion [125, 130].
+    assert sorted(r.traffic()) == [(0, 1, 8, 1), (1, 0, 8, 1)]
+    worst = [(w["metric"], w["location"], round(w["begin"] / US), round(w["idle"] / US), w["callpath"])
+             for w in r.worst_instances()]
+    assert worst[0] == ("mpi_barrier_wait", 0, 90, 30, "main/MPI_Barrier")
+    assert sorted(worst[1:3]) == [("mpi_latereceiver", 0, 50, 20, "main/MPI_Send"),
+                                  ("mpi_latesender", 0, 10, 20, "main/MPI_Recv")]
+    assert worst[3:] == [("mpi_barrier_completion", 0, 125, 5, "main/MPI_Barrier")]
 
 
 def test_wrong_order_and_waitall_by_hand(tmp_path):
@@ -272,6 +282,257 @@ def test_rooted_and_nxn_collectives_by_hand(tmp_path):
     assert r.total("bytes_sent") == 8 + 3 * 8 + 3 * 8
     assert not any(r.problems.values())
 
+
+# ----------------------------------------------------------------- hand-written OTF2
+def otf2_two_ranks(tmp_path):
+    """Two single-threaded ranks, 1 tick = 1 us; returns (writer, event writers, world,
+    region maker)."""
+    from otf2.enums import Paradigm
+    from otf2_archives import ArchiveWriter
+    aw = ArchiveWriter(tmp_path, "hand", resolution=1_000_000)
+    locs = aw.process("MPI Rank 0") + aw.process("MPI Rank 1")
+    aw.comm_locations(locs)
+    world = aw.comm("MPI_COMM_WORLD", locs)
+    regions = {}
+
+    def region(name):
+        if name not in regions:
+            regions[name] = aw.region(name, Paradigm.MPI if name.startswith("MPI_") else Paradigm.USER)
+        return regions[name]
+    return aw, [aw.ev(l) for l in locs], world, region
+
+
+@needs_otf2
+def test_non_blocking_sends_and_receives_completed_in_waits(tmp_path):
+    from otf2_archives import T
+    aw, e, world, region = otf2_two_ranks(tmp_path)
+
+    def call(l, name, enter, leave, *records):
+        e[l].enter(T(enter), region(name))
+        for method, time, *args in records:
+            getattr(e[l], method)(T(time), *args)
+        e[l].leave(T(leave), region(name))
+    for l in (0, 1):
+        e[l].enter(T(0), region("main"))
+    # 1. loc 0 MPI_Isend (request 5) completed in MPI_Wait [20, 60]; loc 1 posts the
+    #    receive in MPI_Irecv [30, 31] (request 9) and completes it in MPI_Wait [40, 45].
+    call(0, "MPI_Isend", 10, 12, ("mpi_isend", 11, 1, world, 1, 8, 5))
+    call(0, "MPI_Wait", 20, 60, ("mpi_isend_complete", 59, 5))
+    call(1, "MPI_Irecv", 30, 31, ("mpi_irecv_request", 30, 9))
+    call(1, "MPI_Wait", 40, 45, ("mpi_irecv", 44, 0, world, 1, 8, 9))
+    # 2. loc 0 posts two receives (requests 11, 12) and completes both in MPI_Waitall
+    #    [75, 100]; loc 1 sends tag 2 in MPI_Send [80, 82], tag 3 in MPI_Isend [85, 86]
+    #    completed in MPI_Wait [87, 88].
+    call(0, "MPI_Irecv", 70, 71, ("mpi_irecv_request", 70, 11))
+    call(0, "MPI_Irecv", 72, 73, ("mpi_irecv_request", 72, 12))
+    call(1, "MPI_Send", 80, 82, ("mpi_send", 81, 0, world, 2, 8))
+    call(1, "MPI_Isend", 85, 86, ("mpi_isend", 85, 0, world, 3, 8, 7))
+    call(1, "MPI_Wait", 87, 88, ("mpi_isend_complete", 87, 7))
+    call(0, "MPI_Waitall", 75, 100, ("mpi_irecv", 98, 1, world, 2, 8, 11),
+         ("mpi_irecv", 99, 1, world, 3, 8, 12))
+    # 3. loc 1 MPI_Issend (request 8) [110, 111] completed in MPI_Waitany [112, 150];
+    #    loc 0 receives it in MPI_Recv [130, 150].
+    call(1, "MPI_Issend", 110, 111, ("mpi_isend", 110, 0, world, 4, 8, 8))
+    call(0, "MPI_Recv", 130, 150, ("mpi_recv", 149, 1, world, 4, 8))
+    call(1, "MPI_Waitany", 112, 150, ("mpi_isend_complete", 149, 8))
+    # 4. loc 0 MPI_Isend completed in MPI_Test [170, 171] (not a blocking wait); loc 1
+    #    MPI_Recv [165, 175].
+    call(0, "MPI_Isend", 160, 161, ("mpi_isend", 160, 1, world, 5, 8, 20))
+    call(1, "MPI_Recv", 165, 175, ("mpi_recv", 174, 0, world, 5, 8))
+    call(0, "MPI_Test", 170, 171, ("mpi_isend_complete", 170, 20))
+    # 5. Two sends on one channel (tag 6) completed in reverse order by MPI_Waitall; loc 1
+    #    receives the first (sent from MPI_Isend [200, 202]) in MPI_Recv [190, 220], the
+    #    second (MPI_Isend [203, 205]) in MPI_Recv [221, 223].
+    call(0, "MPI_Isend", 200, 202, ("mpi_isend", 201, 1, world, 6, 8, 30))
+    call(0, "MPI_Isend", 203, 205, ("mpi_isend", 204, 1, world, 6, 8, 31))
+    call(0, "MPI_Waitall", 206, 208, ("mpi_isend_complete", 207, 31), ("mpi_isend_complete", 207, 30))
+    call(1, "MPI_Recv", 190, 220, ("mpi_recv", 219, 0, world, 6, 8))
+    call(1, "MPI_Recv", 221, 223, ("mpi_recv", 222, 0, world, 6, 8))
+    for l in (0, 1):
+        e[l].leave(T(300), region("main"))
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    # Late receiver: 1. the MPI_Wait completing the MPI_Isend ran [20, 60] when the receive
+    # was posted (MPI_Irecv entered at 30): 30 - 20 = 10 us; 3. the MPI_Waitany [112, 150]
+    # completing the MPI_Issend, receive posted at 130: 18 us. 2. MPI_Send [80, 82] and
+    # the MPI_Wait [87, 88] started after the posts (70, 72); 4. MPI_Test is no blocking
+    # completion; 5. MPI_Waitall completing sends is not judged (Scalasca: Wait/Waitany).
+    assert r.by_callpath("mpi_latereceiver") == {"main/MPI_Wait": approx(10 * US),
+                                                 "main/MPI_Waitany": approx(18 * US)}
+    assert r.by_location("mpi_latereceiver") == {0: approx(10 * US), 1: approx(18 * US)}
+    assert r.instances("mpi_latereceiver") == 2
+    # Late sender: 2. MPI_Waitall [75, 100] waited min(80, 100) - 75 = 5 us for the first
+    # message and min(85, 100) - 75 = 10 us for the second: only the largest counts;
+    # 5. the first message of the channel, sent from the MPI_Isend entered at 200 (not the
+    # second, entered at 203, although its send completed first): 200 - 190 = 10 us.
+    # 1. MPI_Wait [40, 45] began after the send's call (10): none.
+    assert r.by_callpath("mpi_latesender") == {"main/MPI_Waitall": approx(10 * US),
+                                               "main/MPI_Recv": approx(10 * US)}
+    assert r.by_location("mpi_latesender") == {0: approx(10 * US), 1: approx(10 * US)}
+    assert r.instances("mpi_latesender") == 2
+    assert r.total("mpi_latesender_wo") == 0
+    assert not any(r.problems.values()), r.problems
+
+
+@needs_otf2
+def test_otf2_collectives_take_the_begin_and_end_records(tmp_path):
+    from otf2.enums import CollectiveOp
+    from otf2_archives import T, UNDEF_RANK
+    aw, e, world, region = otf2_two_ranks(tmp_path)
+    # (enter, MpiCollectiveBegin, MpiCollectiveEnd, leave) per rank
+    times = [(300, 302, 350, 352), (310, 330, 349, 351)]
+    for l, (enter, begin, end, leave) in enumerate(times):
+        e[l].enter(T(0), region("main"))
+        e[l].enter(T(enter), region("MPI_Barrier"))
+        e[l].mpi_collective_begin(T(begin))
+        e[l].mpi_collective_end(T(end), CollectiveOp.BARRIER, world, UNDEF_RANK, 0, 0)
+        e[l].leave(T(leave), region("MPI_Barrier"))
+        e[l].leave(T(400), region("main"))
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    # L = latest begin 330, E = earliest end 349. Wait: loc 0 min(330, 350) - 302 = 28 us
+    # (with enter/exit it would be 310 - 300 = 10 us), loc 1 none. Completion: loc 0
+    # 350 - max(349, 330) = 1 us, loc 1 349 - 349 = 0.
+    assert r.by_location("mpi_barrier_wait") == {0: approx(28 * US)}
+    assert r.by_location("mpi_barrier_completion") == {0: approx(1 * US)}
+    assert r.instances("mpi_barrier_wait") == 1
+    # The region's time stays enter to leave.
+    assert r.by_location("mpi_sync_collective") == {0: approx(52 * US), 1: approx(41 * US)}
+    assert not any(r.problems.values()), r.problems
+
+
+@needs_otf2
+def test_rma_active_target_early_wait_late_complete_late_post(tmp_path):
+    from otf2.enums import GroupType, Paradigm, RmaSyncLevel
+    from otf2_archives import T
+    aw, e, world, region = otf2_two_ranks(tmp_path)
+    locs = aw.locations
+    win = aw.d.rma_win("window", comm=world)
+    # the origin's targets (location 1) and the target's origins (location 0)
+    targets = aw.d.group("targets", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
+                         members=[locs[1]])
+    origins = aw.d.group("origins", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
+                         members=[locs[0]])
+    level = RmaSyncLevel.PROCESS | RmaSyncLevel.MEMORY
+
+    def sync(l, name, enter, leave):
+        e[l].enter(T(enter), region(name))
+        e[l].rma_group_sync(T(enter), level, win, targets if l == 0 else origins)
+        e[l].leave(T(leave), region(name))
+
+    def put(enter, leave, op):
+        e[0].enter(T(enter), region("MPI_Put"))
+        e[0].rma_put(T(enter), win, 1, 8, op)
+        e[0].rma_op_complete_blocking(T(leave - 1), win, op)
+        e[0].leave(T(leave), region("MPI_Put"))
+    for l in (0, 1):
+        e[l].enter(T(0), region("main"))
+    # epoch 1: post [10, 12]; start [14, 16], put [30, 35] (ends at 34), complete [60, 62];
+    # wait [20, 80]
+    sync(1, "MPI_Win_post", 10, 12)
+    sync(0, "MPI_Win_start", 14, 16)
+    sync(1, "MPI_Win_wait", 20, 80)
+    put(30, 35, 1)
+    sync(0, "MPI_Win_complete", 60, 62)
+    # epoch 2: start [100, 115] (blocks until the post at 110), post [110, 112], put
+    # [116, 118] (ends at 117), complete [119, 120]; wait [113, 125]
+    sync(0, "MPI_Win_start", 100, 115)
+    sync(1, "MPI_Win_post", 110, 112)
+    sync(1, "MPI_Win_wait", 113, 125)
+    put(116, 118, 2)
+    sync(0, "MPI_Win_complete", 119, 120)
+    # epoch 3: start [200, 201], put [202, 204] (ends at 203), complete [205, 230] (waits
+    # for the post at 220); post [220, 221], wait [222, 240]
+    sync(0, "MPI_Win_start", 200, 201)
+    put(202, 204, 3)
+    sync(0, "MPI_Win_complete", 205, 230)
+    sync(1, "MPI_Win_post", 220, 221)
+    sync(1, "MPI_Win_wait", 222, 240)
+    for l in (0, 1):
+        e[l].leave(T(300), region("main"))
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    # Early Wait: C = the complete's enter; epoch 1: min(60, 80) - 20 = 40 us; epoch 2:
+    # 119 - 113 = 6 us; epoch 3: 205 < 222, none.
+    assert r.by_callpath("mpi_rma_early_wait") == {"main/MPI_Win_wait": approx(46 * US)}
+    assert r.by_location("mpi_rma_early_wait") == {1: approx(46 * US)}
+    assert r.instances("mpi_rma_early_wait") == 2
+    # Late Complete: C - max(last put end, wait enter): 60 - 34 = 26 us; 119 - 117 = 2 us.
+    assert r.by_location("mpi_rma_late_complete") == {1: approx(28 * US)}
+    assert r.instances("mpi_rma_late_complete") == 2
+    # Late Post: P = the post's enter; epoch 1: 10 is in neither start [14, 16] nor
+    # complete [60, 62]; epoch 2: inside start [100, 115]: 110 - 100 = 10 us; epoch 3:
+    # inside complete [205, 230]: 220 - 205 = 15 us.
+    assert r.by_callpath("mpi_rma_sync_late_post") == {"main/MPI_Win_complete": approx(15 * US),
+                                                       "main/MPI_Win_start": approx(10 * US)}
+    assert r.by_location("mpi_rma_sync_late_post") == {0: approx(25 * US)}
+    assert r.instances("mpi_rma_sync_late_post") == 2
+    # The patterns are part of the one-sided synchronisation time (post/start/complete/wait
+    # calls: loc 0 2 + 15 + 2 + 1 + 1 + 25 = 46 us, loc 1 2 + 60 + 2 + 12 + 1 + 18 = 95 us).
+    assert r.by_location("mpi_rma_synchronization") == {0: approx(46 * US), 1: approx(95 * US)}
+    assert not any(r.problems.values()), r.problems
+
+
+@needs_otf2
+def test_rma_lock_competition(tmp_path):
+    from otf2.enums import LockType
+    from otf2_archives import ArchiveWriter, T
+    from otf2.enums import Paradigm
+    aw = ArchiveWriter(tmp_path, "locks", resolution=1_000_000)
+    locs = aw.process("MPI Rank 0") + aw.process("MPI Rank 1") + aw.process("MPI Rank 2")
+    aw.comm_locations(locs)
+    world = aw.comm("MPI_COMM_WORLD", locs)
+    win = aw.d.rma_win("window", comm=world)
+    regions = {n: aw.region(n, Paradigm.MPI if n.startswith("MPI") else Paradigm.USER)
+               for n in ("main", "MPI_Win_lock", "MPI_Win_unlock", "MPI_Put")}
+    e = [aw.ev(l) for l in locs]
+
+    def call(l, name, enter, leave, *records):
+        e[l].enter(T(enter), regions[name])
+        for method, time, *args in records:
+            getattr(e[l], method)(T(time), *args)
+        e[l].leave(T(leave), regions[name])
+    for l in range(3):
+        e[l].enter(T(0), regions["main"])
+    # Locations 0 and 1 lock location 2's window (rank 2).
+    call(0, "MPI_Win_lock", 10, 12, ("rma_request_lock", 10, win, 2, 0, LockType.EXCLUSIVE),
+         ("rma_acquire_lock", 11, win, 2, 0, LockType.EXCLUSIVE))
+    call(1, "MPI_Win_lock", 15, 45, ("rma_request_lock", 15, win, 2, 0, LockType.EXCLUSIVE),
+         ("rma_acquire_lock", 44, win, 2, 0, LockType.EXCLUSIVE))
+    call(0, "MPI_Win_unlock", 30, 40, ("rma_release_lock", 39, win, 2, 0))
+    call(0, "MPI_Win_lock", 46, 60, ("rma_acquire_lock", 59, win, 2, 0, LockType.SHARED))
+    call(1, "MPI_Win_unlock", 50, 52, ("rma_release_lock", 51, win, 2, 0))
+    call(0, "MPI_Win_unlock", 61, 62, ("rma_release_lock", 61, win, 2, 0))
+    # a shared lock after every exclusive one was released: no wait
+    call(1, "MPI_Win_lock", 63, 65, ("rma_acquire_lock", 64, win, 2, 0, LockType.SHARED))
+    call(1, "MPI_Win_unlock", 66, 67, ("rma_release_lock", 66, win, 2, 0))
+    for l in range(3):
+        e[l].leave(T(100), regions["main"])
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    # Location 1's exclusive lock, asked for in MPI_Win_lock at 15, waited until location
+    # 0 released at 39 (min(39, 44) - 15 = 24 us); location 0's shared lock [46, 60] waited
+    # for location 1's exclusive release at 51 (5 us); the last shared lock none.
+    assert r.by_location("mpi_rma_sync_lock_competition") == {0: approx(5 * US), 1: approx(24 * US)}
+    assert r.by_callpath("mpi_rma_sync_lock_competition") == {"main/MPI_Win_lock": approx(29 * US)}
+    assert r.instances("mpi_rma_sync_lock_competition") == 2
+    assert not any(r.problems.values()), r.problems
+
+
+@needs_otf2
+@pytest.mark.parametrize("seed", range(4))
+def test_random_imperfect_archives_give_a_report(tmp_path, seed):
+    """Archives with every record kind, requests completed out of order or never, receives
+    before their sends, unclosed regions: the analysis finishes with a report whose traffic
+    is the trace's sends (counted here through EventTrace)."""
+    from otf2_archives import random_archive
+    anchor = random_archive(tmp_path, seed)
+    r = earl.analyze(anchor, progress=lambda f: None)
+    expected = {}
+    with earl.EventTrace(anchor) as e:
+        for ev in e:
+            if ev["type"] == "send" and ev["dest"] >= 0:
+                b, n = expected.get((ev["loc"], ev["dest"]), (0, 0))
+                expected[(ev["loc"], ev["dest"])] = (b + ev["len"], n + 1)
+    assert {(s, d): (b, n) for s, d, b, n in r.traffic()} == expected
+    for metric in r.patterns():
+        assert all(v > 0 for _, _, v in r.cells(metric)), metric
 
 # ----------------------------------------------------------------- the Score-P traces
 def scorep_expectation(anchor):
@@ -439,6 +700,51 @@ def test_progress_errors_and_interrupts_stop_the_analysis(small):
     assert earl.analyze(small[0], progress=lambda f: None).total("time") > 0
 
 
+def trace_is_open(pid, path):
+    """True once process `pid` holds `path` open (the analysis has begun reading it)."""
+    import os
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == str(path):
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def test_ctrl_c_stops_earl_analyze_cleanly_mid_run(tmp_path):
+    """A real SIGINT to `earl analyze` while the native engine reads a large trace (with the
+    GIL released): it stops, says so, exits 130, prints no report and no traceback."""
+    import signal
+    import time
+    from earl.generate import generate
+    path = (tmp_path / "big.alog").resolve()
+    generate(path, events=6_000_000, seed=5, locations=8)
+    proc = subprocess.Popen([sys.executable, "-m", "earl.cli", "analyze", str(path), "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not trace_is_open(proc.pid, path):
+        assert proc.poll() is None, "finished before it opened the trace"
+        assert time.monotonic() < deadline
+        time.sleep(0.002)
+    # Into the engine's pass (the whole run takes ~1 s here), then Ctrl-C.
+    time.sleep(0.15)
+    assert proc.poll() is None, "finished before the interrupt"
+    proc.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    out, err = proc.communicate(timeout=30)
+    stopped_after = time.monotonic() - sent
+    assert proc.returncode == 130, err
+    assert err.strip() == "earl: interrupted"
+    assert "Traceback" not in err
+    assert out == ""                  # stopped before the report
+    assert stopped_after < 5, stopped_after
+
+
 def test_to_pandas_and_html_repr(small):
     pd = pytest.importorskip("pandas")
     report = earl.analyze(small[0], progress=lambda f: None)
@@ -466,17 +772,39 @@ def test_html_report_renders_offline_in_headless_chromium(small, tmp_path):
                            "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("<svg") >= 2 and "mpi_latesender" in done.stdout
+    # The communication matrix: one cell per (source, destination) pair with traffic,
+    # holding what the trace's send events add up to (read here through EventTrace).
+    import re
+    expected = {}
+    with earl.EventTrace(small[0]) as e:
+        for ev in e:
+            if ev["type"] == "send":
+                b, n = expected.get((ev["loc"], ev["dest"]), (0, 0))
+                expected[(ev["loc"], ev["dest"])] = (b + ev["len"], n + 1)
+    cells = {(int(a), int(b)): (int(c), int(d)) for a, b, c, d in re.findall(
+        r"data-src=\"(\d+)\" data-dest=\"(\d+)\" data-bytes=\"(\d+)\" data-messages=\"(\d+)\"",
+        done.stdout)}
+    assert expected and cells == expected
+    # The timeline: a bar per kept instance (the 50 longest), coloured by pattern.
+    bars = re.findall(r'<rect class="wait" data-metric="(\w+)"', done.stdout)
+    assert len(bars) == len(report.worst_instances()) == 50
+    assert [w["metric"] for w in report.worst_instances()] == bars
     shown = [chunk for chunk in done.stdout.split('class="perloc"')[1:]
              if not chunk.split(">", 1)[0].rstrip().endswith('style="display: none;"')]
     assert len(shown) == 1
     shot = tmp_path / "shot.png"
     done = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                           f"--screenshot={shot}", "--window-size=1200,1600", page.as_uri()],
+                           f"--screenshot={shot}", "--window-size=1200,5000", page.as_uri()],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and shot.exists(), done.stderr
     from PIL import Image
     image = Image.open(shot).convert("RGB")
     colors = image.getcolors(maxcolors=1 << 20)
-    # the bars are drawn: the late-sender red (#c33) and the call-path blue (#36c) appear
+    # the bars are drawn: the late-sender red (#c33) and the call-path blue (#36c) appear,
+    # and the timeline's colour of each pattern among the worst instances
+    from earl.analysis.html_plots import PALETTE
     present = {rgb for _, rgb in colors}
     assert (0xcc, 0x33, 0x33) in present and (0x33, 0x66, 0xcc) in present
+    for metric in set(bars):
+        hexa = PALETTE[metric].lstrip("#")
+        assert tuple(int(c * 2, 16) for c in hexa) in present, metric

@@ -160,3 +160,6 @@ def test_the_command_runs_the_scripts(traces, capsys):
     out = json.loads(capsys.readouterr().out)
     engine = earl.analyze(traces[0], progress=lambda f: None)
     assert out["patterns"]["mpi_latesender"]["total"] == pytest.approx(engine.total("mpi_latesender"), abs=1e-9)
+    # the communication matrix, summed from the events by the scripts' side, is the engine's
+    assert [(t["src"], t["dest"], t["bytes"], t["messages"]) for t in out["traffic"]] == \
+        sorted(engine.traffic())

@@ -1,11 +1,13 @@
 #include "analysis/analysis.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "analysis/collective_matcher.h"
 #include "analysis/location_pass.h"
 #include "analysis/message_matcher.h"
 #include "analysis/region_catalog.h"
+#include "analysis/rma_matcher.h"
 #include "format_interface/trace_decoder.h"
 #include "model/error.h"
 #include "registry/format_registry.h"
@@ -21,16 +23,20 @@ constexpr std::uint64_t kProgressEvery = 1 << 16;
 class InProcessMatching : public RecordSink {
  public:
   InProcessMatching(Severities& severities, ProblemCounts& problems)
-      : messages_(severities, problems), collectives_(severities, problems) {}
+      : messages_(severities, problems), collectives_(severities, problems), rma_(severities, problems) {}
   void on_send(const SendRecord& send) override {
     ++sends_;
     messages_.send(send);
   }
   void on_receive_call(ReceiveCall&& call) override { messages_.receive_call(std::move(call)); }
   void on_collective(const CollectiveRecord& c) override { collectives_.add(c); }
+  void on_rma_access(RmaAccessEpoch&& epoch) override { rma_.add(std::move(epoch)); }
+  void on_rma_exposure(RmaExposureEpoch&& epoch) override { rma_.add(std::move(epoch)); }
+  void on_rma_lock(const RmaLockEpoch& epoch) override { rma_.add(epoch); }
   void finish() {
     messages_.finish();
     collectives_.finish();
+    rma_.finish();
   }
   std::uint64_t sends() const { return sends_; }
   std::uint64_t collective_instances() const { return collectives_.instance_count(); }
@@ -38,6 +44,7 @@ class InProcessMatching : public RecordSink {
  private:
   MessageMatcher messages_;
   CollectiveMatcher collectives_;
+  RmaMatcher rma_;
   std::uint64_t sends_ = 0;
 };
 
@@ -97,8 +104,15 @@ AnalysisResult analyze(const std::string& file, const AnalysisOptions& options) 
     }
     for (auto& pass : passes) pass->finish();
     matching.finish();
-    for (std::size_t loc = 0; loc < passes.size(); ++loc)
-      fold_profile(passes[loc]->profile(), static_cast<Location>(loc), tree, regions, result.severities);
+    for (std::size_t loc = 0; loc < passes.size(); ++loc) {
+      const LocationProfile& profile = passes[loc]->profile();
+      fold_profile(profile, static_cast<Location>(loc), tree, regions, result.severities);
+      const std::size_t first = result.traffic.size();
+      for (const auto& [dest, t] : profile.sent_to)
+        result.traffic.push_back({static_cast<Location>(loc), dest, t.bytes, t.messages});
+      std::sort(result.traffic.begin() + static_cast<std::ptrdiff_t>(first), result.traffic.end(),
+                [](const TrafficCell& a, const TrafficCell& b) { return a.dest < b.dest; });
+    }
 
     const Definitions& defs = decoder->definitions();
     result.file = file;

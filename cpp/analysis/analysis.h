@@ -28,6 +28,12 @@ struct AnalysisOptions {
   ClockCorrectionOptions clock;
 };
 
+// Point-to-point traffic from one location to another (sends, matched or not).
+struct TrafficCell {
+  Location src, dest;
+  std::uint64_t bytes, messages;
+};
+
 struct AnalysisResult {
   std::string file, format;
   std::uint64_t events = 0;
@@ -39,6 +45,7 @@ struct AnalysisResult {
   std::uint64_t messages = 0;             // sends seen
   std::uint64_t collective_instances = 0;
   std::uint64_t clock_jumps = 0;  // with time_correct: events the correction moved by a bound
+  std::vector<TrafficCell> traffic;  // by source, then destination
 };
 
 // EarlError naming the file when it cannot be read.

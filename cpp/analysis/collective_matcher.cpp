@@ -105,10 +105,10 @@ void CollectiveMatcher::synchronizing(const Members& members, Metric wait, Metri
     if (c.leave < l) problems_.note(Problem::ClockViolationCollective);
     const double lc = std::min(l, c.leave);
     const double idle = lc - c.enter;
-    if (idle > 0) severities_.add_instance(wait, c.callpath, c.loc, idle);
+    if (idle > 0) severities_.add_instance(wait, c.callpath, c.loc, idle, c.enter);
     if (completion == Metric::Count) continue;
     const double done = c.leave - std::max(e, lc);
-    if (done > 0) severities_.add_instance(completion, c.callpath, c.loc, done);
+    if (done > 0) severities_.add_instance(completion, c.callpath, c.loc, done, c.leave - done);
   }
 }
 
@@ -121,7 +121,7 @@ void CollectiveMatcher::all_overlap(const Members& members, Metric wait) {
   }
   for (const CollectiveRecord* m : members) {
     const double idle = l - m->call.enter;
-    if (idle > 0) severities_.add_instance(wait, m->call.callpath, m->call.loc, idle);
+    if (idle > 0) severities_.add_instance(wait, m->call.callpath, m->call.loc, idle, m->call.enter);
   }
 }
 
@@ -138,7 +138,7 @@ void CollectiveMatcher::one_to_n(const Members& members) {
     const CallInstance& c = m->call;
     if (c.leave < root->call.enter) problems_.note(Problem::ClockViolationCollective);
     const double idle = std::min(root->call.enter, c.leave) - c.enter;
-    if (idle > 0) severities_.add_instance(Metric::MpiLatebroadcast, c.callpath, c.loc, idle);
+    if (idle > 0) severities_.add_instance(Metric::MpiLatebroadcast, c.callpath, c.loc, idle, c.enter);
   }
 }
 
@@ -156,7 +156,7 @@ void CollectiveMatcher::n_to_one(const Members& members) {
   const CallInstance& c = root->call;
   if (c.leave < l) problems_.note(Problem::ClockViolationCollective);
   const double idle = std::min(l, c.leave) - c.enter;
-  if (idle > 0) severities_.add_instance(Metric::MpiEarlyreduce, c.callpath, c.loc, idle);
+  if (idle > 0) severities_.add_instance(Metric::MpiEarlyreduce, c.callpath, c.loc, idle, c.enter);
 }
 
 // Early Scan: rank r waits for the latest begin over ranks 0..r.
@@ -167,7 +167,7 @@ void CollectiveMatcher::scan(const Members& members) {
     l = std::max(l, c.enter);
     if (c.leave < l) problems_.note(Problem::ClockViolationCollective);
     const double idle = std::min(l, c.leave) - c.enter;
-    if (idle > 0) severities_.add_instance(Metric::MpiEarlyscan, c.callpath, c.loc, idle);
+    if (idle > 0) severities_.add_instance(Metric::MpiEarlyscan, c.callpath, c.loc, idle, c.enter);
   }
 }
 

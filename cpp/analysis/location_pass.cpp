@@ -1,6 +1,25 @@
 #include "analysis/location_pass.h"
 
+#include <limits>
+
 namespace earl::analysis {
+
+namespace {
+
+constexpr std::uint64_t kNoRequest = ~std::uint64_t(0);
+
+std::uint64_t window_peer(std::int64_t window, Location peer) {
+  return (static_cast<std::uint64_t>(window) << 32) ^ static_cast<std::uint32_t>(peer);
+}
+
+constexpr double kNoTime = -std::numeric_limits<double>::infinity();
+
+// The request id OTF2's non-blocking records carry (otf2_records.cpp keeps it in data1).
+std::uint64_t request_of(const Event& e) {
+  return e.data1.kind == Value::Kind::UInt ? e.data1.unsigned_integer : kNoRequest;
+}
+
+}  // namespace
 
 void LocationProfile::ensure(CallPathId id) {
   if (id < exclusive_time.size()) return;
@@ -18,6 +37,9 @@ void LocationPass::event(const Event& e) {
     case EventKind::CollectiveExit: exit(e); break;
     case EventKind::Send: send(e); break;
     case EventKind::Recv: recv(e); break;
+    case EventKind::Other: request_record(e); break;
+    case EventKind::RmaTransferEnd: last_op_end_[window_peer(e.com, e.peer)] = e.time; break;
+    case EventKind::WindowLock: window_lock(e); break;
     default: break;
   }
 }
@@ -27,7 +49,8 @@ void LocationPass::enter(const Event& e) {
   profile_.ensure(id);
   ++profile_.visits[id];
   frames_.push_back({id, e.region, e.time, 0.0, static_cast<std::uint32_t>(pending_sends_.size()),
-                     static_cast<std::uint32_t>(pending_recvs_.size())});
+                     static_cast<std::uint32_t>(pending_recvs_.size()),
+                     static_cast<std::uint32_t>(pending_completed_.size())});
 }
 
 void LocationPass::exit(const Event& e) {
@@ -44,16 +67,8 @@ void LocationPass::exit(const Event& e) {
 
   const RegionClass& cls = regions_.of(frame.region);
   const CallInstance call{frame.enter, e.time, frame.callpath, cls.role, loc_};
-  for (std::size_t i = frame.first_send; i < pending_sends_.size(); ++i) {
-    pending_sends_[i].call = call;
-    sink_.on_send(pending_sends_[i]);
-  }
-  pending_sends_.resize(frame.first_send);
-  if (pending_recvs_.size() > frame.first_recv) {
-    ReceiveCall done{call, {pending_recvs_.begin() + frame.first_recv, pending_recvs_.end()}};
-    pending_recvs_.resize(frame.first_recv);
-    sink_.on_receive_call(std::move(done));
-  }
+  end_call(frame, call);
+  rma_synchronization(frame, call);
   const bool recorded = e.kind == EventKind::CollectiveExit;
   if (recorded) {
     profile_.bytes_sent[frame.callpath] += e.len;
@@ -62,33 +77,199 @@ void LocationPass::exit(const Event& e) {
   if (is_collective(cls.role)) {
     const std::int64_t key = recorded && e.com >= 0 ? e.com : -2 - static_cast<std::int64_t>(frame.region);
     const std::uint64_t seq = collectives_on_[key]++;
+    // OTF2's MpiCollectiveBegin/End times, where the trace has them (the importer keeps
+    // them in the exit's data1/data2), bound the operation; elsewhere enter and exit.
+    CallInstance operation = call;
+    if (recorded && e.data1.kind == Value::Kind::Float) operation.enter = e.data1.real;
+    if (recorded && e.data2.kind == Value::Kind::Float) operation.leave = e.data2.real;
     sink_.on_collective({key, seq, frame.region, cls.role, recorded, recorded ? e.peer : -1,
                          recorded ? e.len : 0, recorded ? static_cast<std::uint64_t>(e.tag) : 0,
-                         call});
+                         operation});
   }
 }
 
 void LocationPass::send(const Event& e) {
   const Channel channel{loc_, e.peer, e.tag, e.com};
-  SendRecord record{channel, sends_on_[channel]++, e.time, {}};
+  if (e.peer >= 0) {
+    LocationProfile::Traffic& to = profile_.sent_to[e.peer];
+    to.bytes += e.len;
+    ++to.messages;
+  }
+  SendRecord record{channel, sends_on_[channel]++, e.time, {}, {}};
+  const std::uint64_t request = request_of(e);
   if (frames_.empty()) {
     record.call = {e.time, e.time, kNoCallPath, CallRole::None, loc_};
-    sink_.on_send(record);
+    if (request != kNoRequest) {
+      open_send(request, record);
+    } else {
+      record.completion = record.call;
+      sink_.on_send(record);
+    }
     return;
   }
   profile_.bytes_sent[frames_.back().callpath] += e.len;
   pending_sends_.push_back(record);
+  pending_requests_.push_back(request);
+}
+
+void LocationPass::open_send(std::uint64_t request, const SendRecord& send) {
+  auto [it, added] = open_sends_.try_emplace(request, send);
+  if (added) return;
+  // A request id reused before its send completed: the older send never completed.
+  it->second.completion = {it->second.call.leave, it->second.call.leave, kNoCallPath, CallRole::None, loc_};
+  sink_.on_send(it->second);
+  it->second = send;
+}
+
+void LocationPass::request_record(const Event& e) {
+  const std::uint64_t request = request_of(e);
+  if (request == kNoRequest) return;
+  switch (regions_.request_record(e.type)) {
+    case RequestRecord::SendComplete: {
+      auto it = open_sends_.find(request);
+      if (it == open_sends_.end()) return;  // the request of a receive or of an unknown send
+      SendRecord send = it->second;
+      open_sends_.erase(it);
+      if (frames_.empty()) {
+        send.completion = {e.time, e.time, kNoCallPath, CallRole::None, loc_};
+        sink_.on_send(send);
+      } else {
+        pending_completed_.push_back(send);
+      }
+      break;
+    }
+    case RequestRecord::RecvPosted:
+      posted_receives_[request] = frames_.empty() ? e.time : frames_.back().enter;
+      break;
+    case RequestRecord::RmaGroupSync:
+      if (!frames_.empty()) {
+        frames_.back().rma_window = e.com;
+        frames_.back().rma_group = e.tag;
+      }
+      break;
+    case RequestRecord::None: break;
+  }
+}
+
+void LocationPass::end_call(const Frame& frame, const CallInstance& call) {
+  for (std::size_t i = frame.first_send; i < pending_sends_.size(); ++i) {
+    SendRecord& send = pending_sends_[i];
+    send.call = call;
+    if (pending_requests_[i] != kNoRequest) {
+      open_send(pending_requests_[i], send);
+    } else {
+      send.completion = call;
+      sink_.on_send(send);
+    }
+  }
+  pending_sends_.resize(frame.first_send);
+  pending_requests_.resize(frame.first_send);
+  for (std::size_t i = frame.first_completed; i < pending_completed_.size(); ++i) {
+    pending_completed_[i].completion = call;
+    sink_.on_send(pending_completed_[i]);
+  }
+  pending_completed_.resize(frame.first_completed);
+  if (pending_recvs_.size() > frame.first_recv) {
+    ReceiveCall done{call, {pending_recvs_.begin() + frame.first_recv, pending_recvs_.end()}};
+    pending_recvs_.resize(frame.first_recv);
+    if (call.role == CallRole::Recv || call.role == CallRole::Sendrecv)
+      for (RecvRecord& r : done.receives)
+        if (r.posted == kUnknownPost) r.posted = call.enter;
+    sink_.on_receive_call(std::move(done));
+  }
 }
 
 void LocationPass::recv(const Event& e) {
   const Channel channel{e.peer, loc_, e.tag, e.com};
   RecvRecord record{channel, recvs_on_[channel]++, e.time};
+  if (const std::uint64_t request = request_of(e); request != kNoRequest) {
+    if (auto it = posted_receives_.find(request); it != posted_receives_.end()) {
+      record.posted = it->second;
+      posted_receives_.erase(it);
+    }
+  }
   if (frames_.empty()) {
     sink_.on_receive_call({{e.time, e.time, kNoCallPath, CallRole::None, loc_}, {record}});
     return;
   }
   profile_.bytes_rcvd[frames_.back().callpath] += e.len;
   pending_recvs_.push_back(record);
+}
+
+// MPI_Win_start/post open an epoch on their window (named by the RmaGroupSync inside, or
+// -1), MPI_Win_complete/wait close it: one record per epoch with, per peer of its group,
+// the epoch's number on (origin, target, window).
+void LocationPass::rma_synchronization(const Frame& frame, const CallInstance& call) {
+  const bool access = call.role == CallRole::WinStart || call.role == CallRole::WinComplete;
+  auto& open = access ? access_open_ : exposure_open_;
+  switch (call.role) {
+    case CallRole::WinStart:
+    case CallRole::WinPost:
+      open[frame.rma_window] = {call, frame.rma_group, frame.rma_window};
+      return;
+    case CallRole::WinComplete:
+    case CallRole::WinWait: break;
+    default: return;
+  }
+  auto it = open.find(frame.rma_window);
+  if (it == open.end()) it = open.find(-1);
+  if (it == open.end() && frame.rma_window < 0 && open.size() == 1) it = open.begin();
+  OpenEpoch opened{{kNoTime, kNoTime, kNoCallPath, CallRole::None, loc_}, -1, -1};
+  if (it != open.end()) {
+    opened = it->second;
+    open.erase(it);
+  }
+  const std::int64_t group = frame.rma_group >= 0 ? frame.rma_group : opened.group;
+  const std::int64_t window = frame.rma_window >= 0 ? frame.rma_window : opened.window;
+  if (group < 0 || window < 0) return;  // no record names the peers: nothing to judge
+  std::vector<RmaPeer> peers = rma_peers(window, group, access, opened.call.enter);
+  if (access)
+    sink_.on_rma_access({window, opened.call, call, std::move(peers)});
+  else
+    sink_.on_rma_exposure({window, opened.call.enter, call, std::move(peers)});
+}
+
+std::vector<RmaPeer> LocationPass::rma_peers(std::int64_t window, std::int64_t group, bool access,
+                                             double since) {
+  std::vector<RmaPeer> peers;
+  const auto& groups = regions_.definitions().location_groups;
+  auto members = groups.find(group);
+  if (members == groups.end()) return peers;
+  for (Location peer : members->second) {
+    if (peer < 0) continue;
+    const std::uint64_t key = window_peer(window, peer);
+    double last = kNoTime;
+    if (access) {
+      auto op = last_op_end_.find(key);
+      if (op != last_op_end_.end() && op->second >= since) last = op->second;
+    }
+    peers.push_back({peer, (access ? access_seq_ : exposure_seq_)[key]++, last});
+  }
+  return peers;
+}
+
+void LocationPass::window_lock(const Event& e) {
+  const std::uint64_t key = window_peer(e.com, e.peer);
+  switch (regions_.request_record(e.type)) {
+    case RequestRecord::WindowLock: {
+      // Only acquisitions whose type the format recorded (OTF2); requests are not one.
+      if (e.data1.kind != Value::Kind::UInt || e.data2.kind != Value::Kind::UInt) return;
+      if (e.data2.unsigned_integer == 1) return;
+      const double requested = frames_.empty() ? e.time : frames_.back().enter;
+      locks_held_[key] = {e.com, e.peer, e.data1.unsigned_integer == 1, requested, e.time, e.time,
+                          current(), loc_};
+      break;
+    }
+    case RequestRecord::WindowUnlock: {
+      auto held = locks_held_.find(key);
+      if (held == locks_held_.end()) return;
+      held->second.released = e.time;
+      sink_.on_rma_lock(held->second);
+      locks_held_.erase(held);
+      break;
+    }
+    default: break;
+  }
 }
 
 void LocationPass::finish() {
@@ -98,18 +279,14 @@ void LocationPass::finish() {
   while (!frames_.empty()) {
     const Frame frame = frames_.back();
     frames_.pop_back();
-    const CallInstance call{frame.enter, end, frame.callpath, CallRole::None, loc_};
-    for (std::size_t i = frame.first_send; i < pending_sends_.size(); ++i) {
-      pending_sends_[i].call = call;
-      sink_.on_send(pending_sends_[i]);
-    }
-    pending_sends_.resize(frame.first_send);
-    if (pending_recvs_.size() > frame.first_recv) {
-      ReceiveCall done{call, {pending_recvs_.begin() + frame.first_recv, pending_recvs_.end()}};
-      pending_recvs_.resize(frame.first_recv);
-      sink_.on_receive_call(std::move(done));
-    }
+    end_call(frame, {frame.enter, end, frame.callpath, CallRole::None, loc_});
   }
+  // Non-blocking sends never completed still have their receives.
+  for (auto& [request, send] : open_sends_) {
+    send.completion = {send.call.leave, send.call.leave, kNoCallPath, CallRole::None, loc_};
+    sink_.on_send(send);
+  }
+  open_sends_.clear();
 }
 
 }  // namespace earl::analysis

@@ -19,6 +19,10 @@ struct LocationProfile {
   std::vector<double> exclusive_time;
   std::vector<std::uint64_t> visits, bytes_sent, bytes_rcvd;
   void ensure(CallPathId id);
+  struct Traffic {
+    std::uint64_t bytes = 0, messages = 0;
+  };
+  std::unordered_map<Location, Traffic> sent_to;  // point-to-point sends by destination
 };
 
 class LocationPass {
@@ -41,12 +45,24 @@ class LocationPass {
     double children = 0.0;    // inclusive time of the calls made from here
     std::uint32_t first_send;  // this call's sends/receives start here in pending_*
     std::uint32_t first_recv;
+    std::uint32_t first_completed;  // sends of earlier calls this call completed
+    std::int64_t rma_window = -1, rma_group = -1;  // from an RmaGroupSync inside the call
+  };
+  struct OpenEpoch {
+    CallInstance call;  // MPI_Win_start (access) or MPI_Win_post (exposure)
+    std::int64_t group, window;
   };
 
   void enter(const Event& e);
   void exit(const Event& e);
   void send(const Event& e);
   void recv(const Event& e);
+  void request_record(const Event& e);
+  void open_send(std::uint64_t request, const SendRecord& send);
+  void end_call(const Frame& frame, const CallInstance& call);
+  void rma_synchronization(const Frame& frame, const CallInstance& call);
+  void window_lock(const Event& e);
+  std::vector<RmaPeer> rma_peers(std::int64_t window, std::int64_t group, bool access, double since);
   CallPathId current() const { return frames_.empty() ? kNoCallPath : frames_.back().callpath; }
 
   Location loc_;
@@ -57,6 +73,17 @@ class LocationPass {
   std::vector<Frame> frames_;
   std::vector<SendRecord> pending_sends_;  // of open calls, innermost last
   std::vector<RecvRecord> pending_recvs_;
+  std::vector<SendRecord> pending_completed_;  // non-blocking sends completed in open calls
+  std::vector<std::uint64_t> pending_requests_;  // the request of each pending send, or kNoRequest
+  // Non-blocking sends whose call ended, by request; enter of each MPI_Irecv by request.
+  std::unordered_map<std::uint64_t, SendRecord> open_sends_;
+  std::unordered_map<std::uint64_t, double> posted_receives_;
+  // Active-target epochs open per window (-1: a window no record named), epochs so far and
+  // the end of the last RMA operation per (window, peer).
+  std::unordered_map<std::int64_t, OpenEpoch> access_open_, exposure_open_;
+  std::unordered_map<std::uint64_t, std::uint64_t> access_seq_, exposure_seq_;
+  std::unordered_map<std::uint64_t, double> last_op_end_;
+  std::unordered_map<std::uint64_t, RmaLockEpoch> locks_held_;  // by (window, target)
   std::unordered_map<Channel, std::uint64_t, ChannelHash> sends_on_, recvs_on_;
   std::unordered_map<std::int64_t, std::uint64_t> collectives_on_;
   LocationProfile profile_;

@@ -10,14 +10,32 @@ MessageMatcher::LocationState& MessageMatcher::state(Location loc) {
   return *locations_[static_cast<std::size_t>(loc)];
 }
 
+MessageMatcher::Slot* MessageMatcher::ChannelQueue::at(std::uint64_t seq) {
+  if (seq < base) return nullptr;
+  const std::uint64_t i = seq - base;
+  if (i >= slots.size()) slots.resize(static_cast<std::size_t>(i) + 1);
+  return &slots[static_cast<std::size_t>(i)];
+}
+
+void MessageMatcher::ChannelQueue::pop_done() {
+  while (!slots.empty() && slots.front().done) {
+    slots.pop_front();
+    ++base;
+  }
+}
+
 void MessageMatcher::send(const SendRecord& send) {
-  auto it = waiting_receives_.find(send.channel);
-  if (it == waiting_receives_.end() || it->second.empty()) {
-    waiting_sends_[send.channel].push_back(send);
+  ChannelQueue& queue = channels_[send.channel];
+  Slot* slot = queue.at(send.seq);
+  if (!slot || slot->has_send || slot->done) return;  // numbers are unique per channel
+  if (!slot->receive.call) {
+    slot->has_send = true;
+    slot->send = send;
     return;
   }
-  const WaitingReceive waiting = it->second.front();
-  it->second.pop_front();
+  const WaitingReceive waiting = slot->receive;
+  slot->done = true;
+  queue.pop_done();
   match(send, *waiting.call, waiting.index);
   drain(send.channel.dest);
 }
@@ -29,13 +47,17 @@ void MessageMatcher::receive_call(ReceiveCall&& done) {
   call.receives.reserve(done.receives.size());
   for (const RecvRecord& r : done.receives) call.receives.push_back({r});
   for (std::size_t i = 0; i < call.receives.size(); ++i) {
-    const Channel& channel = call.receives[i].record.channel;
-    auto it = waiting_sends_.find(channel);
-    if (it != waiting_sends_.end() && !it->second.empty()) {
-      match(it->second.front(), call, i);
-      it->second.pop_front();
+    const RecvRecord& r = call.receives[i].record;
+    ChannelQueue& queue = channels_[r.channel];
+    Slot* slot = queue.at(r.seq);
+    if (!slot || slot->receive.call || slot->done) continue;
+    if (slot->has_send) {
+      const SendRecord send = slot->send;
+      slot->done = true;
+      queue.pop_done();
+      match(send, call, i);
     } else {
-      waiting_receives_[channel].push_back({&call, i});
+      slot->receive = {&call, i};
     }
   }
   drain(done.call.loc);
@@ -47,16 +69,17 @@ void MessageMatcher::match(const SendRecord& send, PendingCall& call, std::size_
   r.send_time = send.time;
   r.send_enter = send.call.enter;
   --call.unmatched;
-  // Late Receiver: a blocking send that waited for its receive to be posted. The receive
-  // is posted when its call begins (MPI_Recv, MPI_Sendrecv); receives completed in a wait
-  // were posted by an earlier MPI_Irecv, which the model does not link, so they are not
+  // Late Receiver: a blocking standard or synchronous send (MPI_Send, MPI_Ssend, or the
+  // MPI_Wait/Waitany completing an MPI_Isend/Issend) still running when its receive was
+  // posted. Receives whose post is unknown (completed in a wait, no request link) are not
   // judged.
-  const CallRole posting = call.call.role;
-  if (send.call.role == CallRole::BlockingSend &&
-      (posting == CallRole::Recv || posting == CallRole::Sendrecv) &&
-      send.call.leave > call.call.enter) {
-    const double idle = call.call.enter - send.call.enter;
-    if (idle > 0) severities_.add_instance(Metric::MpiLatereceiver, send.call.callpath, send.call.loc, idle);
+  const CallInstance& sc = send.completion;
+  const bool blocking = sc.role == CallRole::BlockingSend ||
+                        (sc.role == CallRole::Wait && send.call.role == CallRole::NonBlockingSend);
+  const double posted = r.record.posted;
+  if (blocking && posted != kUnknownPost && sc.leave > posted) {
+    const double idle = posted - sc.enter;
+    if (idle > 0) severities_.add_instance(Metric::MpiLatereceiver, sc.callpath, sc.loc, idle, sc.enter);
   }
 }
 
@@ -92,7 +115,7 @@ void MessageMatcher::judge(const PendingCall& pending, LocationState& st) {
   }
   if (!judged) return;
   auto keep = [&](const Received& r, double idle) {
-    severities_.add_instance(Metric::MpiLatesender, call.callpath, call.loc, idle);
+    severities_.add_instance(Metric::MpiLatesender, call.callpath, call.loc, idle, call.enter);
     st.kept.push_back({r.send_time, idle, r.record.channel.src, call.callpath});
     if (st.kept.size() > kKeptLateSenders) st.kept.pop_front();
   };
@@ -121,9 +144,9 @@ void MessageMatcher::finish() {
       st.calls.pop_front();
     }
   }
-  for (const auto& [channel, sends] : waiting_sends_) problems_.note(Problem::UnmatchedSend, sends.size());
-  waiting_sends_.clear();
-  waiting_receives_.clear();
+  for (const auto& [channel, queue] : channels_)
+    for (const Slot& slot : queue.slots) problems_.note(Problem::UnmatchedSend, slot.has_send && !slot.done);
+  channels_.clear();
 }
 
 }  // namespace earl::analysis

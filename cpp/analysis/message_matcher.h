@@ -59,8 +59,21 @@ class MessageMatcher {
 
   Severities& severities_;
   ProblemCounts& problems_;
-  std::unordered_map<Channel, std::deque<SendRecord>, ChannelHash> waiting_sends_;
-  std::unordered_map<Channel, std::deque<WaitingReceive>, ChannelHash> waiting_receives_;
+  // The messages of one channel not yet joined, by sequence number from `base`: sends
+  // arrive when their completing call ends, which need not be in send order (MPI_Isend
+  // completed by MPI_Waitany), so partners are found by number, not by arrival.
+  struct Slot {
+    bool has_send = false, done = false;
+    SendRecord send;
+    WaitingReceive receive{nullptr, 0};
+  };
+  struct ChannelQueue {
+    std::uint64_t base = 0;
+    std::deque<Slot> slots;
+    Slot* at(std::uint64_t seq);  // nullptr for a number already joined
+    void pop_done();
+  };
+  std::unordered_map<Channel, ChannelQueue, ChannelHash> channels_;
   // Held by pointer: waiting receives point into their location's calls.
   std::vector<std::unique_ptr<LocationState>> locations_;
 };

@@ -17,6 +17,7 @@ enum class CallRole : std::uint8_t {
   WaitMany,     // MPI_Waitall, MPI_Waitsome: only the largest wait counts
   Test,         // MPI_Test*: receives completed here are skipped
   BlockingSend, // MPI_Send, MPI_Ssend (late receiver)
+  NonBlockingSend,  // MPI_Isend, MPI_Issend: late receiver in the MPI_Wait/Waitany completing it
   Barrier,      // MPI_Barrier
   NxN,          // Allgather[v], Alltoall, Allreduce, Reduce_scatter[_block]
   OneToN,       // Bcast, Scatter[v]
@@ -26,6 +27,10 @@ enum class CallRole : std::uint8_t {
   WinFence,
   WinCreate,    // MPI_Win_create, MPI_Win_allocate[_shared], MPI_Win_create_dynamic
   WinFree,
+  WinPost,      // active-target synchronisation: an exposure epoch from post to wait
+  WinStart,     // an access epoch from start to complete
+  WinComplete,
+  WinWait,
   OtherCollective,  // collectives without a pattern (Alltoallv/w, non-blocking ones)
 };
 

@@ -40,17 +40,27 @@ struct CallInstance {
   Location loc = 0;
 };
 
+// A send is emitted once the call completing it has ended: for a blocking send the call
+// holding it, for MPI_Isend the call where its request completes (OTF2 links the two by
+// request id; a send never completed gets a completion with role None).
 struct SendRecord {
   Channel channel;
   std::uint64_t seq;  // number of this send on its channel, from 0
   double time;
   CallInstance call;  // the call holding the send
+  CallInstance completion;  // the call completing it
 };
+
+// When the receive was posted: the enter of MPI_Recv/MPI_Sendrecv, or of the MPI_Irecv
+// whose request it completes (OTF2); unknown for a receive completed in a wait whose
+// MPI_Irecv the trace does not name (ALOG).
+constexpr double kUnknownPost = -1.0e300;
 
 struct RecvRecord {
   Channel channel;
   std::uint64_t seq;
   double time;
+  double posted = kUnknownPost;
 };
 
 // The receives one call completed (several for MPI_Waitall), emitted when it ends.
@@ -70,6 +80,42 @@ struct CollectiveRecord {
   CallInstance call;   // begin, end, call path, location
 };
 
+// One-sided active-target synchronisation (MPI_Win_post/start/complete/wait). An origin's
+// access epoch (MPI_Win_start .. MPI_Win_complete) to target t on window w pairs with t's
+// exposure epoch (MPI_Win_post .. MPI_Win_wait) naming the origin, the k-th with the k-th:
+// `seq` numbers the epochs of each (origin, target, window).
+struct RmaPeer {
+  Location peer;      // a target of an access epoch, an origin of an exposure epoch
+  std::uint64_t seq;
+  double last_op_end;  // access: end of the origin's last RMA operation to it (-inf: none)
+};
+
+struct RmaAccessEpoch {
+  std::int64_t window;
+  CallInstance start, complete;  // start: enter == leave == -inf where none was seen
+  std::vector<RmaPeer> targets;
+};
+
+struct RmaExposureEpoch {
+  std::int64_t window;
+  double post_enter;
+  CallInstance wait;
+  std::vector<RmaPeer> origins;
+};
+
+// One passive-target lock epoch of a location on (window, target): from the call that
+// waited for the lock (MPI_Win_lock, or the first RMA operation when the lock is taken
+// lazily) through its release.
+struct RmaLockEpoch {
+  std::int64_t window;
+  Location target;
+  bool exclusive;
+  double requested;  // enter of the call holding the acquisition
+  double acquired, released;
+  CallPathId callpath;  // of that call
+  Location loc;
+};
+
 // Where a location's pass sends its records.
 class RecordSink {
  public:
@@ -77,6 +123,9 @@ class RecordSink {
   virtual void on_send(const SendRecord& send) = 0;
   virtual void on_receive_call(ReceiveCall&& call) = 0;
   virtual void on_collective(const CollectiveRecord& collective) = 0;
+  virtual void on_rma_access(RmaAccessEpoch&& epoch) = 0;
+  virtual void on_rma_exposure(RmaExposureEpoch&& epoch) = 0;
+  virtual void on_rma_lock(const RmaLockEpoch& epoch) = 0;
 };
 
 }  // namespace earl::analysis

@@ -8,4 +8,17 @@ void RegionCatalog::grow(SymbolId region) {
     classes_.push_back(r < names.size() ? classify_region(names.name(r)) : RegionClass{});
 }
 
+void RegionCatalog::grow_types(SymbolId type) {
+  const SymbolTable& names = definitions_.types;
+  for (SymbolId t = static_cast<SymbolId>(request_records_.size()); t <= type; ++t) {
+    const std::string name = t < names.size() ? names.name(t) : std::string();
+    request_records_.push_back(name == "mpi_isend_complete"  ? RequestRecord::SendComplete
+                               : name == "mpi_irecv_request" ? RequestRecord::RecvPosted
+                               : name == "rma_group_sync"    ? RequestRecord::RmaGroupSync
+                               : name == "wlock"             ? RequestRecord::WindowLock
+                               : name == "wunlock"           ? RequestRecord::WindowUnlock
+                                                             : RequestRecord::None);
+  }
+}
+
 }  // namespace earl::analysis

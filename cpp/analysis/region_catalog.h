@@ -1,6 +1,6 @@
 #pragma once
-// The class of every region of a trace, filled as regions appear (definitions grow while a
-// trace is read).
+// The class of every region of a trace, and the event types that tie a non-blocking call
+// to its completion, filled as they appear (definitions grow while a trace is read).
 #include <vector>
 
 #include "analysis/mpi_functions.h"
@@ -8,20 +8,31 @@
 
 namespace earl::analysis {
 
+// Format-defined event types the analysis reads (OTF2's records): data1 is an MPI request
+// (SendComplete, RecvPosted), or com/tag are a window and a group (RmaGroupSync).
+enum class RequestRecord : std::uint8_t { None, SendComplete, RecvPosted, RmaGroupSync, WindowLock, WindowUnlock };
+
 class RegionCatalog {
  public:
   explicit RegionCatalog(const Definitions& definitions) : definitions_(definitions) {}
+  const Definitions& definitions() const { return definitions_; }
 
   const RegionClass& of(SymbolId region) {
     if (region >= classes_.size()) grow(region);
     return classes_[region];
   }
+  RequestRecord request_record(SymbolId type) {
+    if (type >= request_records_.size()) grow_types(type);
+    return request_records_[type];
+  }
 
  private:
   void grow(SymbolId region);
+  void grow_types(SymbolId type);
 
   const Definitions& definitions_;
   std::vector<RegionClass> classes_;
+  std::vector<RequestRecord> request_records_;
 };
 
 }  // namespace earl::analysis

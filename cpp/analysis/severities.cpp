@@ -14,6 +14,7 @@ const char* problem_name(Problem problem) {
     case Problem::IncompleteCollective: return "incomplete_collective";
     case Problem::MismatchedCollective: return "mismatched_collective";
     case Problem::CollectiveRootUnknown: return "collective_root_unknown";
+    case Problem::UnmatchedRmaEpoch: return "unmatched_rma_epoch";
     case Problem::Count: break;
   }
   return "?";

@@ -1,7 +1,9 @@
 #pragma once
 // Severity per (metric, call path, location), and instance counts per pattern.
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <queue>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -19,15 +21,42 @@ inline std::uint64_t cell_key(CallPathId callpath, Location loc) {
 inline CallPathId cell_callpath(std::uint64_t key) { return static_cast<CallPathId>(key >> 32); }
 inline Location cell_location(std::uint64_t key) { return static_cast<Location>(key & 0xFFFFFFFFu); }
 
+// One wait state found, for the timeline of the worst ones: `idle` seconds from `begin`.
+struct WaitInstance {
+  Metric metric;
+  CallPathId callpath;
+  Location loc;
+  double begin, idle;
+};
+
 class Severities {
  public:
+  // How many of the longest wait instances are kept (for the report's timeline).
+  static constexpr std::size_t kKeptWorst = 50;
+
   void add(Metric metric, CallPathId callpath, Location loc, double value) {
     cells_[index(metric)][cell_key(callpath, loc)] += value;
   }
   // A wait state found: `idle` > 0 seconds at the waiting call.
-  void add_instance(Metric metric, CallPathId callpath, Location loc, double idle) {
+  // `begin`: when the wait began (NaN: a wait reclassified from another, not kept again).
+  void add_instance(Metric metric, CallPathId callpath, Location loc, double idle,
+                    double begin = std::nan("")) {
     add(metric, callpath, loc, idle);
     ++instances_[index(metric)];
+    if (std::isnan(begin)) return;
+    if (worst_.size() < kKeptWorst) {
+      worst_.push({metric, callpath, loc, begin, idle});
+    } else if (idle > worst_.top().idle) {
+      worst_.pop();
+      worst_.push({metric, callpath, loc, begin, idle});
+    }
+  }
+  // The longest wait instances, longest first.
+  std::vector<WaitInstance> worst() const {
+    auto heap = worst_;
+    std::vector<WaitInstance> out;
+    for (; !heap.empty(); heap.pop()) out.push_back(heap.top());
+    return {out.rbegin(), out.rend()};
   }
   void count_instance(Metric metric) { ++instances_[index(metric)]; }
 
@@ -40,6 +69,10 @@ class Severities {
   static std::size_t index(Metric m) { return static_cast<std::size_t>(m); }
   std::array<std::unordered_map<std::uint64_t, double>, kMetricCount> cells_;
   std::array<std::uint64_t, kMetricCount> instances_{};
+  struct Shorter {
+    bool operator()(const WaitInstance& a, const WaitInstance& b) const { return a.idle > b.idle; }
+  };
+  std::priority_queue<WaitInstance, std::vector<WaitInstance>, Shorter> worst_;  // shortest on top
 };
 
 // What was wrong with the trace: counted, never fatal.
@@ -50,10 +83,11 @@ enum class Problem : std::uint8_t {
   MismatchedExit,         // an exit of another region than the innermost open one
   UnclosedRegion,         // a region still open at the end of the trace
   ClockViolationP2P,      // a receive earlier than its send
-  ClockViolationCollective,  // a collective ending before the latest begin it waits for
+  ClockViolationCollective,  // a collective (or MPI_Win_wait) ending before the latest begin it waits for
   IncompleteCollective,   // a collective instance some location is missing from
   MismatchedCollective,   // members of one instance called different operations
   CollectiveRootUnknown,  // a rooted collective whose root is unknown (ALOG) or absent
+  UnmatchedRmaEpoch,      // an access/exposure epoch whose partner epoch is not in the trace
   Count
 };
 

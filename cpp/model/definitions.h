@@ -28,6 +28,9 @@ struct Definitions {
   double declared_begin = 0.0, declared_end = 0.0;
   // Members of each communicator (by com), where the format says.
   std::unordered_map<std::int64_t, std::uint32_t> communicator_sizes;
+  // Members of the process groups one-sided synchronisation names (OTF2's RmaGroupSync),
+  // as locations, by group id.
+  std::unordered_map<std::int64_t, std::vector<Location>> location_groups;
 
   SymbolId define_region(const std::string& name, const std::string& group);
   void ensure_location(Location loc);  // grows location_count to include loc

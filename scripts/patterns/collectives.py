@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Wait states in collectives (Scalasca 2.6). The k-th call on a communicator of each
 location forms one instance (no communicator, as in ALOG: the k-th call of the same
-function); L = latest begin, E = earliest end; a member waits:
+function); L = latest begin, E = earliest end (begin/end: the call's enter/exit; the
+engine takes OTF2's MpiCollectiveBegin/End where present, which scripts cannot see);
+a member waits:
   Barrier, N x N, Finalize:  min(L, end) - begin; completion: end - max(E, min(L, end))
   Win_fence/create/free:     L - begin, when all calls overlap (E > L)
   Bcast, Scatter[v]:         non-roots min(root begin, end) - begin

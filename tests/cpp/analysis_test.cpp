@@ -12,6 +12,7 @@
 #include "analysis/location_pass.h"
 #include "analysis/message_matcher.h"
 #include "analysis/metric_tree.h"
+#include "analysis/rma_matcher.h"
 #include "model/definitions.h"
 
 using namespace earl;
@@ -25,7 +26,11 @@ class Matching : public RecordSink {
   ProblemCounts problems;
   MessageMatcher messages{severities, problems};
   CollectiveMatcher collectives{severities, problems};
+  RmaMatcher rma{severities, problems};
   void on_send(const SendRecord& s) override { messages.send(s); }
+  void on_rma_access(RmaAccessEpoch&& e) override { rma.add(std::move(e)); }
+  void on_rma_exposure(RmaExposureEpoch&& e) override { rma.add(std::move(e)); }
+  void on_rma_lock(const RmaLockEpoch& e) override { rma.add(e); }
   void on_receive_call(ReceiveCall&& c) override { messages.receive_call(std::move(c)); }
   void on_collective(const CollectiveRecord& c) override { collectives.add(c); }
 };
@@ -45,6 +50,17 @@ struct Trace {
     Event e = make(l, t, EventKind::Recv);
     e.peer = src;
     e.tag = tag;
+    events.push_back(e);
+  }
+  // OTF2's request-carrying records (data1 = request id), as the importer maps them.
+  void isend(Location l, double t, Location dest, std::int64_t tag, std::uint64_t request) {
+    send(l, t, dest, tag);
+    events.back().data1 = Value::of_uint(request);
+  }
+  void record(Location l, double t, const char* type, std::uint64_t request) {
+    Event e = make(l, t, EventKind::Other);
+    e.type = defs.types.intern(type);
+    e.data1 = Value::of_uint(request);
     events.push_back(e);
   }
   Event make(Location l, double t, EventKind kind) {
@@ -84,6 +100,7 @@ Cells run(Trace& trace, const std::vector<std::size_t>& order, std::map<int, std
   for (auto& p : passes) p.finish();
   matching.messages.finish();
   matching.collectives.finish();
+  matching.rma.finish();
   Cells out;
   for (const MetricInfo& m : metric_table()) {
     if (!m.is_pattern) continue;
@@ -125,6 +142,38 @@ Trace sample() {
   return t;
 }
 
+// Loc 0 sends two messages on one channel with MPI_Isend [10, 12] and [13, 15] and
+// completes them in reverse order in MPI_Waitany [20, 30] and MPI_Wait [31, 32]; loc 1
+// receives them in MPI_Recv [5, 40] (late sender: min(10, 40) - 5 = 5) and MPI_Recv
+// [41, 42]. No late receiver: the first message's receive was posted (5) before its
+// MPI_Wait [31, 32] began, the second's (41) after its MPI_Waitany [20, 30] had ended.
+// Joined by arrival instead of by number, the first receive would take the send entered
+// at 13 and wait 8.
+Trace nonblocking() {
+  Trace t;
+  for (Location l = 0; l < 2; ++l) t.enter(l, 0, "main");
+  t.enter(1, 5, "MPI_Recv");
+  t.enter(0, 10, "MPI_Isend");
+  t.isend(0, 11, 1, 3, 100);
+  t.exit(0, 12, "MPI_Isend");
+  t.enter(0, 13, "MPI_Isend");
+  t.isend(0, 14, 1, 3, 101);
+  t.exit(0, 15, "MPI_Isend");
+  t.enter(0, 20, "MPI_Waitany");
+  t.record(0, 29, "mpi_isend_complete", 101);
+  t.exit(0, 30, "MPI_Waitany");
+  t.enter(0, 31, "MPI_Wait");
+  t.record(0, 31.5, "mpi_isend_complete", 100);
+  t.exit(0, 32, "MPI_Wait");
+  t.recv(1, 39, 0, 3);
+  t.exit(1, 40, "MPI_Recv");
+  t.enter(1, 41, "MPI_Recv");
+  t.recv(1, 41.5, 0, 3);
+  t.exit(1, 42, "MPI_Recv");
+  for (Location l = 0; l < 2; ++l) t.exit(l, 100, "main");
+  return t;
+}
+
 double total(const Cells& cells, Metric m) {
   double sum = 0;
   for (const auto& [key, v] : cells)
@@ -151,6 +200,8 @@ TEST_CASE("regions are classified by MPI function name, whatever the case") {
   CHECK(classify_region("MPI_File_open").metric == Metric::MpiIo);
   CHECK(classify_region("MPI_Comm_split").metric == Metric::MpiManagement);
   CHECK(classify_region("MPI_Ibcast").role == CallRole::None);
+  CHECK(classify_region("MPI_Issend").role == CallRole::NonBlockingSend);
+  CHECK(classify_region("MPI_Ibsend").role == CallRole::None);  // buffered: never waits
   CHECK(!classify_region("main").is_mpi);
   CHECK(classify_region("main").metric == Metric::Comp);
 }
@@ -179,4 +230,22 @@ TEST_CASE("passes run location after location equal one pass in global order") {
   CHECK(one == apart);
   CHECK(a == b);
   CHECK(!one.empty());
+}
+
+TEST_CASE("non-blocking sends completed out of order join their receives by channel number") {
+  Trace t = nonblocking();
+  std::vector<std::size_t> global(t.events.size()), by_location;
+  for (std::size_t i = 0; i < global.size(); ++i) global[i] = i;
+  for (Location l = 1; l >= 0; --l)
+    for (std::size_t i = 0; i < t.events.size(); ++i)
+      if (t.events[i].loc == l) by_location.push_back(i);
+  std::map<int, std::uint64_t> a, b;
+  const Cells one = run(t, global, &a), apart = run(t, by_location, &b);
+  // The first receive's partner is the send from the MPI_Isend entered at 10 (not 13,
+  // although that send completed first): 10 - 5 = 5.
+  CHECK(total(one, Metric::MpiLatesender) == doctest::Approx(5));
+  CHECK(a[static_cast<int>(Metric::MpiLatesender)] == 1);
+  CHECK(total(one, Metric::MpiLatereceiver) == doctest::Approx(0));
+  CHECK(one == apart);
+  CHECK(a == b);
 }

@@ -26,10 +26,14 @@ class Otf2Archive {
 
   // What a record left behind that later records of its location need (part of a
   // stream's position).
+  // From a collective's MpiCollectiveBegin/End to the leave of its region. The times go to
+  // the exit's data1/data2 (seconds), where the wait-state analysis takes them.
   struct PendingCollective {
     bool valid = false;
     std::int64_t com = -1, root = -1, sent = 0, recvd = 0;
+    std::uint64_t begin = kNoTick, end = kNoTick;  // ticks; kNoTick: no such record
   };
+  static constexpr std::uint64_t kNoTick = ~std::uint64_t(0);
   struct OpenRmaOp {
     std::int64_t window, id, peer, bytes;
     bool is_get;

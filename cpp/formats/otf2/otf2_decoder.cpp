@@ -5,7 +5,7 @@
 namespace earl {
 
 namespace {
-constexpr std::size_t kWordsPerStream = 8;  // record, taken, collective (5), open rma ops
+constexpr std::size_t kWordsPerStream = 10;  // record, taken, collective (7), open rma ops
 }  // namespace
 
 Otf2Decoder::Otf2Decoder(const std::string& path)
@@ -56,6 +56,8 @@ DecoderPosition Otf2Decoder::position() const {
     position.words.push_back(static_cast<std::uint64_t>(carry.collective.root));
     position.words.push_back(static_cast<std::uint64_t>(carry.collective.sent));
     position.words.push_back(static_cast<std::uint64_t>(carry.collective.recvd));
+    position.words.push_back(carry.collective.begin);
+    position.words.push_back(carry.collective.end);
     position.words.push_back(carry.rma.size());
     for (const Otf2Archive::OpenRmaOp& op : carry.rma) {
       position.words.push_back(static_cast<std::uint64_t>(op.window));
@@ -86,6 +88,8 @@ void Otf2Decoder::seek(const DecoderPosition& position) {
     carry.collective.root = static_cast<std::int64_t>(word());
     carry.collective.sent = static_cast<std::int64_t>(word());
     carry.collective.recvd = static_cast<std::int64_t>(word());
+    carry.collective.begin = word();
+    carry.collective.end = word();
     std::uint64_t open = word();
     for (std::uint64_t i = 0; i < open; ++i) {
       Otf2Archive::OpenRmaOp op;

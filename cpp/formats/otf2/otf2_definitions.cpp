@@ -235,6 +235,9 @@ void read_otf2_definitions(OTF2_Reader* reader, const std::string& archive, Otf2
     earl.communicator_sizes[static_cast<std::int64_t>(comm)] =
         out.comm_is_self[comm] ? 1u : static_cast<std::uint32_t>(out.comm_ranks[comm].size());
   }
+  for (const auto& [ref, group] : c.groups)
+    if (group.type == OTF2_GROUP_TYPE_COMM_GROUP || group.type == OTF2_GROUP_TYPE_LOCATIONS)
+      earl.location_groups[static_cast<std::int64_t>(ref)] = ranks_of(c, group);
   for (const auto& [metric, members] : c.metric_classes) {
     std::vector<std::string> names;
     for (OTF2_MetricMemberRef member : members) {

@@ -56,18 +56,21 @@ OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void
   e.peer = static_cast<Location>(pending.root);
   e.len = static_cast<std::uint64_t>(pending.sent);
   e.tag = pending.recvd;
+  if (pending.begin != Otf2Archive::kNoTick) e.data1 = Value::of_float(d.seconds(pending.begin));
+  e.data2 = Value::of_float(d.seconds(pending.end));
   pending = Otf2Archive::PendingCollective();
   return kOk;
 }
 
-void message(Otf2Archive& d, OTF2_TimeStamp time, bool send, uint32_t rank, OTF2_CommRef comm,
-             uint32_t tag, uint64_t length) {
+Event& message(Otf2Archive& d, OTF2_TimeStamp time, bool send, uint32_t rank, OTF2_CommRef comm,
+               uint32_t tag, uint64_t length) {
   Event& e = d.emit(time, send ? EventKind::Send : EventKind::Recv, send ? kSendType : kRecvType);
   e.peer = rank_location(d, comm, rank);
   e.tag = tag;
   e.com = comm;
   e.len = length;
   if (e.peer < 0 || !d.otf2().comm_ranks.count(comm)) e.flags |= kUnresolvedReference;
+  return e;
 }
 
 OTF2_CallbackCode on_send(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
@@ -79,8 +82,10 @@ OTF2_CallbackCode on_send(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void*
 
 OTF2_CallbackCode on_isend(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                            OTF2_AttributeList*, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
-                           uint64_t length, uint64_t) {
-  message(archive(data), time, true, receiver, comm, tag, length);
+                           uint64_t length, uint64_t request) {
+  // The request links the send to the MpiIsendComplete in the call that completes it (the
+  // wait-state analysis); data1 keeps it internally, it is no attribute of a send.
+  message(archive(data), time, true, receiver, comm, tag, length).data1 = Value::of_uint(request);
   return kOk;
 }
 
@@ -93,17 +98,22 @@ OTF2_CallbackCode on_recv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void*
 
 OTF2_CallbackCode on_irecv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                            OTF2_AttributeList*, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
-                           uint64_t length, uint64_t) {
-  message(archive(data), time, false, sender, comm, tag, length);
+                           uint64_t length, uint64_t request) {
+  // Links the receive to the MpiIrecvRequest in the MPI_Irecv call that posted it.
+  message(archive(data), time, false, sender, comm, tag, length).data1 = Value::of_uint(request);
   return kOk;
 }
 
-OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void*,
+// The collective's exit carries what its begin and end records say.
+OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                       OTF2_AttributeList*) {
-  return kOk;  // the collective's exit carries what its end record says
+  Otf2Archive& d = archive(data);
+  d.note_carry_change();
+  d.current().carry.collective.begin = time;
+  return kOk;
 }
 
-OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* data,
+OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                     OTF2_AttributeList*, OTF2_CollectiveOp, OTF2_CommRef comm,
                                     uint32_t root, uint64_t sent, uint64_t received) {
   Otf2Archive& d = archive(data);
@@ -114,6 +124,7 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, 
   pending.root = root == OTF2_UNDEFINED_UINT32 ? -1 : rank_location(d, comm, root);
   pending.sent = static_cast<std::int64_t>(sent);
   pending.recvd = static_cast<std::int64_t>(received);
+  pending.end = time;
   return kOk;
 }
 
@@ -223,14 +234,19 @@ OTF2_CallbackCode on_rma_complete(OTF2_LocationRef, OTF2_TimeStamp time, uint64_
   return kOk;
 }
 
-template <bool Acquire>
+// RmaRequestLock and RmaAcquireLock both become wlock; the analysis (lock contention) also
+// needs which one it was and the lock type: kept internally, data1 = exclusive (1) or
+// shared (0), data2 = 1 for a request. No attribute shows them.
+template <bool Request>
 OTF2_CallbackCode on_rma_lock(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                               OTF2_AttributeList*, OTF2_RmaWinRef window, uint32_t remote,
-                              uint64_t, OTF2_LockType) {
+                              uint64_t, OTF2_LockType type) {
   Otf2Archive& d = archive(data);
-  Event& e = d.emit(time, EventKind::WindowLock, d.type_id(Acquire ? kRecWlock : kRecWunlock));
+  Event& e = d.emit(time, EventKind::WindowLock, d.type_id(kRecWlock));
   e.com = window;
   e.peer = window_peer(d, window, remote);
+  e.data1 = Value::of_uint(type == OTF2_LOCK_EXCLUSIVE ? 1 : 0);
+  e.data2 = Value::of_uint(Request ? 1 : 0);
   return kOk;
 }
 
@@ -353,6 +369,19 @@ OTF2_CallbackCode on_record(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, voi
   return kOk;
 }
 
+// data1 = sync level, data2 = window, as for any record; the analysis also needs the
+// group (kept internally: com = window, tag = group id, members in the definitions).
+OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
+                                   OTF2_AttributeList*, OTF2_RmaSyncLevel level, OTF2_RmaWinRef window,
+                                   OTF2_GroupRef group) {
+  Event& e = other(archive(data), time, kRecRmaGroupSync);
+  e.data1 = Value::of_uint(level);
+  e.data2 = Value::of_uint(window);
+  e.com = window;
+  e.tag = group;
+  return kOk;
+}
+
 }  // namespace
 
 const char* otf2_record_type_name(int record) {
@@ -386,7 +415,7 @@ void set_otf2_record_callbacks(OTF2_EvtReaderCallbacks* c) {
   OTF2_EvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(c, on_rma_complete<kRecRmaOpCompleteBlocking>);
   OTF2_EvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback(c, on_rma_complete<kRecRmaOpCompleteNonBlocking>);
   OTF2_EvtReaderCallbacks_SetRmaOpCompleteRemoteCallback(c, on_rma_complete<kRecRmaOpCompleteRemote>);
-  OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback(c, on_rma_lock<true>);
+  OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback(c, on_rma_lock<false>);
   OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback(c, on_rma_lock<true>);
   OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback(c, on_rma_release);
   OTF2_EvtReaderCallbacks_SetMetricCallback(c, on_metric);
@@ -405,7 +434,7 @@ void set_otf2_record_callbacks(OTF2_EvtReaderCallbacks* c) {
   OTF2_EvtReaderCallbacks_SetRmaWinDestroyCallback(c, on_record<kRecRmaWinDestroy>);
   OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback(c, on_record<kRecRmaCollectiveBegin>);
   OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(c, on_record<kRecRmaCollectiveEnd>);
-  OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(c, on_record<kRecRmaGroupSync>);
+  OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(c, on_rma_group_sync);
   OTF2_EvtReaderCallbacks_SetRmaTryLockCallback(c, on_record<kRecRmaTryLock>);
   OTF2_EvtReaderCallbacks_SetRmaSyncCallback(c, on_record<kRecRmaSync>);
   OTF2_EvtReaderCallbacks_SetRmaWaitChangeCallback(c, on_record<kRecRmaWaitChange>);

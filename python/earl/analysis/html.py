@@ -1,7 +1,7 @@
 """The HTML views of a Report: a summary table (Jupyter's _repr_html_) and one
-self-contained interactive page (metric tree, time per location, communication matrix,
-timeline of the worst call paths) that opens offline: inline SVG and a few lines of
-JavaScript, nothing fetched."""
+self-contained interactive page (metric tree, time per location, worst call paths, the
+source x destination communication matrix, a timeline of the worst wait instances) that
+opens offline: inline SVG and a few lines of JavaScript, nothing fetched."""
 import html
 import json
 
@@ -61,14 +61,11 @@ def write_html(report, path):
     for m in patterns:
         items = list(report.by_callpath(m).items())[:10]
         sections.append(f"<h3>{m}</h3>" + _bars([v for _, v in items], [p for p, _ in items], color="#36c"))
-    sections.append("<h2>Communication matrix (bytes received)</h2>")
-    matrix = report.raw.get("matrix")
-    rcvd = report.by_location("bytes_rcvd")
-    sent = report.by_location("bytes_sent")
-    sections.append("<table class='matrix'><tr><th>location</th><th>bytes sent</th>"
-                    "<th>bytes received</th></tr>" + "".join(
-                        f"<tr><td>{html.escape(report.location_name(l))}</td><td>{int(sent.get(l, 0))}</td>"
-                        f"<td>{int(rcvd.get(l, 0))}</td></tr>" for l in range(nlocs)) + "</table>")
+    from earl.analysis.html_plots import communication_matrix, timeline
+    sections.append("<h2>Communication matrix (point to point: bytes, messages)</h2>")
+    sections.append(communication_matrix(report))
+    sections.append("<h2>Timeline of the worst wait instances</h2>")
+    sections.append(timeline(report))
     problems = {k: v for k, v in report.problems.items() if v}
     sections.append("<h2>Problems</h2><p>" + (html.escape(json.dumps(problems)) if problems else "none") + "</p>")
     script = """<script>
@@ -79,7 +76,8 @@ if (sel) sel.addEventListener('change', show); show();
 </script>"""
     page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>earl analyze</title>"
             "<style>body{font-family:sans-serif;margin:2em} td,th{padding:2px 8px;text-align:right}"
-            " td:first-child{text-align:left}</style></head><body>"
+            " td:first-child{text-align:left} .comm-matrix td{border:1px solid #eee;font-size:11px}"
+            " .comm-matrix small{color:#444}</style></head><body>"
             + "\n".join(sections) + script + "</body></html>")
     try:
         with open(path, "w", encoding="utf-8") as out:

@@ -46,6 +46,11 @@ def analyze_with_scripts(path, format=None):
         names = [e.locsym(l) for l in range(e.nrlocs())]
         locations = ["" if n == l else n for l, n in enumerate(names)]
         file, fmt, events = e.file(), e.format(), len(e)
+        traffic = {}
+        for ev in e:
+            if ev["type"] == "send" and ev["dest"] >= 0:
+                b, n = traffic.get((ev["loc"], ev["dest"]), (0, 0))
+                traffic[(ev["loc"], ev["dest"])] = (b + ev["len"], n + 1)
     regions, region_ids, callpaths, callpath_ids = [], {}, [], {}
 
     def callpath(path):
@@ -67,4 +72,5 @@ def analyze_with_scripts(path, format=None):
             instances[m["id"]] = sum(n for _, n in cells.values())
     return {"file": file, "format": fmt, "events": events, "regions": regions,
             "locations": locations, "callpaths": callpaths, "values": values,
-            "instances": instances, "problems": {}}
+            "instances": instances, "problems": {},
+            "traffic": [(src, dest, b, n) for (src, dest), (b, n) in sorted(traffic.items())]}

@@ -92,6 +92,19 @@ class Report:
             out[key] = out.get(key, 0.0) + v
         return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
+    def traffic(self):
+        """Point-to-point traffic: [(source location, destination location, bytes,
+        messages)] of every pair that sent."""
+        return [tuple(t) for t in self.raw.get("traffic", [])]
+
+    def worst_instances(self):
+        """The longest wait instances (at most 50), longest first: dicts with metric,
+        callpath, location, begin (seconds) and idle (seconds); the native engine only.
+        Wrong-order waits are late-sender instances already listed."""
+        return [{"metric": m, "callpath": self.callpaths[cp] if cp >= 0 else "(outside any region)",
+                 "location": loc, "begin": begin, "idle": idle}
+                for m, cp, loc, begin, idle in self.raw.get("worst", [])]
+
     def location_name(self, loc):
         name = self.locations[loc] if 0 <= loc < len(self.locations) else ""
         return name or str(loc)
@@ -121,6 +134,9 @@ class Report:
                 "locations": {str(i): self.location_name(i) for i in range(len(self.locations))},
                 "metrics": [dict(m) for m in self.metrics.values()],
                 "patterns": patterns, "profile": profile, "problems": self.problems,
+                "traffic": [{"src": src, "dest": dest, "bytes": b, "messages": n}
+                            for src, dest, b, n in self.traffic()],
+                "worst_instances": self.worst_instances(),
                 **({} if self.clock_jumps is None else {"clock_jumps": self.clock_jumps})}
 
     def to_json(self, **kwargs):
