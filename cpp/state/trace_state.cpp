@@ -129,6 +129,9 @@ StateDelta TraceState::take_delta() {
     const Event* alive = change.loc < 0 ? find_send(change.pos) : find_enter(change.loc, change.pos);
     if (alive) delta.added.push_back(*alive);
   }
+  // Bookmarks keep their deltas: room for records that did not survive would be counted
+  // against the budget (and bring checkpoints early), so it is given back.
+  if (delta.added.capacity() > delta.added.size() + delta.added.size() / 8) delta.added.shrink_to_fit();
   for (const Change& change : left_) delta.removed.push_back({change.pos, change.loc});
   std::sort(delta.removed.begin(), delta.removed.end(),
             [](const StateDelta::Removed& a, const StateDelta::Removed& b) { return a.pos < b.pos; });
