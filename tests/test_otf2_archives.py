@@ -20,6 +20,7 @@ import pytest
 pytest.importorskip("otf2")
 
 import earl  # noqa: E402
+import earl.generate  # noqa: E402
 import otf2_archives as A  # noqa: E402
 from otf2_archives import T, ArchiveWriter  # noqa: E402
 from otf2_reference import (ANY, Otf2Reference, check_event, check_position,  # noqa: E402
@@ -724,3 +725,34 @@ def test_reference_counts_match_the_writer(archives):
             problems[k] += v["count"]
     assert all(problems[k] > 0 for k in ("unmatched_recv", "exit_on_empty_stack",
                                          "mismatched_exit"))
+
+
+
+def _all_events(anchor, cache):
+    trace = earl.EventTrace(str(anchor), cache=cache, index=False)
+    return [trace.event(pos) for pos in range(1, len(trace) + 1)]
+
+
+@pytest.mark.parametrize("first", [0, 2, 5])
+def test_a_chunk_header_numbering_the_records_wrongly_fails_a_seek_never_gives_another_event(tmp_path, first):
+    # libotf2 reads records in order without their chunk header's numbers, but seeks by
+    # them: with the first record numbered `first` instead of 1, OTF2_EvtReader_Seek to
+    # record N lands on record N + 1 - first. EARL must notice, not hand out that event.
+    anchor = tmp_path / "traces.otf2"
+    earl.generate.generate(str(anchor), locations=2, events=60, seed=1, truth_path=str(tmp_path / "truth.json"))
+    undamaged = _all_events(anchor, cache=False)
+    events = tmp_path / "traces" / "0.evt"
+    data = bytearray(events.read_bytes())
+    # The chunk header: type, byte order, then first and last event number (8 bytes each).
+    assert int.from_bytes(data[2:10], "little") == 1
+    data[2:10] = first.to_bytes(8, "little")
+    events.write_bytes(bytes(data))
+    # Read in order, both ways, the records are what they were.
+    assert _all_events(anchor, cache=False) == undamaged
+    assert _all_events(anchor, cache=True) == undamaged
+    # Backwards with a bookmark before every event, each event is reached by a seek.
+    seeking = earl.EventTrace(str(anchor), cache=False, bdist=1, hsize=1, index=False)
+    with pytest.raises(earl.EarlError) as raised:
+        for pos in range(len(seeking), 0, -1):
+            assert seeking.event(pos) == undamaged[pos - 1]
+    assert str(raised.value).startswith(f"{anchor}: location 0: event record ")

@@ -5,7 +5,45 @@
 namespace earl {
 
 namespace {
-constexpr std::size_t kWordsPerStream = 10;  // record, taken, collective (7), open rma ops
+constexpr std::size_t kWordsPerStream = 11;  // record, digest, taken, collective (7), open rma ops
+
+// FNV-1a over what a record decoded to. libotf2 seeks by the event numbers in the chunk
+// headers, which it never checks against the records while reading forward: in a damaged
+// event file OTF2_EvtReader_Seek lands on another record and says nothing. A position
+// keeps the digest of the record it names, so a seek that lands elsewhere is found.
+class Digest {
+ public:
+  void add(std::uint64_t word) {
+    for (int i = 0; i < 8; ++i, word >>= 8) value_ = (value_ ^ (word & 0xff)) * 0x100000001b3ull;
+  }
+  std::uint64_t value() const { return value_; }
+
+ private:
+  std::uint64_t value_ = 0xcbf29ce484222325ull;
+};
+
+// The events of the stream's batch as the record callbacks made them (met ids).
+std::uint64_t batch_digest(const Otf2Archive::Stream& stream) {
+  Digest d;
+  for (std::size_t i = 0; i < stream.pending.size(); ++i) {
+    const Event& e = stream.pending[i];
+    d.add(stream.pending_ticks[i]);
+    d.add(static_cast<std::uint64_t>(e.kind));
+    d.add(e.type);
+    d.add(e.region);
+    d.add(static_cast<std::uint64_t>(e.loc));
+    d.add(static_cast<std::uint64_t>(e.peer));
+    d.add(static_cast<std::uint64_t>(e.com));
+    d.add(static_cast<std::uint64_t>(e.tag));
+    d.add(e.len);
+    d.add(e.flags);
+    d.add(static_cast<std::uint64_t>(e.data1.kind));
+    d.add(static_cast<std::uint64_t>(e.data1.integer));
+    d.add(static_cast<std::uint64_t>(e.data2.kind));
+    d.add(static_cast<std::uint64_t>(e.data2.integer));
+  }
+  return d.value();
+}
 }  // namespace
 
 Otf2Decoder::Otf2Decoder(const std::string& path)
@@ -50,6 +88,7 @@ DecoderPosition Otf2Decoder::position() const {
     const Otf2Archive::Carry& carry = stream.carry_changed ? stream.carry_before : stream.carry;
     bool live = !stream.exhausted && stream.taken < stream.pending.size();
     position.words.push_back(live ? stream.pending_record : 0);
+    position.words.push_back(live ? batch_digest(stream) : 0);
     position.words.push_back(stream.taken);
     position.words.push_back(carry.collective.valid);
     position.words.push_back(static_cast<std::uint64_t>(carry.collective.com));
@@ -81,6 +120,7 @@ void Otf2Decoder::seek(const DecoderPosition& position) {
     Location loc = static_cast<Location>(index);
     if (w.size() - at < kWordsPerStream) archive_.fail("invalid decoder position");
     std::uint64_t record = word();
+    std::uint64_t digest = word();
     std::size_t taken = static_cast<std::size_t>(word());
     Otf2Archive::Carry carry;
     carry.collective.valid = word() != 0;
@@ -109,6 +149,10 @@ void Otf2Decoder::seek(const DecoderPosition& position) {
     if (!archive_.read_next(loc) || stream.pending_record != record || taken >= stream.pending.size())
       archive_.fail("location " + std::to_string(loc) + ": event record " + std::to_string(record) +
                     " is not where a saved position says (was the archive changed?)");
+    if (batch_digest(stream) != digest)
+      archive_.fail("location " + std::to_string(loc) + ": event record " + std::to_string(record) +
+                    " reads differently after a seek than when it was read in order: the event file's "
+                    "chunk headers number its records wrongly (is the event file damaged?)");
     archive_.stream(loc).taken = taken;
     merge_.set(static_cast<std::uint32_t>(index), stream.timestamp);
   }
