@@ -18,14 +18,6 @@ void note_problem(ProblemKind& kind, Position pos) {
   if (first.size() > kFirstProblemPositions) first.pop_back();
 }
 
-std::size_t TimeChecks::ChannelHash::operator()(const Channel& c) const {
-  std::uint64_t h = static_cast<std::uint32_t>(c.src);
-  h = h * 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint32_t>(c.dest);
-  h = h * 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint64_t>(c.tag);
-  h = h * 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint64_t>(c.com);
-  return static_cast<std::size_t>(h ^ (h >> 29));
-}
-
 void TimeChecks::clear() {
   last_time_.clear();
   seen_.clear();

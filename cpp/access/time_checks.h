@@ -7,6 +7,7 @@
 
 #include "model/definitions.h"
 #include "model/event.h"
+#include "model/message_channel.h"
 
 namespace earl {
 
@@ -41,16 +42,7 @@ class TimeChecks {
   static constexpr std::size_t kMaxOpenInstances = 256;
 
  private:
-  struct Channel {
-    Location src, dest;
-    std::int64_t tag, com;
-    bool operator==(const Channel& o) const {
-      return src == o.src && dest == o.dest && tag == o.tag && com == o.com;
-    }
-  };
-  struct ChannelHash {
-    std::size_t operator()(const Channel& c) const;
-  };
+  using Channel = MessageChannel;
   struct Member {
     Position exit_pos;
     double exit_time;
@@ -78,7 +70,7 @@ class TimeChecks {
     bool receives = false;  // which side the events are
     std::deque<std::pair<Position, double>> events;
   };
-  std::unordered_map<Channel, Waiting, ChannelHash> waiting_;
+  std::unordered_map<Channel, Waiting, MessageChannelHash> waiting_;
   std::size_t waiting_count_ = 0;
   std::unordered_map<std::int64_t, Collectives> collectives_;
 };

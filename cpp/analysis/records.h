@@ -9,28 +9,14 @@
 #include "analysis/call_tree.h"
 #include "analysis/mpi_functions.h"
 #include "model/event.h"
+#include "model/message_channel.h"
 
 namespace earl::analysis {
 
 // A message channel; MPI's non-overtaking rule makes the k-th send of a channel the
 // partner of its k-th receive.
-struct Channel {
-  Location src, dest;
-  std::int64_t tag, com;
-  bool operator==(const Channel& o) const {
-    return src == o.src && dest == o.dest && tag == o.tag && com == o.com;
-  }
-};
-
-struct ChannelHash {
-  std::size_t operator()(const Channel& c) const {
-    std::uint64_t h = static_cast<std::uint32_t>(c.src) * 0x9E3779B97F4A7C15ull;
-    h ^= static_cast<std::uint32_t>(c.dest) + 0x7F4A7C15ull + (h << 6) + (h >> 2);
-    h ^= static_cast<std::uint64_t>(c.tag) + 0x9E3779B9ull + (h << 6) + (h >> 2);
-    h ^= static_cast<std::uint64_t>(c.com) + 0x85EBCA6Bull + (h << 6) + (h >> 2);
-    return static_cast<std::size_t>(h);
-  }
-};
+using Channel = MessageChannel;
+using ChannelHash = MessageChannelHash;
 
 // One region instance (a call) on one location.
 struct CallInstance {

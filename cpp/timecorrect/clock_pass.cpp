@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/message_channel.h"
 #include "model/error.h"
 
 namespace earl {
@@ -27,20 +28,7 @@ struct Pending {
   EventKind kind;
 };
 
-struct Channel {
-  Location src, dest;
-  std::int64_t tag, com;
-  bool operator==(const Channel& o) const {
-    return src == o.src && dest == o.dest && tag == o.tag && com == o.com;
-  }
-};
-struct ChannelHash {
-  std::size_t operator()(const Channel& c) const {
-    std::uint64_t h = mix(mix(mix(static_cast<std::uint32_t>(c.src), static_cast<std::uint32_t>(c.dest)),
-                              static_cast<std::uint64_t>(c.tag)), static_cast<std::uint64_t>(c.com));
-    return static_cast<std::size_t>(h ^ (h >> 29));
-  }
-};
+using Channel = MessageChannel;
 // A send not yet paired: the bound it sets, and where it is (for backward amortisation).
 struct SentMessage {
   double bound;  // corrected send + min_latency
@@ -405,7 +393,7 @@ class ClockPass {
   std::vector<std::unique_ptr<LocationClock>> clocks_;  // of the locations seen
   std::vector<Location> blocked_;  // locations that blocked (some may have gone on since)
   std::size_t compacted_size_ = 0;
-  std::unordered_map<Channel, ChannelState, ChannelHash> channels_;
+  std::unordered_map<Channel, ChannelState, MessageChannelHash> channels_;
   std::unordered_map<InstanceKey, Instance, InstanceHash> instances_;
   // (com, location) -> the number of that location's next instance on com.
   std::unordered_map<InstanceKey, std::uint64_t, InstanceHash> next_instance_;
