@@ -506,6 +506,9 @@ struct OpenArguments {
   lua_Integer hsize = 1000;
   int cache = -1;  // -1: EARL_CACHE decides, as in Python
   bool time_correct = false;
+  lua_Integer memory = -1;   // -1: EARL_MEMORY decides, as in Python
+  int index = -1;            // -1: automatic (EARL_INDEX), as in Python
+  lua_Number min_latency = -1;  // < 0: the default (EventTrace::Options)
 };
 
 const char* optional_string(lua_State* L, int idx, const char* name) {
@@ -519,11 +522,13 @@ int optional_boolean(lua_State* L, int idx, const char* name) {
   return lua_toboolean(L, idx);
 }
 
-// EventTrace{file=..., format=..., bdist=..., hsize=..., cache=..., time_correct=...}: every key is read
-// onto the stack (the strings stay alive there) and unknown keys are errors, so that a
-// misspelt option is not silently ignored.
+// EventTrace{file=..., format=..., bdist=..., hsize=..., cache=..., time_correct=...,
+// memory=..., index=..., min_latency=...}: every key is read onto the stack (the strings
+// stay alive there) and unknown keys are errors, so that a misspelt option is not
+// silently ignored.
 OpenArguments options_from_table(lua_State* L) {
-  static const char* const known[] = {"file", "format", "bdist", "hsize", "cache", "time_correct"};
+  static const char* const known[] = {"file", "format", "bdist", "hsize", "cache",
+                                      "time_correct", "memory", "index", "min_latency"};
   lua_pushnil(L);
   while (lua_next(L, 1)) {
     lua_pop(L, 1);
@@ -532,11 +537,11 @@ OpenArguments options_from_table(lua_State* L) {
       for (const char* name : known) known_key = known_key || std::strcmp(lua_tostring(L, -1), name) == 0;
     if (!known_key)
       fail(L, "EventTrace: unknown option '%s' (the options are file, format, bdist, hsize, cache, "
-              "time_correct)",
+              "time_correct, memory, index, min_latency)",
            luaL_tolstring(L, -1, nullptr));
   }
   lua_settop(L, 1);
-  for (const char* name : known) lua_getfield(L, 1, name);  // at 2..7
+  for (const char* name : known) lua_getfield(L, 1, name);  // at 2..10
   OpenArguments args;
   if (lua_isnil(L, 2)) fail(L, "EventTrace: file is required, as in EventTrace{file=\"run.otf2\"}");
   args.file = string_argument(L, 2, "EventTrace", "file");
@@ -545,6 +550,15 @@ OpenArguments options_from_table(lua_State* L) {
   args.hsize = optional_integer(L, 5, "EventTrace", "hsize", 1000);
   args.cache = optional_boolean(L, 6, "cache");
   args.time_correct = optional_boolean(L, 7, "time_correct") == 1;
+  args.memory = optional_integer(L, 8, "EventTrace", "memory", -1);
+  if (!lua_isnil(L, 8) && args.memory <= 0)
+    fail(L, "EventTrace: memory must be a positive number of bytes (got %I)", args.memory);
+  args.index = optional_boolean(L, 9, "index");
+  if (!lua_isnil(L, 10)) {
+    args.min_latency = number_argument(L, 10, "EventTrace", "min_latency");
+    if (!(args.min_latency >= 0))  // NaN too
+      fail(L, "EventTrace: min_latency must be a number of seconds >= 0 (got %f)", args.min_latency);
+  }
   return args;
 }
 
@@ -566,6 +580,9 @@ std::shared_ptr<SharedTrace>* open_trace(const OpenArguments& args) {
   options.hsize = args.hsize;
   options.cache = args.cache < 0 ? default_cache() : args.cache != 0;
   options.time_correct = args.time_correct;
+  options.memory = args.memory;
+  options.index = args.index;
+  if (args.min_latency >= 0) options.clock.min_latency = args.min_latency;
   auto trace = std::make_unique<EventTrace>(args.file, options);
   return new std::shared_ptr<SharedTrace>(std::make_shared<SharedTrace>(std::move(trace)));
 }

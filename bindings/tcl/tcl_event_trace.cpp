@@ -331,12 +331,14 @@ int make_command(Tcl_Interp* interp, const char* name, std::shared_ptr<SharedTra
 }
 
 // EventTrace handle -file f ?-format F? ?-bdist N? ?-hsize N? ?-timecorrect BOOL?
+//   ?-minlatency S? ?-memory BYTES? ?-index BOOL?
 int create(Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
   const std::string here = "EventTrace";
   if (objc < 2 || objc % 2 != 0)
     throw EarlError("wrong # args: should be \"EventTrace handle -file file ?-format format? ?-bdist n? "
-                    "?-hsize n? ?-timecorrect boolean?\"");
-  static const char* const options[] = {"-file", "-format", "-bdist", "-hsize", "-timecorrect", nullptr};
+                    "?-hsize n? ?-timecorrect boolean? ?-minlatency seconds? ?-memory bytes? ?-index boolean?\"");
+  static const char* const options[] = {"-file",       "-format", "-bdist", "-hsize", "-timecorrect",
+                                        "-minlatency", "-memory", "-index", nullptr};
   std::optional<std::string> file;
   OpenOptions open;
   for (int i = 2; i < objc; i += 2) {
@@ -351,6 +353,20 @@ int create(Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
         int flag = 0;
         if (Tcl_GetBooleanFromObj(interp, objv[i + 1], &flag) != TCL_OK) return TCL_ERROR;
         open.time_correct = flag != 0;
+        break;
+      }
+      case 5: {
+        open.min_latency = number_argument(objv[i + 1], here, "-minlatency");
+        if (!(open.min_latency >= 0))  // NaN too
+          throw EarlError("EventTrace: -minlatency must be a number of seconds >= 0, got " +
+                          std::string(Tcl_GetString(objv[i + 1])));
+        break;
+      }
+      case 6: open.memory = count_argument(objv[i + 1], here, "-memory", false); break;
+      case 7: {
+        int flag = 0;
+        if (Tcl_GetBooleanFromObj(interp, objv[i + 1], &flag) != TCL_OK) return TCL_ERROR;
+        open.index = flag != 0 ? 1 : 0;
         break;
       }
     }

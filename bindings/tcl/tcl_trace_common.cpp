@@ -25,6 +25,9 @@ std::shared_ptr<SharedTrace> open_shared_trace(const std::string& file, const Op
   core.hsize = options.hsize;
   core.cache = default_cache();
   core.time_correct = options.time_correct;
+  core.memory = options.memory;
+  core.index = options.index;
+  if (options.min_latency >= 0) core.clock.min_latency = options.min_latency;
   return std::make_shared<SharedTrace>(std::make_unique<EventTrace>(file, core));
 }
 

@@ -21,6 +21,9 @@ struct OpenOptions {
   Tcl_WideInt bdist = 10000;
   Tcl_WideInt hsize = 1000;
   bool time_correct = false;  // the controlled logical clock (EventTrace::Options)
+  Tcl_WideInt memory = -1;    // bookmark budget in bytes; -1: EARL_MEMORY decides
+  int index = -1;             // persisted index: -1 automatic (EARL_INDEX), 0 never, 1 always
+  double min_latency = -1;    // seconds; < 0: the default
 };
 
 std::shared_ptr<SharedTrace> open_shared_trace(const std::string& file, const OpenOptions& options);
