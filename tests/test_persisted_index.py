@@ -3,6 +3,7 @@ bookmarks (and, for OTF2, the event cache) the first one saved, and answers exac
 fresh open; a damaged, truncated or stale index, or one a writer killed mid-way left, is
 rebuilt with a note, never used. Ground truth: the reference model of the ALOG trace
 (tests/reference_model.py) and a fresh open with index=False."""
+import json
 import os
 import random
 import signal
@@ -322,3 +323,47 @@ def test_loaded_random_alog_traces_answer_as_the_reference(tmp_path, index_dir, 
         assert trace.queue(-1, -1, pos) == ref.queue(-1, -1, pos), pos
         if pos:
             assert trace.event(pos)["loc"] == ref.event(pos).loc
+
+
+READ_ONLY_OPEN = """
+import json, sys
+import earl
+trace = earl.EventTrace(sys.argv[1], index=True, progress=lambda f: True)
+print(json.dumps([trace.index_info(), len(trace), trace.event(len(trace) // 2)]))
+"""
+
+
+def open_in_read_only_directory(directory, path, cache):
+    """Opens `path` in a child whose mount namespace has `directory` mounted read-only (a
+    real EROFS: root's write permission does not reach past it)."""
+    script = ('mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"')
+    child = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", str(directory),
+         sys.executable, "-c", READ_ONLY_OPEN, str(path)],
+        capture_output=True, text=True, timeout=120,
+        env=dict(os.environ, XDG_CACHE_HOME=str(cache), EARL_INDEX_MIN_BYTES="0"))
+    assert child.returncode == 0, child.stderr
+    return json.loads(child.stdout)
+
+
+def test_a_read_only_trace_directory_indexes_into_the_user_cache(tmp_path, monkeypatch):
+    probe = subprocess.run(["unshare", "--mount", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("no mount namespaces here (unshare needs privileges)")
+    monkeypatch.delenv("EARL_INDEX_DIR", raising=False)
+    monkeypatch.delenv("EARL_INDEX", raising=False)
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    path = make_trace(traces, "t.alog", 2000)
+    cache = tmp_path / "cache"
+    first_info, size, middle = open_in_read_only_directory(traces, path, cache)
+    assert first_info["state"] == "built"
+    written = index_files(cache / "earl")
+    assert len(written) == 1 and written[0].endswith("-t.alog.earlidx")
+    assert first_info["path"] == str(cache / "earl" / written[0])
+    assert sorted(os.listdir(traces)) == ["t.alog", "t.alog.truth.json"]  # nothing beside it
+    second_info, size_again, middle_again = open_in_read_only_directory(traces, path, cache)
+    assert second_info["state"] == "loaded" and second_info["path"] == first_info["path"]
+    fresh = open_trace(path, index=False)
+    assert size == size_again == len(fresh)
+    assert middle == middle_again == json.loads(json.dumps(fresh.event(len(fresh) // 2)))
