@@ -283,6 +283,51 @@ def test_rooted_and_nxn_collectives_by_hand(tmp_path):
     assert not any(r.problems.values())
 
 
+@needs_otf2
+def test_early_scan_takes_the_communicator_rank_order(tmp_path):
+    """Scan/Exscan on a world communicator whose rank r is location WORLD[r] = [2, 0, 3, 1]:
+    rank r waits for the latest begin over ranks 0..r that send data (Scalasca's MPI_Scan
+    of the begins), not over all members and not in location order."""
+    from otf2.enums import CollectiveOp, Paradigm
+    from otf2_archives import ArchiveWriter
+    aw = ArchiveWriter(tmp_path, "scan", resolution=10 ** 6)
+    locs = []
+    for r in range(4):
+        locs += aw.process(f"MPI Rank {r}")
+    aw.comm_locations(locs)
+    WORLD = [2, 0, 3, 1]
+    world = aw.comm("MPI_COMM_WORLD", [locs[i] for i in WORLD])
+    main = aw.region("main")
+    ops = {name: aw.region(name, Paradigm.MPI) for name in ("MPI_Scan", "MPI_Exscan")}
+    e = [aw.ev(l) for l in locs]
+    # (begin, end, sent, received) by location
+    # Scan: rank 0 = loc 2 begins 40 (L = 40, no wait); rank 1 = loc 0 begins 20 (L = 40:
+    # waits min(40, 60) - 20 = 20); rank 2 = loc 3 begins 10 (L = 40: 30); rank 3 = loc 1
+    # begins 50, the latest itself (0). Over all members L would be 50 (loc 0 30, loc 3 40,
+    # loc 2 10); in location order loc 1 would wait 5 and loc 0 nothing.
+    scan = {0: (20, 60, 8, 8), 1: (50, 60, 8, 8), 2: (40, 60, 8, 8), 3: (10, 60, 8, 8)}
+    # Exscan: rank 0 = loc 2 begins 110; rank 1 = loc 0 begins 130 but sends nothing, so it
+    # counts for nobody's L; rank 2 = loc 3 begins 105: L = 110, waits 5 (25 if rank 1
+    # counted); rank 3 = loc 1 begins 125: L = 110, none.
+    exscan = {0: (130, 150, 0, 8), 1: (125, 150, 8, 8), 2: (110, 150, 8, 0), 3: (105, 150, 8, 8)}
+    for l in range(4):
+        e[l].enter(1000, main)
+        for name, op, times in (("MPI_Scan", CollectiveOp.SCAN, scan),
+                                ("MPI_Exscan", CollectiveOp.EXSCAN, exscan)):
+            begin, end, sent, recvd = times[l]
+            e[l].enter(1000 + begin, ops[name])
+            e[l].mpi_collective_begin(1000 + begin)
+            e[l].mpi_collective_end(1000 + end, op, world, 2**32 - 1, sent, recvd)
+            e[l].leave(1000 + end, ops[name])
+        e[l].leave(1200, main)
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    assert r.by_location("mpi_earlyscan") == {0: approx(20 * US), 3: approx(35 * US)}
+    assert r.by_callpath("mpi_earlyscan") == {"main/MPI_Scan": approx(50 * US),
+                                              "main/MPI_Exscan": approx(5 * US)}
+    assert r.instances("mpi_earlyscan") == 3
+    assert not any(r.problems.values()), r.problems
+
+
 # ----------------------------------------------------------------- hand-written OTF2
 def otf2_two_ranks(tmp_path):
     """Two single-threaded ranks, 1 tick = 1 us; returns (writer, event writers, world,

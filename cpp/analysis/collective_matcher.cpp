@@ -39,7 +39,6 @@ const CollectiveRecord* root_of(const Members& members) {
 }  // namespace
 
 void CollectiveMatcher::finish() {
-  // Location order within an instance stands for rank order (Early Scan).
   std::sort(records_.begin(), records_.end(), [](const CollectiveRecord& a, const CollectiveRecord& b) {
     if (a.key != b.key) return a.key < b.key;
     if (a.seq != b.seq) return a.seq < b.seq;
@@ -159,12 +158,35 @@ void CollectiveMatcher::n_to_one(const Members& members) {
   if (idle > 0) severities_.add_instance(Metric::MpiEarlyreduce, c.callpath, c.loc, idle, c.enter);
 }
 
-// Early Scan: rank r waits for the latest begin over ranks 0..r.
-void CollectiveMatcher::scan(const Members& members) {
+const std::unordered_map<Location, std::uint32_t>& CollectiveMatcher::ranks(std::int64_t key) {
+  auto [it, added] = ranks_.try_emplace(key);
+  if (!added) return it->second;
+  auto group = definitions_.communicator_groups.find(key);
+  if (group == definitions_.communicator_groups.end()) return it->second;
+  auto members = definitions_.location_groups.find(group->second);
+  if (members == definitions_.location_groups.end()) return it->second;
+  for (std::uint32_t rank = 0; rank < members->second.size(); ++rank)
+    it->second.try_emplace(members->second[rank], rank);
+  return it->second;
+}
+
+// Early Scan: rank r waits for the latest begin over the ranks 0..r of the communicator
+// that send data, min(L, end) - begin. Ranks are the communicator's where the trace names
+// them (OTF2); elsewhere location order stands for rank order.
+void CollectiveMatcher::scan(Members& members) {
+  const auto& rank = ranks(members.front()->key);
+  if (!rank.empty()) {
+    auto order = [&rank](const CollectiveRecord* m) {
+      auto found = rank.find(m->call.loc);
+      return std::make_pair(found == rank.end() ? ~std::uint32_t(0) : found->second, m->call.loc);
+    };
+    std::sort(members.begin(), members.end(),
+              [&order](const CollectiveRecord* a, const CollectiveRecord* b) { return order(a) < order(b); });
+  }
   double l = -std::numeric_limits<double>::infinity();
   for (const CollectiveRecord* m : members) {
     const CallInstance& c = m->call;
-    l = std::max(l, c.enter);
+    if (!m->sizes_known || m->sent > 0) l = std::max(l, c.enter);
     if (c.leave < l) problems_.note(Problem::ClockViolationCollective);
     const double idle = std::min(l, c.leave) - c.enter;
     if (idle > 0) severities_.add_instance(Metric::MpiEarlyscan, c.callpath, c.loc, idle, c.enter);

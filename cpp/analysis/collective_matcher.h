@@ -3,17 +3,20 @@
 // location that takes part in it forms one instance (without communicators: the k-th
 // call of the same function, over all locations calling it); the pattern formulas apply
 // to each instance (L = latest begin, E = earliest end).
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/records.h"
 #include "analysis/severities.h"
+#include "model/definitions.h"
 
 namespace earl::analysis {
 
 class CollectiveMatcher {
  public:
-  CollectiveMatcher(Severities& severities, ProblemCounts& problems)
-      : severities_(severities), problems_(problems) {}
+  // `definitions` name the ranks of each communicator (Early Scan's order).
+  CollectiveMatcher(Severities& severities, ProblemCounts& problems, const Definitions& definitions)
+      : severities_(severities), problems_(problems), definitions_(definitions) {}
 
   void add(const CollectiveRecord& record) { records_.push_back(record); }
   // Groups the records into instances and applies the formulas.
@@ -28,10 +31,14 @@ class CollectiveMatcher {
   void all_overlap(const std::vector<const CollectiveRecord*>& members, Metric wait);
   void one_to_n(const std::vector<const CollectiveRecord*>& members);
   void n_to_one(const std::vector<const CollectiveRecord*>& members);
-  void scan(const std::vector<const CollectiveRecord*>& members);
+  void scan(std::vector<const CollectiveRecord*>& members);
+  // Rank of each location in the communicator `key`; empty where the trace names no ranks.
+  const std::unordered_map<Location, std::uint32_t>& ranks(std::int64_t key);
 
   Severities& severities_;
   ProblemCounts& problems_;
+  const Definitions& definitions_;
+  std::unordered_map<std::int64_t, std::unordered_map<Location, std::uint32_t>> ranks_;
   std::vector<CollectiveRecord> records_;
   std::uint64_t instances_ = 0;
 };

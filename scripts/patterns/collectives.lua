@@ -41,7 +41,7 @@ local function judge(ms)
   for _, m in ipairs(ms) do if m.loc == ms[1].root then root = m end end
   local lower = -math.huge
   for _, m in ipairs(ms) do
-    lower = math.max(lower, m.begin)
+    if not m.sizes or m.sent > 0 then lower = math.max(lower, m.begin) end
     if SYNC[name] then
       local lc = math.min(L, m["end"])
       add(SYNC[name][1], m, lc - m.begin)

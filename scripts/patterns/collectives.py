@@ -8,8 +8,10 @@ a member waits:
   Win_fence/create/free:     L - begin, when all calls overlap (E > L)
   Bcast, Scatter[v]:         non-roots min(root begin, end) - begin
   Reduce, Gather[v]:         the root min(L of the others, end) - begin
-  Scan, Exscan:              rank r: min(L over ranks <= r, end) - begin
-Instances with no payload (sizes recorded, all 0) and of one member are skipped.
+  Scan, Exscan:              rank r: min(L over ranks <= r that send, end) - begin
+Instances with no payload (sizes recorded, all 0) and of one member are skipped. Scripts
+see no communicator's rank order, so location order stands for rank order here; the
+engine takes the communicator's ranks where the trace names them (OTF2).
 
     python scripts/patterns/collectives.py TRACE
 """
@@ -74,7 +76,8 @@ def judge(ms, out):
             others = max(o["begin"] for o in ms if o is not m)
             waits = [("mpi_earlyreduce", min(others, m["end"]) - m["begin"])]
         elif name in SCAN:
-            waits = [("mpi_earlyscan", min(max(o["begin"] for o in ms[:i + 1]), m["end"]) - m["begin"])]
+            senders = [o["begin"] for o in ms[:i + 1] if not o["sizes"] or o["sent"] > 0]
+            waits = [("mpi_earlyscan", min(max(senders), m["end"]) - m["begin"])] if senders else []
         else:
             waits = []
         for metric, idle in waits:

@@ -22,10 +22,11 @@ namespace {
 
 class Matching : public RecordSink {
  public:
+  explicit Matching(const Definitions& defs) : collectives{severities, problems, defs} {}
   Severities severities;
   ProblemCounts problems;
   MessageMatcher messages{severities, problems};
-  CollectiveMatcher collectives{severities, problems};
+  CollectiveMatcher collectives;
   RmaMatcher rma{severities, problems};
   void on_send(const SendRecord& s) override { messages.send(s); }
   void on_rma_access(RmaAccessEpoch&& e) override { rma.add(std::move(e)); }
@@ -92,7 +93,7 @@ std::string path_of(const CallTree& tree, const Definitions& defs, CallPathId id
 Cells run(Trace& trace, const std::vector<std::size_t>& order, std::map<int, std::uint64_t>* instances = nullptr) {
   CallTree tree;
   RegionCatalog regions(trace.defs);
-  Matching matching;
+  Matching matching(trace.defs);
   std::vector<LocationPass> passes;
   for (Location l = 0; l < trace.defs.location_count; ++l)
     passes.emplace_back(l, tree, regions, matching, matching.problems);
