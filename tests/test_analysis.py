@@ -470,7 +470,7 @@ def test_rma_active_target_early_wait_late_complete_late_post(tmp_path):
         e[0].leave(T(leave), region("MPI_Put"))
     for l in (0, 1):
         e[l].enter(T(0), region("main"))
-    # epoch 1: post [10, 12]; start [14, 16], put [30, 35] (ends at 34), complete [60, 62];
+    # epoch 1: post [10, 12]; start [14, 16], put [30, 35] (completed at 34), complete [60, 62];
     # wait [20, 80]
     sync(1, "MPI_Win_post", 10, 12)
     sync(0, "MPI_Win_start", 14, 16)
@@ -478,13 +478,13 @@ def test_rma_active_target_early_wait_late_complete_late_post(tmp_path):
     put(30, 35, 1)
     sync(0, "MPI_Win_complete", 60, 62)
     # epoch 2: start [100, 115] (blocks until the post at 110), post [110, 112], put
-    # [116, 118] (ends at 117), complete [119, 120]; wait [113, 125]
+    # [116, 118] (completed at 117), complete [119, 120]; wait [113, 125]
     sync(0, "MPI_Win_start", 100, 115)
     sync(1, "MPI_Win_post", 110, 112)
     sync(1, "MPI_Win_wait", 113, 125)
     put(116, 118, 2)
     sync(0, "MPI_Win_complete", 119, 120)
-    # epoch 3: start [200, 201], put [202, 204] (ends at 203), complete [205, 230] (waits
+    # epoch 3: start [200, 201], put [202, 204] (completed at 203), complete [205, 230] (waits
     # for the post at 220); post [220, 221], wait [222, 240]
     sync(0, "MPI_Win_start", 200, 201)
     put(202, 204, 3)
@@ -499,8 +499,10 @@ def test_rma_active_target_early_wait_late_complete_late_post(tmp_path):
     assert r.by_callpath("mpi_rma_early_wait") == {"main/MPI_Win_wait": approx(46 * US)}
     assert r.by_location("mpi_rma_early_wait") == {1: approx(46 * US)}
     assert r.instances("mpi_rma_early_wait") == 2
-    # Late Complete: C - max(last put end, wait enter): 60 - 34 = 26 us; 119 - 117 = 2 us.
-    assert r.by_location("mpi_rma_late_complete") == {1: approx(28 * US)}
+    # Late Complete: C - max(last put end, wait enter), a put ending when its MPI_Put call
+    # leaves (Scalasca's end of an operation; not its completion record one tick before):
+    # 60 - 35 = 25 us; 119 - 118 = 1 us.
+    assert r.by_location("mpi_rma_late_complete") == {1: approx(26 * US)}
     assert r.instances("mpi_rma_late_complete") == 2
     # Late Post: P = the post's enter; epoch 1: 10 is in neither start [14, 16] nor
     # complete [60, 62]; epoch 2: inside start [100, 115]: 110 - 100 = 10 us; epoch 3:
@@ -512,6 +514,79 @@ def test_rma_active_target_early_wait_late_complete_late_post(tmp_path):
     # The patterns are part of the one-sided synchronisation time (post/start/complete/wait
     # calls: loc 0 2 + 15 + 2 + 1 + 1 + 25 = 46 us, loc 1 2 + 60 + 2 + 12 + 1 + 18 = 95 us).
     assert r.by_location("mpi_rma_synchronization") == {0: approx(46 * US), 1: approx(95 * US)}
+    assert not any(r.problems.values()), r.problems
+
+
+@needs_otf2
+def test_rma_wait_at_fence_and_early_fence(tmp_path):
+    """Three ranks, world rank r = location WORLD[r] = [1, 2, 0]; fences at 10-20 (none
+    waits), then three epochs. An RMA operation ends when its MPI_Put/Get call leaves (as
+    Scalasca takes it), not at its completion record."""
+    from otf2.enums import Paradigm
+    from otf2_archives import ArchiveWriter, T
+    aw = ArchiveWriter(tmp_path, "fence", resolution=1_000_000)
+    locs = []
+    for r in range(3):
+        locs += aw.process(f"MPI Rank {r}")
+    aw.comm_locations(locs)
+    WORLD = [1, 2, 0]
+    rank = {loc: WORLD.index(loc) for loc in range(3)}
+    world = aw.comm("MPI_COMM_WORLD", [locs[i] for i in WORLD])
+    win = aw.d.rma_win("window", comm=world)
+    regions = {n: aw.region(n, Paradigm.MPI if n.startswith("MPI") else Paradigm.USER)
+               for n in ("main", "MPI_Win_fence", "MPI_Put", "MPI_Get")}
+    e = [aw.ev(l) for l in locs]
+
+    def fence(l, enter, leave, *records):
+        e[l].enter(T(enter), regions["MPI_Win_fence"])
+        for method, time, *args in records:
+            getattr(e[l], method)(T(time), *args)
+        e[l].leave(T(leave), regions["MPI_Win_fence"])
+
+    def op(l, name, target, enter, leave, op_id):
+        e[l].enter(T(enter), regions[name])
+        method = e[l].rma_put if name == "MPI_Put" else e[l].rma_get
+        method(T(enter + 1), win, rank[target], 8, op_id)
+        e[l].leave(T(leave), regions[name])
+    for l in range(3):
+        e[l].enter(T(0), regions["main"])
+        fence(l, 10, 20)
+    # Epoch 1: loc 0 puts to loc 2 in [30, 50] (completed remotely inside its closing
+    # fence at 75), loc 1 in [40, 45]. Fences: loc 2 [35, 80], loc 0 [60, 80], loc 1
+    # [70, 80]: L = 70 < E = 80. Wait at Fence: loc 2 35, loc 0 10. Early Fence at loc 2:
+    # the last operation to it ended at 50, inside its fence: 50 - 35 = 15 (with the
+    # completion record's 75 it would be min(75, 70) - 35 = 35).
+    op(0, "MPI_Put", 2, 30, 50, 1)
+    op(1, "MPI_Put", 2, 40, 45, 2)
+    fence(2, 35, 80)
+    fence(0, 60, 80, ("rma_op_complete_remote", 75, win, 1))
+    fence(1, 70, 80, ("rma_op_complete_blocking", 71, win, 2))
+    # Epoch 2: loc 2 gets from loc 0 in [90, 95]; fences loc 0 [100, 120], loc 1
+    # [100, 120], loc 2 [110, 120]: Wait at Fence loc 0 10, loc 1 10. The get ended (95)
+    # before loc 0 entered its fence: no Early Fence.
+    op(2, "MPI_Get", 0, 90, 95, 3)
+    for l, enter in ((0, 100), (1, 100), (2, 110)):
+        fence(l, enter, 120)
+    # Epoch 3: loc 1 puts to loc 0 in [125, 140]; fences loc 0 [130, 160], loc 1
+    # [145, 160], loc 2 [150, 160]: Wait at Fence loc 0 20, loc 1 5; Early Fence at loc 0
+    # 140 - 130 = 10.
+    op(1, "MPI_Put", 0, 125, 140, 4)
+    for l, enter in ((0, 130), (1, 145), (2, 150)):
+        fence(l, enter, 160)
+    for l in range(3):
+        e[l].leave(T(200), regions["main"])
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    assert r.by_location("mpi_rma_wait_at_fence") == {0: approx(40 * US), 1: approx(15 * US),
+                                                      2: approx(35 * US)}
+    assert r.instances("mpi_rma_wait_at_fence") == 6
+    assert r.by_location("mpi_rma_early_fence") == {0: approx(10 * US), 2: approx(15 * US)}
+    assert r.by_callpath("mpi_rma_early_fence") == {"main/MPI_Win_fence": approx(25 * US)}
+    assert r.instances("mpi_rma_early_fence") == 2
+    assert r.metrics["mpi_rma_early_fence"]["parent"] == "mpi_rma_wait_at_fence"
+    # A child's time is part of its parent's, cell by cell.
+    fence_cells = {(cp, loc): v for cp, loc, v in r.cells("mpi_rma_wait_at_fence")}
+    for cp, loc, v in r.cells("mpi_rma_early_fence"):
+        assert v <= fence_cells[cp, loc]
     assert not any(r.problems.values()), r.problems
 
 

@@ -35,6 +35,7 @@ class InProcessMatching : public RecordSink {
   void on_rma_access(RmaAccessEpoch&& epoch) override { rma_.add(std::move(epoch)); }
   void on_rma_exposure(RmaExposureEpoch&& epoch) override { rma_.add(std::move(epoch)); }
   void on_rma_lock(const RmaLockEpoch& epoch) override { rma_.add(epoch); }
+  void on_rma_fence_ops(RmaFenceOps&& ops) override { collectives_.add(std::move(ops)); }
   void finish() {
     messages_.finish();
     collectives_.finish();

@@ -67,6 +67,7 @@ void CollectiveMatcher::finish() {
   }
   records_.clear();
   records_.shrink_to_fit();
+  fence_ops_.clear();  // of fences some location is missing from
 }
 
 void CollectiveMatcher::judge(Members& members) {
@@ -84,7 +85,7 @@ void CollectiveMatcher::judge(Members& members) {
       if (!no_payload(members)) synchronizing(members, Metric::MpiWaitNxn, Metric::MpiNxnCompletion);
       break;
     case CallRole::Finalize: synchronizing(members, Metric::MpiFinalizeWait, Metric::Count); break;
-    case CallRole::WinFence: all_overlap(members, Metric::MpiRmaWaitAtFence); break;
+    case CallRole::WinFence: fence(members); break;
     case CallRole::WinCreate: all_overlap(members, Metric::MpiRmaWaitAtCreate); break;
     case CallRole::WinFree: all_overlap(members, Metric::MpiRmaWaitAtFree); break;
     case CallRole::OneToN: one_to_n(members); break;
@@ -121,6 +122,38 @@ void CollectiveMatcher::all_overlap(const Members& members, Metric wait) {
   for (const CollectiveRecord* m : members) {
     const double idle = l - m->call.enter;
     if (idle > 0) severities_.add_instance(wait, m->call.callpath, m->call.loc, idle, m->call.enter);
+  }
+}
+
+void CollectiveMatcher::add(RmaFenceOps&& ops) {
+  auto& kept = fence_ops_[{ops.key, ops.seq}];
+  kept.insert(kept.end(), ops.last_op_end.begin(), ops.last_op_end.end());
+}
+
+// Wait at Fence, and its part Early Fence: a location whose fence waited while the last
+// RMA operation targeting it ended inside the fence (after its enter, by its end) waited
+// that long for the operation: that end - enter. The end is taken at the most at L (an
+// origin issues its operations before it enters the fence, so L bounds them on any
+// well-formed trace): Early Fence stays within Wait at Fence, L - enter.
+void CollectiveMatcher::fence(const Members& members) {
+  all_overlap(members, Metric::MpiRmaWaitAtFence);
+  auto ops = fence_ops_.find({members.front()->key, members.front()->seq});
+  if (ops == fence_ops_.end()) return;
+  const double l = latest_begin(members), e = earliest_end(members);
+  std::unordered_map<Location, double> last_to;
+  for (const auto& [target, end] : ops->second) {
+    auto [it, added] = last_to.try_emplace(target, end);
+    if (!added) it->second = std::max(it->second, end);
+  }
+  fence_ops_.erase(ops);
+  if (e <= l) return;
+  for (const CollectiveRecord* m : members) {
+    const CallInstance& c = m->call;
+    auto last = last_to.find(c.loc);
+    if (l - c.enter <= 0 || last == last_to.end()) continue;
+    if (last->second > c.enter && last->second <= c.leave)
+      severities_.add_instance(Metric::MpiRmaEarlyFence, c.callpath, c.loc,
+                               std::min(last->second, l) - c.enter, c.enter);
   }
 }
 

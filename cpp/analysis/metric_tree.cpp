@@ -33,6 +33,11 @@ const std::vector<MetricInfo>& metric_table() {
        "Time in one-sided synchronisation (fence, post/start/complete/wait, locks)"},
       {M::MpiRmaWaitAtFence, "mpi_rma_wait_at_fence", M::MpiRmaSynchronization, "Wait at Fence", "sec", true,
        "Waiting in MPI_Win_fence for the last location to enter it"},
+      {M::MpiRmaEarlyFence, "mpi_rma_early_fence", M::MpiRmaWaitAtFence, "Early Fence", "sec", true,
+       "The part of Wait at Fence until the last RMA operation targeting this location had "
+       "ended (the leave of the MPI_Put/Get issuing it, as Scalasca takes it): that end - "
+       "fence enter, counted where Wait at Fence is and at the most up to the last location's "
+       "fence entry, so it stays within Wait at Fence"},
       {M::MpiRmaSyncLatePost, "mpi_rma_sync_late_post", M::MpiRmaSynchronization, "Late Post", "sec", true,
        "Waiting in MPI_Win_complete or MPI_Win_start for a target's MPI_Win_post"},
       {M::MpiRmaEarlyWait, "mpi_rma_early_wait", M::MpiRmaSynchronization, "Early Wait", "sec", true,

@@ -13,7 +13,7 @@ enum class Metric : std::uint8_t {
   Time, Execution, Mpi,
   MpiManagement, MpiInitExit, MpiFinalizeWait, MpiMgmtWin, MpiRmaWaitAtCreate, MpiRmaWaitAtFree,
   MpiSynchronization, MpiSyncCollective, MpiBarrierWait, MpiBarrierCompletion,
-  MpiRmaSynchronization, MpiRmaWaitAtFence, MpiRmaSyncLatePost, MpiRmaEarlyWait,
+  MpiRmaSynchronization, MpiRmaWaitAtFence, MpiRmaEarlyFence, MpiRmaSyncLatePost, MpiRmaEarlyWait,
   MpiRmaLateComplete, MpiRmaSyncLockCompetition,
   MpiCommunication, MpiPoint2point, MpiLatesender, MpiLatesenderWo, MpiLswoDifferent,
   MpiLswoSame, MpiLatereceiver,

@@ -4,6 +4,7 @@
 // locations can run apart and their records be matched anywhere.
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "analysis/call_tree.h"
@@ -102,6 +103,17 @@ struct RmaLockEpoch {
   Location loc;
 };
 
+// The one-sided operations (MPI_Put, MPI_Get and kin) a location issued before an
+// MPI_Win_fence, sent with that fence (`key` and `seq` of its collective record): per
+// target, when the last operation to it ended. An operation ends when the call issuing it
+// leaves (Scalasca's end of an RMA operation; OTF2's completion records may sit in a
+// later synchronisation call).
+struct RmaFenceOps {
+  std::int64_t key;
+  std::uint64_t seq;
+  std::vector<std::pair<Location, double>> last_op_end;  // (target, end)
+};
+
 // Where a location's pass sends its records.
 class RecordSink {
  public:
@@ -112,6 +124,7 @@ class RecordSink {
   virtual void on_rma_access(RmaAccessEpoch&& epoch) = 0;
   virtual void on_rma_exposure(RmaExposureEpoch&& epoch) = 0;
   virtual void on_rma_lock(const RmaLockEpoch& epoch) = 0;
+  virtual void on_rma_fence_ops(RmaFenceOps&& ops) = 0;
 };
 
 }  // namespace earl::analysis
