@@ -518,6 +518,69 @@ def test_rma_active_target_early_wait_late_complete_late_post(tmp_path):
 
 
 @needs_otf2
+def test_rma_late_post_inside_a_put(tmp_path):
+    """Late Post where the target's post falls inside an MPI_Put of the access epoch:
+    communication time, P - the RmaPut record, at the MPI_Put's call path."""
+    from otf2.enums import GroupType, Paradigm, RmaSyncLevel
+    from otf2_archives import T
+    aw, e, world, region = otf2_two_ranks(tmp_path)
+    locs = aw.locations
+    win = aw.d.rma_win("window", comm=world)
+    other = aw.d.rma_win("other window", comm=world)
+    targets = aw.d.group("targets", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
+                         members=[locs[1]])
+    origins = aw.d.group("origins", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
+                         members=[locs[0]])
+    level = RmaSyncLevel.PROCESS | RmaSyncLevel.MEMORY
+
+    def sync(l, name, enter, leave):
+        e[l].enter(T(enter), region(name))
+        e[l].rma_group_sync(T(enter), level, win, targets if l == 0 else origins)
+        e[l].leave(T(leave), region(name))
+
+    def put(enter, leave, op, window=win):
+        e[0].enter(T(enter), region("MPI_Put"))
+        e[0].rma_put(T(enter + 1), window, 1, 8, op)
+        e[0].rma_op_complete_blocking(T(leave - 1), window, op)
+        e[0].leave(T(leave), region("MPI_Put"))
+    for l in (0, 1):
+        e[l].enter(T(0), region("main"))
+    # epoch 1: start [10, 12] returns before the post [30, 31]; the put [20, 50] (RmaPut at
+    # 21) runs at P = 30: 30 - 21 = 9 us. Another put [52, 55]; complete [60, 62]; the
+    # target waits [35, 70]: Early Wait 60 - 35 = 25, Late Complete 60 - 55 = 5.
+    sync(0, "MPI_Win_start", 10, 12)
+    put(20, 50, 1)
+    sync(1, "MPI_Win_post", 30, 31)
+    sync(1, "MPI_Win_wait", 35, 70)
+    put(52, 55, 2)
+    sync(0, "MPI_Win_complete", 60, 62)
+    # epoch 2: start [100, 101]; a put on another window [105, 130] runs at P = 110 but
+    # is not the epoch's; the epoch's put [131, 133]; complete [140, 141]; post
+    # [110, 111], wait [112, 150]: no Late Post; Early Wait 140 - 112 = 28, Late Complete
+    # 140 - 133 = 7 (the other window's put is not this epoch's operation).
+    sync(0, "MPI_Win_start", 100, 101)
+    put(105, 130, 3, other)
+    sync(1, "MPI_Win_post", 110, 111)
+    sync(1, "MPI_Win_wait", 112, 150)
+    put(131, 133, 4)
+    sync(0, "MPI_Win_complete", 140, 141)
+    for l in (0, 1):
+        e[l].leave(T(300), region("main"))
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    assert r.by_callpath("mpi_rma_comm_late_post") == {"main/MPI_Put": approx(9 * US)}
+    assert r.by_location("mpi_rma_comm_late_post") == {0: approx(9 * US)}
+    assert r.instances("mpi_rma_comm_late_post") == 1
+    assert r.metrics["mpi_rma_comm_late_post"]["parent"] == "mpi_rma_communication"
+    assert r.total("mpi_rma_sync_late_post") == 0
+    assert r.by_location("mpi_rma_early_wait") == {1: approx(53 * US)}
+    assert r.by_location("mpi_rma_late_complete") == {1: approx(12 * US)}
+    # part of the one-sided communication time at that call path (the puts: 30 + 3 + 25
+    # + 2 = 60 us)
+    assert r.by_location("mpi_rma_communication") == {0: approx(60 * US)}
+    assert not any(r.problems.values()), r.problems
+
+
+@needs_otf2
 def test_rma_wait_at_fence_and_early_fence(tmp_path):
     """Three ranks, world rank r = location WORLD[r] = [1, 2, 0]; fences at 10-20 (none
     waits), then three epochs. An RMA operation ends when its MPI_Put/Get call leaves (as

@@ -40,7 +40,7 @@ void LocationPass::event(const Event& e) {
     case EventKind::Recv: recv(e); break;
     case EventKind::Other: request_record(e); break;
     case EventKind::RmaTransferStart:
-      if (frames_.empty()) rma_op_ended({e.com, e.peer, e.time}, e.time);
+      if (frames_.empty()) rma_op_ended({e.com, e.peer, e.time}, e.time, kNoCallPath);
       else pending_rma_ops_.push_back({e.com, e.peer, e.time});
       break;
     case EventKind::WindowLock: window_lock(e); break;
@@ -71,7 +71,7 @@ void LocationPass::exit(const Event& e) {
   if (!frames_.empty()) frames_.back().children += duration;
 
   for (std::size_t i = frame.first_rma_op; i < pending_rma_ops_.size(); ++i)
-    rma_op_ended(pending_rma_ops_[i], e.time);
+    rma_op_ended(pending_rma_ops_[i], e.time, frame.callpath);
   pending_rma_ops_.resize(frame.first_rma_op);
 
   const RegionClass& cls = regions_.of(frame.region);
@@ -104,7 +104,10 @@ void LocationPass::exit(const Event& e) {
 }
 
 // An RMA operation ends when the call issuing it leaves (Scalasca's end of an operation).
-void LocationPass::rma_op_ended(const RmaOp& op, double end) {
+void LocationPass::rma_op_ended(const RmaOp& op, double end, CallPathId callpath) {
+  auto epoch = access_open_.find(op.window);
+  if (epoch == access_open_.end()) epoch = access_open_.find(-1);
+  if (epoch != access_open_.end()) epoch->second.ops.push_back({op.issued, end, callpath});
   if (op.target < 0) return;  // a target the trace does not resolve
   double& last = last_op_end_.try_emplace(window_peer(op.window, op.target), end).first->second;
   last = std::max(last, end);
@@ -229,7 +232,7 @@ void LocationPass::rma_synchronization(const Frame& frame, const CallInstance& c
   switch (call.role) {
     case CallRole::WinStart:
     case CallRole::WinPost:
-      open[frame.rma_window] = {call, frame.rma_group, frame.rma_window};
+      open[frame.rma_window] = {call, frame.rma_group, frame.rma_window, {}};
       return;
     case CallRole::WinComplete:
     case CallRole::WinWait: break;
@@ -238,9 +241,9 @@ void LocationPass::rma_synchronization(const Frame& frame, const CallInstance& c
   auto it = open.find(frame.rma_window);
   if (it == open.end()) it = open.find(-1);
   if (it == open.end() && frame.rma_window < 0 && open.size() == 1) it = open.begin();
-  OpenEpoch opened{{kNoTime, kNoTime, kNoCallPath, CallRole::None, loc_}, -1, -1};
+  OpenEpoch opened{{kNoTime, kNoTime, kNoCallPath, CallRole::None, loc_}, -1, -1, {}};
   if (it != open.end()) {
-    opened = it->second;
+    opened = std::move(it->second);
     open.erase(it);
   }
   const std::int64_t group = frame.rma_group >= 0 ? frame.rma_group : opened.group;
@@ -253,7 +256,7 @@ void LocationPass::rma_synchronization(const Frame& frame, const CallInstance& c
   if (group < 0 || window < 0) return;  // no record names the peers: nothing to judge
   std::vector<RmaPeer> peers = rma_peers(window, group, access, opened.call.enter);
   if (access)
-    sink_.on_rma_access({window, opened.call, call, std::move(peers)});
+    sink_.on_rma_access({window, opened.call, call, std::move(peers), std::move(opened.ops)});
   else
     sink_.on_rma_exposure({window, opened.call.enter, call, std::move(peers)});
 }

@@ -59,6 +59,7 @@ class LocationPass {
   struct OpenEpoch {
     CallInstance call;  // MPI_Win_start (access) or MPI_Win_post (exposure)
     std::int64_t group, window;
+    std::vector<RmaOpCall> ops;  // access: its operations on its window so far
   };
 
   void enter(const Event& e);
@@ -70,7 +71,7 @@ class LocationPass {
   void end_call(const Frame& frame, const CallInstance& call);
   void rma_synchronization(const Frame& frame, const CallInstance& call);
   void window_lock(const Event& e);
-  void rma_op_ended(const RmaOp& op, double end);
+  void rma_op_ended(const RmaOp& op, double end, CallPathId callpath);
   std::vector<RmaPeer> rma_peers(std::int64_t window, std::int64_t group, bool access, double since);
   CallPathId current() const { return frames_.empty() ? kNoCallPath : frames_.back().callpath; }
 

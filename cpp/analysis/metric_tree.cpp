@@ -38,7 +38,7 @@ const std::vector<MetricInfo>& metric_table() {
        "ended (the leave of the MPI_Put/Get issuing it, as Scalasca takes it): that end - "
        "fence enter, counted where Wait at Fence is and at the most up to the last location's "
        "fence entry, so it stays within Wait at Fence"},
-      {M::MpiRmaSyncLatePost, "mpi_rma_sync_late_post", M::MpiRmaSynchronization, "Late Post", "sec", true,
+      {M::MpiRmaSyncLatePost, "mpi_rma_sync_late_post", M::MpiRmaSynchronization, "Late Post (synchronization)", "sec", true,
        "Waiting in MPI_Win_complete or MPI_Win_start for a target's MPI_Win_post"},
       {M::MpiRmaEarlyWait, "mpi_rma_early_wait", M::MpiRmaSynchronization, "Early Wait", "sec", true,
        "Waiting in MPI_Win_wait for the last origin to enter MPI_Win_complete"},
@@ -75,6 +75,11 @@ const std::vector<MetricInfo>& metric_table() {
        "Time in an all-to-all collective after the first location left it"},
       {M::MpiRmaCommunication, "mpi_rma_communication", M::MpiCommunication, "One-sided", "sec", false,
        "Time in MPI_Put, MPI_Get, MPI_Accumulate and kin"},
+      {M::MpiRmaCommLatePost, "mpi_rma_comm_late_post", M::MpiRmaCommunication, "Late Post (communication)",
+       "sec", true,
+       "An MPI_Put/Get of an access epoch running when the last target's MPI_Win_post was "
+       "entered (not inside MPI_Win_complete or MPI_Win_start): that post's enter - the "
+       "operation's start"},
       {M::MpiIo, "mpi_io", M::Mpi, "File I/O", "sec", false, "Time in MPI file I/O"},
       {M::Comp, "comp", M::Execution, "Computation", "sec", false, "Time outside MPI"},
       {M::Visits, "visits", root, "Visits", "occ", false, "Number of times a call path was entered"},

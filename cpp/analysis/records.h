@@ -77,10 +77,18 @@ struct RmaPeer {
   double last_op_end;  // access: end of the origin's last RMA operation to it (-inf: none)
 };
 
+// An MPI_Put/Get (OTF2's RmaPut/RmaGet) of an access epoch on the epoch's window.
+struct RmaOpCall {
+  double issued;  // the operation's record
+  double leave;   // of the call issuing it
+  CallPathId callpath;
+};
+
 struct RmaAccessEpoch {
   std::int64_t window;
   CallInstance start, complete;  // start: enter == leave == -inf where none was seen
   std::vector<RmaPeer> targets;
+  std::vector<RmaOpCall> ops;
 };
 
 struct RmaExposureEpoch {
