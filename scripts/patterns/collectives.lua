@@ -73,7 +73,9 @@ while e:next() do
       seq[ev.loc .. "|" .. key] = s
       local id = key .. "|" .. s
       if not instances[id] then instances[id] = {}; order[#order + 1] = {id, key} end
-      table.insert(instances[id], {name = name, loc = ev.loc, begin = enter.time, ["end"] = ev.time,
+      -- OTF2's MpiCollectiveBegin/End times where the trace has them
+      table.insert(instances[id], {name = name, loc = ev.loc, begin = ev.collbegin or enter.time,
+        ["end"] = ev.collend or ev.time,
         root = ev.root or -1, sizes = ev.sent ~= nil, sent = ev.sent or 0, recvd = ev.recvd or 0,
         path = path_of(e, enter)})
       members[key] = members[key] or {}

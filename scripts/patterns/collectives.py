@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Wait states in collectives (Scalasca 2.6). The k-th call on a communicator of each
 location forms one instance (no communicator, as in ALOG: the k-th call of the same
-function); L = latest begin, E = earliest end (begin/end: the call's enter/exit; the
-engine takes OTF2's MpiCollectiveBegin/End where present, which scripts cannot see);
+function); L = latest begin, E = earliest end (begin/end: OTF2's MpiCollectiveBegin/End
+times, the exit's collbegin/collend, where the trace has them, else the call's enter/exit);
 a member waits:
   Barrier, N x N, Finalize:  min(L, end) - begin; completion: end - max(E, min(L, end))
   Win_fence/create/free:     L - begin, when all calls overlap (E > L)
@@ -43,8 +43,11 @@ def find(e, out):
             continue
         key = ev["com"] if ev.get("com", -1) >= 0 else name
         k = seq[ev["loc"], key] = seq.get((ev["loc"], key), -1) + 1
+        begin = ev.get("collbegin")
+        end = ev.get("collend")
         instances.setdefault((key, k), []).append(dict(
-            name=name, loc=ev["loc"], begin=enter["time"], end=ev["time"], root=ev.get("root", -1),
+            name=name, loc=ev["loc"], begin=enter["time"] if begin is None else begin,
+            end=ev["time"] if end is None else end, root=ev.get("root", -1),
             sizes=ev.get("sent") is not None, sent=ev.get("sent") or 0, recvd=ev.get("recvd") or 0,
             path=path_of(e, enter)))
     members_of = {}
