@@ -651,6 +651,22 @@ def test_rma_wait_at_fence_and_early_fence(tmp_path):
     for cp, loc, v in r.cells("mpi_rma_early_fence"):
         assert v <= fence_cells[cp, loc]
     assert not any(r.problems.values()), r.problems
+    out = json.loads(json.dumps(r.to_dict()))
+    assert out["patterns"]["mpi_rma_early_fence"]["by_location"] == {"0": approx(10 * US),
+                                                                     "2": approx(15 * US)}
+    # Cube stores each metric's own part: Wait at Fence without its Early Fence part.
+    pycubexr = pytest.importorskip("pycubexr")
+    cube = tmp_path / "fence.cubex"
+    r.write_cube(cube)
+    with pycubexr.CubexParser(str(cube)) as parser:
+        fence_node = next(c for c in parser.all_cnodes()
+                          if parser.get_region(c).name == "MPI_Win_fence")
+
+        def own(metric):
+            values = parser.get_metric_values(parser.get_metric_by_name(metric))
+            return [float(v) for v in values.cnode_values(fence_node)]
+        assert own("mpi_rma_early_fence") == [approx(10 * US), 0, approx(15 * US)]
+        assert own("mpi_rma_wait_at_fence") == [approx(30 * US), approx(15 * US), approx(20 * US)]
 
 
 @needs_otf2
