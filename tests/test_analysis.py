@@ -702,6 +702,14 @@ def test_rma_lock_competition(tmp_path):
     # a shared lock after every exclusive one was released: no wait
     call(1, "MPI_Win_lock", 63, 65, ("rma_acquire_lock", 64, win, 2, 0, LockType.SHARED))
     call(1, "MPI_Win_unlock", 66, 67, ("rma_release_lock", 66, win, 2, 0))
+    # location 0 locks again [68, 69] (after the release at 66: no wait) until 85; location
+    # 1's lock is taken lazily inside MPI_Put [70, 90] at 89: it waited min(85, 89) - 70 =
+    # 15 us in the MPI_Put: communication time (Scalasca's mpi_rma_comm_lock_competition)
+    call(0, "MPI_Win_lock", 68, 69, ("rma_acquire_lock", 68, win, 2, 0, LockType.EXCLUSIVE))
+    call(1, "MPI_Put", 70, 90, ("rma_acquire_lock", 89, win, 2, 0, LockType.EXCLUSIVE),
+         ("rma_put", 89, win, 2, 8, 1), ("rma_op_complete_blocking", 90, win, 1))
+    call(0, "MPI_Win_unlock", 84, 86, ("rma_release_lock", 85, win, 2, 0))
+    call(1, "MPI_Win_unlock", 91, 92, ("rma_release_lock", 91, win, 2, 0))
     for l in range(3):
         e[l].leave(T(100), regions["main"])
     r = earl.analyze(aw.close(), progress=lambda f: None)
@@ -711,6 +719,10 @@ def test_rma_lock_competition(tmp_path):
     assert r.by_location("mpi_rma_sync_lock_competition") == {0: approx(5 * US), 1: approx(24 * US)}
     assert r.by_callpath("mpi_rma_sync_lock_competition") == {"main/MPI_Win_lock": approx(29 * US)}
     assert r.instances("mpi_rma_sync_lock_competition") == 2
+    assert r.by_callpath("mpi_rma_comm_lock_competition") == {"main/MPI_Put": approx(15 * US)}
+    assert r.by_location("mpi_rma_comm_lock_competition") == {1: approx(15 * US)}
+    assert r.instances("mpi_rma_comm_lock_competition") == 1
+    assert r.metrics["mpi_rma_comm_lock_competition"]["parent"] == "mpi_rma_communication"
     assert not any(r.problems.values()), r.problems
 
 

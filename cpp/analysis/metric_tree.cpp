@@ -45,8 +45,9 @@ const std::vector<MetricInfo>& metric_table() {
       {M::MpiRmaLateComplete, "mpi_rma_late_complete", M::MpiRmaEarlyWait, "Late Complete", "sec", true,
        "The part of Early Wait after the origins' last RMA operation had ended"},
       {M::MpiRmaSyncLockCompetition, "mpi_rma_sync_lock_competition", M::MpiRmaSynchronization,
-       "Lock Competition", "sec", true,
-       "Waiting for a window lock another location held (exclusive, or shared against exclusive)"},
+       "Lock Competition (synchronization)", "sec", true,
+       "Waiting for a window lock another location held (exclusive, or shared against "
+       "exclusive), in the call that took it (MPI_Win_lock/unlock)"},
       {M::MpiCommunication, "mpi_communication", M::Mpi, "Communication", "sec", false,
        "Time in MPI communication calls"},
       {M::MpiPoint2point, "mpi_point2point", M::MpiCommunication, "Point-to-point", "sec", false,
@@ -80,6 +81,9 @@ const std::vector<MetricInfo>& metric_table() {
        "An MPI_Put/Get of an access epoch running when the last target's MPI_Win_post was "
        "entered (not inside MPI_Win_complete or MPI_Win_start): that post's enter - the "
        "operation's start"},
+      {M::MpiRmaCommLockCompetition, "mpi_rma_comm_lock_competition", M::MpiRmaCommunication,
+       "Lock Competition (communication)", "sec", true,
+       "Lock Competition where the lock was taken inside an MPI_Put/Get (lazily acquired)"},
       {M::MpiIo, "mpi_io", M::Mpi, "File I/O", "sec", false, "Time in MPI file I/O"},
       {M::Comp, "comp", M::Execution, "Computation", "sec", false, "Time outside MPI"},
       {M::Visits, "visits", root, "Visits", "occ", false, "Number of times a call path was entered"},

@@ -18,7 +18,7 @@ enum class Metric : std::uint8_t {
   MpiCommunication, MpiPoint2point, MpiLatesender, MpiLatesenderWo, MpiLswoDifferent,
   MpiLswoSame, MpiLatereceiver,
   MpiCollective, MpiEarlyreduce, MpiEarlyscan, MpiLatebroadcast, MpiWaitNxn, MpiNxnCompletion,
-  MpiRmaCommunication, MpiRmaCommLatePost,
+  MpiRmaCommunication, MpiRmaCommLatePost, MpiRmaCommLockCompetition,
   MpiIo,
   Comp,
   Visits, BytesSent, BytesRcvd,

@@ -109,6 +109,7 @@ struct RmaLockEpoch {
   double acquired, released;
   CallPathId callpath;  // of that call
   Location loc;
+  bool in_communication;  // that call is an MPI_Put/Get (the lock was taken lazily)
 };
 
 // The one-sided operations (MPI_Put, MPI_Get and kin) a location issued before an

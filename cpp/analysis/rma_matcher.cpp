@@ -98,8 +98,10 @@ void RmaMatcher::lock_competition() {
       const RmaLockEpoch& e = locks_[last++];
       const double blocker = e.exclusive ? any_release : exclusive_release;
       const double idle = std::min(blocker, e.acquired) - e.requested;
-      if (blocker != kNone && idle > 0)
-        severities_.add_instance(Metric::MpiRmaSyncLockCompetition, e.callpath, e.loc, idle, e.requested);
+      // Its time is the one-sided communication's where the lock was taken in an MPI_Put/Get.
+      const Metric metric = e.in_communication ? Metric::MpiRmaCommLockCompetition
+                                               : Metric::MpiRmaSyncLockCompetition;
+      if (blocker != kNone && idle > 0) severities_.add_instance(metric, e.callpath, e.loc, idle, e.requested);
       any_release = std::max(any_release, e.released);
       if (e.exclusive) exclusive_release = std::max(exclusive_release, e.released);
     }
