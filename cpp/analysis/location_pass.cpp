@@ -288,10 +288,9 @@ void LocationPass::window_lock(const Event& e) {
       if (e.data1.kind != Value::Kind::UInt || e.data2.kind != Value::Kind::UInt) return;
       if (e.data2.unsigned_integer == 1) return;
       const double requested = frames_.empty() ? e.time : frames_.back().enter;
-      const bool in_communication =
-          !frames_.empty() && regions_.of(frames_.back().region).metric == Metric::MpiRmaCommunication;
+      const Metric call_class = frames_.empty() ? Metric::Comp : regions_.of(frames_.back().region).metric;
       locks_held_[key] = {e.com, e.peer, e.data1.unsigned_integer == 1, requested, e.time, e.time,
-                          current(), loc_, in_communication};
+                          current(), loc_, call_class};
       break;
     }
     case RequestRecord::WindowUnlock: {

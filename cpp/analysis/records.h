@@ -109,7 +109,8 @@ struct RmaLockEpoch {
   double acquired, released;
   CallPathId callpath;  // of that call
   Location loc;
-  bool in_communication;  // that call is an MPI_Put/Get (the lock was taken lazily)
+  Metric call_class;  // of that call: MPI_Win_lock/unlock (synchronisation), MPI_Put/Get
+                      // (communication: the lock was taken lazily), or another
 };
 
 // The one-sided operations (MPI_Put, MPI_Get and kin) a location issued before an

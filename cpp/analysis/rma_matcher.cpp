@@ -98,10 +98,14 @@ void RmaMatcher::lock_competition() {
       const RmaLockEpoch& e = locks_[last++];
       const double blocker = e.exclusive ? any_release : exclusive_release;
       const double idle = std::min(blocker, e.acquired) - e.requested;
-      // Its time is the one-sided communication's where the lock was taken in an MPI_Put/Get.
-      const Metric metric = e.in_communication ? Metric::MpiRmaCommLockCompetition
-                                               : Metric::MpiRmaSyncLockCompetition;
-      if (blocker != kNone && idle > 0) severities_.add_instance(metric, e.callpath, e.loc, idle, e.requested);
+      // The wait is part of the time of the call that took the lock: one-sided
+      // synchronisation (MPI_Win_lock/unlock) or communication (MPI_Put/Get taking it
+      // lazily); elsewhere (outside MPI) Scalasca counts none.
+      const Metric metric = e.call_class == Metric::MpiRmaCommunication ? Metric::MpiRmaCommLockCompetition
+                            : e.call_class == Metric::MpiRmaSynchronization ? Metric::MpiRmaSyncLockCompetition
+                                                                            : Metric::Count;
+      if (blocker != kNone && idle > 0 && metric != Metric::Count)
+        severities_.add_instance(metric, e.callpath, e.loc, idle, e.requested);
       any_release = std::max(any_release, e.released);
       if (e.exclusive) exclusive_release = std::max(exclusive_release, e.released);
     }
