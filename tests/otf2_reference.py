@@ -15,7 +15,8 @@ Mapping, as the contract states it:
 - Enter/Leave -> enter/exit; MpiSend/MpiIsend -> send and MpiRecv/MpiIrecv -> recv with
   the peer rank translated through the communicator's group into a location number, com =
   the communicator's id; MpiCollectiveBegin/End make no event: the next Leave on the same
-  location becomes an exit with com, root (location, -1 none), sent, recvd;
+  location becomes an exit with com, root (location, -1 none), sent, recvd, collbegin and
+  collend (the MpiCollectiveBegin/End times in seconds; collbegin None without a begin);
   ThreadFork/ThreadJoin -> fork/join (forkptr); ThreadAcquireLock/ReleaseLock -> alock/rlock
   (lockid, lockptr); the OTF2 1.x records OmpFork/OmpJoin/OmpAcquireLock/OmpReleaseLock
   likewise (OTF2 declares them superseded by the Thread* records, and libotf2 hands them
@@ -153,6 +154,7 @@ class Otf2Reference:
         for loc, stream in enumerate(streams):
             out = []
             collective = None
+            begin = None          # the last MpiCollectiveBegin not yet taken by an exit
             for ts, r in stream:
                 name = type(r).__name__
                 if name == "Enter":
@@ -161,7 +163,9 @@ class Otf2Reference:
                     ev = {"type": "exit", "region": r.region.name}
                     if collective is not None:
                         ev.update(collective)
-                        collective = None
+                        ev["collbegin"] = None if begin is None else self.seconds(begin)
+                        ev["collend"] = self.seconds(collective_end)
+                        collective = begin = None
                     out.append((ts, ev))
                 elif name in ("MpiSend", "MpiIsend"):
                     out.append((ts, {"type": "send", "dest": loc_of(r.communicator, r.receiver),
@@ -172,11 +176,12 @@ class Otf2Reference:
                                      "tag": r.msg_tag, "com": r.communicator._ref,
                                      "len": r.msg_length}))
                 elif name == "MpiCollectiveBegin":
-                    pass
+                    begin = ts
                 elif name == "MpiCollectiveEnd":
                     root = -1 if r.root == UNDEF_UINT32 else loc_of(r.communicator, r.root)
                     collective = {"com": r.communicator._ref, "root": root,
                                   "sent": r.size_sent, "recvd": r.size_received}
+                    collective_end = ts
                 elif name in ("ThreadFork", "OmpFork"):
                     out.append((ts, {"type": "fork"}))
                 elif name in ("ThreadJoin", "OmpJoin"):
@@ -250,7 +255,7 @@ class Otf2Reference:
                 stack.append(pos)
             elif kind == "exit":
                 ev["region"] = proto.pop("region")
-                ev.update(proto)                      # com, root, sent, recvd
+                ev.update(proto)          # com, root, sent, recvd, collbegin, collend
                 if stack:
                     opened = stack.pop()
                     if self.events[opened]["region"] != ev["region"]:

@@ -283,6 +283,51 @@ def test_rooted_and_nxn_collectives_by_hand(tmp_path):
     assert not any(r.problems.values())
 
 
+@needs_otf2
+def test_early_scan_takes_the_communicator_rank_order(tmp_path):
+    """Scan/Exscan on a world communicator whose rank r is location WORLD[r] = [2, 0, 3, 1]:
+    rank r waits for the latest begin over ranks 0..r that send data (Scalasca's MPI_Scan
+    of the begins), not over all members and not in location order."""
+    from otf2.enums import CollectiveOp, Paradigm
+    from otf2_archives import ArchiveWriter
+    aw = ArchiveWriter(tmp_path, "scan", resolution=10 ** 6)
+    locs = []
+    for r in range(4):
+        locs += aw.process(f"MPI Rank {r}")
+    aw.comm_locations(locs)
+    WORLD = [2, 0, 3, 1]
+    world = aw.comm("MPI_COMM_WORLD", [locs[i] for i in WORLD])
+    main = aw.region("main")
+    ops = {name: aw.region(name, Paradigm.MPI) for name in ("MPI_Scan", "MPI_Exscan")}
+    e = [aw.ev(l) for l in locs]
+    # (begin, end, sent, received) by location
+    # Scan: rank 0 = loc 2 begins 40 (L = 40, no wait); rank 1 = loc 0 begins 20 (L = 40:
+    # waits min(40, 60) - 20 = 20); rank 2 = loc 3 begins 10 (L = 40: 30); rank 3 = loc 1
+    # begins 50, the latest itself (0). Over all members L would be 50 (loc 0 30, loc 3 40,
+    # loc 2 10); in location order loc 1 would wait 5 and loc 0 nothing.
+    scan = {0: (20, 60, 8, 8), 1: (50, 60, 8, 8), 2: (40, 60, 8, 8), 3: (10, 60, 8, 8)}
+    # Exscan: rank 0 = loc 2 begins 110; rank 1 = loc 0 begins 130 but sends nothing, so it
+    # counts for nobody's L; rank 2 = loc 3 begins 105: L = 110, waits 5 (25 if rank 1
+    # counted); rank 3 = loc 1 begins 125: L = 110, none.
+    exscan = {0: (130, 150, 0, 8), 1: (125, 150, 8, 8), 2: (110, 150, 8, 0), 3: (105, 150, 8, 8)}
+    for l in range(4):
+        e[l].enter(1000, main)
+        for name, op, times in (("MPI_Scan", CollectiveOp.SCAN, scan),
+                                ("MPI_Exscan", CollectiveOp.EXSCAN, exscan)):
+            begin, end, sent, recvd = times[l]
+            e[l].enter(1000 + begin, ops[name])
+            e[l].mpi_collective_begin(1000 + begin)
+            e[l].mpi_collective_end(1000 + end, op, world, 2**32 - 1, sent, recvd)
+            e[l].leave(1000 + end, ops[name])
+        e[l].leave(1200, main)
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    assert r.by_location("mpi_earlyscan") == {0: approx(20 * US), 3: approx(35 * US)}
+    assert r.by_callpath("mpi_earlyscan") == {"main/MPI_Scan": approx(50 * US),
+                                              "main/MPI_Exscan": approx(5 * US)}
+    assert r.instances("mpi_earlyscan") == 3
+    assert not any(r.problems.values()), r.problems
+
+
 # ----------------------------------------------------------------- hand-written OTF2
 def otf2_two_ranks(tmp_path):
     """Two single-threaded ranks, 1 tick = 1 us; returns (writer, event writers, world,
@@ -425,7 +470,7 @@ def test_rma_active_target_early_wait_late_complete_late_post(tmp_path):
         e[0].leave(T(leave), region("MPI_Put"))
     for l in (0, 1):
         e[l].enter(T(0), region("main"))
-    # epoch 1: post [10, 12]; start [14, 16], put [30, 35] (ends at 34), complete [60, 62];
+    # epoch 1: post [10, 12]; start [14, 16], put [30, 35] (completed at 34), complete [60, 62];
     # wait [20, 80]
     sync(1, "MPI_Win_post", 10, 12)
     sync(0, "MPI_Win_start", 14, 16)
@@ -433,13 +478,13 @@ def test_rma_active_target_early_wait_late_complete_late_post(tmp_path):
     put(30, 35, 1)
     sync(0, "MPI_Win_complete", 60, 62)
     # epoch 2: start [100, 115] (blocks until the post at 110), post [110, 112], put
-    # [116, 118] (ends at 117), complete [119, 120]; wait [113, 125]
+    # [116, 118] (completed at 117), complete [119, 120]; wait [113, 125]
     sync(0, "MPI_Win_start", 100, 115)
     sync(1, "MPI_Win_post", 110, 112)
     sync(1, "MPI_Win_wait", 113, 125)
     put(116, 118, 2)
     sync(0, "MPI_Win_complete", 119, 120)
-    # epoch 3: start [200, 201], put [202, 204] (ends at 203), complete [205, 230] (waits
+    # epoch 3: start [200, 201], put [202, 204] (completed at 203), complete [205, 230] (waits
     # for the post at 220); post [220, 221], wait [222, 240]
     sync(0, "MPI_Win_start", 200, 201)
     put(202, 204, 3)
@@ -454,8 +499,10 @@ def test_rma_active_target_early_wait_late_complete_late_post(tmp_path):
     assert r.by_callpath("mpi_rma_early_wait") == {"main/MPI_Win_wait": approx(46 * US)}
     assert r.by_location("mpi_rma_early_wait") == {1: approx(46 * US)}
     assert r.instances("mpi_rma_early_wait") == 2
-    # Late Complete: C - max(last put end, wait enter): 60 - 34 = 26 us; 119 - 117 = 2 us.
-    assert r.by_location("mpi_rma_late_complete") == {1: approx(28 * US)}
+    # Late Complete: C - max(last put end, wait enter), a put ending when its MPI_Put call
+    # leaves (Scalasca's end of an operation; not its completion record one tick before):
+    # 60 - 35 = 25 us; 119 - 118 = 1 us.
+    assert r.by_location("mpi_rma_late_complete") == {1: approx(26 * US)}
     assert r.instances("mpi_rma_late_complete") == 2
     # Late Post: P = the post's enter; epoch 1: 10 is in neither start [14, 16] nor
     # complete [60, 62]; epoch 2: inside start [100, 115]: 110 - 100 = 10 us; epoch 3:
@@ -468,6 +515,158 @@ def test_rma_active_target_early_wait_late_complete_late_post(tmp_path):
     # calls: loc 0 2 + 15 + 2 + 1 + 1 + 25 = 46 us, loc 1 2 + 60 + 2 + 12 + 1 + 18 = 95 us).
     assert r.by_location("mpi_rma_synchronization") == {0: approx(46 * US), 1: approx(95 * US)}
     assert not any(r.problems.values()), r.problems
+
+
+@needs_otf2
+def test_rma_late_post_inside_a_put(tmp_path):
+    """Late Post where the target's post falls inside an MPI_Put of the access epoch:
+    communication time, P - the RmaPut record, at the MPI_Put's call path."""
+    from otf2.enums import GroupType, Paradigm, RmaSyncLevel
+    from otf2_archives import T
+    aw, e, world, region = otf2_two_ranks(tmp_path)
+    locs = aw.locations
+    win = aw.d.rma_win("window", comm=world)
+    other = aw.d.rma_win("other window", comm=world)
+    targets = aw.d.group("targets", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
+                         members=[locs[1]])
+    origins = aw.d.group("origins", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
+                         members=[locs[0]])
+    level = RmaSyncLevel.PROCESS | RmaSyncLevel.MEMORY
+
+    def sync(l, name, enter, leave):
+        e[l].enter(T(enter), region(name))
+        e[l].rma_group_sync(T(enter), level, win, targets if l == 0 else origins)
+        e[l].leave(T(leave), region(name))
+
+    def put(enter, leave, op, window=win):
+        e[0].enter(T(enter), region("MPI_Put"))
+        e[0].rma_put(T(enter + 1), window, 1, 8, op)
+        e[0].rma_op_complete_blocking(T(leave - 1), window, op)
+        e[0].leave(T(leave), region("MPI_Put"))
+    for l in (0, 1):
+        e[l].enter(T(0), region("main"))
+    # epoch 1: start [10, 12] returns before the post [30, 31]; the put [20, 50] (RmaPut at
+    # 21) runs at P = 30: 30 - 21 = 9 us. Another put [52, 55]; complete [60, 62]; the
+    # target waits [35, 70]: Early Wait 60 - 35 = 25, Late Complete 60 - 55 = 5.
+    sync(0, "MPI_Win_start", 10, 12)
+    put(20, 50, 1)
+    sync(1, "MPI_Win_post", 30, 31)
+    sync(1, "MPI_Win_wait", 35, 70)
+    put(52, 55, 2)
+    sync(0, "MPI_Win_complete", 60, 62)
+    # epoch 2: start [100, 101]; a put on another window [105, 130] runs at P = 110 but
+    # is not the epoch's; the epoch's put [131, 133]; complete [140, 141]; post
+    # [110, 111], wait [112, 150]: no Late Post; Early Wait 140 - 112 = 28, Late Complete
+    # 140 - 133 = 7 (the other window's put is not this epoch's operation).
+    sync(0, "MPI_Win_start", 100, 101)
+    put(105, 130, 3, other)
+    sync(1, "MPI_Win_post", 110, 111)
+    sync(1, "MPI_Win_wait", 112, 150)
+    put(131, 133, 4)
+    sync(0, "MPI_Win_complete", 140, 141)
+    for l in (0, 1):
+        e[l].leave(T(300), region("main"))
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    assert r.by_callpath("mpi_rma_comm_late_post") == {"main/MPI_Put": approx(9 * US)}
+    assert r.by_location("mpi_rma_comm_late_post") == {0: approx(9 * US)}
+    assert r.instances("mpi_rma_comm_late_post") == 1
+    assert r.metrics["mpi_rma_comm_late_post"]["parent"] == "mpi_rma_communication"
+    assert r.total("mpi_rma_sync_late_post") == 0
+    assert r.by_location("mpi_rma_early_wait") == {1: approx(53 * US)}
+    assert r.by_location("mpi_rma_late_complete") == {1: approx(12 * US)}
+    # part of the one-sided communication time at that call path (the puts: 30 + 3 + 25
+    # + 2 = 60 us)
+    assert r.by_location("mpi_rma_communication") == {0: approx(60 * US)}
+    assert not any(r.problems.values()), r.problems
+
+
+@needs_otf2
+def test_rma_wait_at_fence_and_early_fence(tmp_path):
+    """Three ranks, world rank r = location WORLD[r] = [1, 2, 0]; fences at 10-20 (none
+    waits), then three epochs. An RMA operation ends when its MPI_Put/Get call leaves (as
+    Scalasca takes it), not at its completion record."""
+    from otf2.enums import Paradigm
+    from otf2_archives import ArchiveWriter, T
+    aw = ArchiveWriter(tmp_path, "fence", resolution=1_000_000)
+    locs = []
+    for r in range(3):
+        locs += aw.process(f"MPI Rank {r}")
+    aw.comm_locations(locs)
+    WORLD = [1, 2, 0]
+    rank = {loc: WORLD.index(loc) for loc in range(3)}
+    world = aw.comm("MPI_COMM_WORLD", [locs[i] for i in WORLD])
+    win = aw.d.rma_win("window", comm=world)
+    regions = {n: aw.region(n, Paradigm.MPI if n.startswith("MPI") else Paradigm.USER)
+               for n in ("main", "MPI_Win_fence", "MPI_Put", "MPI_Get")}
+    e = [aw.ev(l) for l in locs]
+
+    def fence(l, enter, leave, *records):
+        e[l].enter(T(enter), regions["MPI_Win_fence"])
+        for method, time, *args in records:
+            getattr(e[l], method)(T(time), *args)
+        e[l].leave(T(leave), regions["MPI_Win_fence"])
+
+    def op(l, name, target, enter, leave, op_id):
+        e[l].enter(T(enter), regions[name])
+        method = e[l].rma_put if name == "MPI_Put" else e[l].rma_get
+        method(T(enter + 1), win, rank[target], 8, op_id)
+        e[l].leave(T(leave), regions[name])
+    for l in range(3):
+        e[l].enter(T(0), regions["main"])
+        fence(l, 10, 20)
+    # Epoch 1: loc 0 puts to loc 2 in [30, 50] (completed remotely inside its closing
+    # fence at 75), loc 1 in [40, 45]. Fences: loc 2 [35, 80], loc 0 [60, 80], loc 1
+    # [70, 80]: L = 70 < E = 80. Wait at Fence: loc 2 35, loc 0 10. Early Fence at loc 2:
+    # the last operation to it ended at 50, inside its fence: 50 - 35 = 15 (with the
+    # completion record's 75 it would be min(75, 70) - 35 = 35).
+    op(0, "MPI_Put", 2, 30, 50, 1)
+    op(1, "MPI_Put", 2, 40, 45, 2)
+    fence(2, 35, 80)
+    fence(0, 60, 80, ("rma_op_complete_remote", 75, win, 1))
+    fence(1, 70, 80, ("rma_op_complete_blocking", 71, win, 2))
+    # Epoch 2: loc 2 gets from loc 0 in [90, 95]; fences loc 0 [100, 120], loc 1
+    # [100, 120], loc 2 [110, 120]: Wait at Fence loc 0 10, loc 1 10. The get ended (95)
+    # before loc 0 entered its fence: no Early Fence.
+    op(2, "MPI_Get", 0, 90, 95, 3)
+    for l, enter in ((0, 100), (1, 100), (2, 110)):
+        fence(l, enter, 120)
+    # Epoch 3: loc 1 puts to loc 0 in [125, 140]; fences loc 0 [130, 160], loc 1
+    # [145, 160], loc 2 [150, 160]: Wait at Fence loc 0 20, loc 1 5; Early Fence at loc 0
+    # 140 - 130 = 10.
+    op(1, "MPI_Put", 0, 125, 140, 4)
+    for l, enter in ((0, 130), (1, 145), (2, 150)):
+        fence(l, enter, 160)
+    for l in range(3):
+        e[l].leave(T(200), regions["main"])
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    assert r.by_location("mpi_rma_wait_at_fence") == {0: approx(40 * US), 1: approx(15 * US),
+                                                      2: approx(35 * US)}
+    assert r.instances("mpi_rma_wait_at_fence") == 6
+    assert r.by_location("mpi_rma_early_fence") == {0: approx(10 * US), 2: approx(15 * US)}
+    assert r.by_callpath("mpi_rma_early_fence") == {"main/MPI_Win_fence": approx(25 * US)}
+    assert r.instances("mpi_rma_early_fence") == 2
+    assert r.metrics["mpi_rma_early_fence"]["parent"] == "mpi_rma_wait_at_fence"
+    # A child's time is part of its parent's, cell by cell.
+    fence_cells = {(cp, loc): v for cp, loc, v in r.cells("mpi_rma_wait_at_fence")}
+    for cp, loc, v in r.cells("mpi_rma_early_fence"):
+        assert v <= fence_cells[cp, loc]
+    assert not any(r.problems.values()), r.problems
+    out = json.loads(json.dumps(r.to_dict()))
+    assert out["patterns"]["mpi_rma_early_fence"]["by_location"] == {"0": approx(10 * US),
+                                                                     "2": approx(15 * US)}
+    # Cube stores each metric's own part: Wait at Fence without its Early Fence part.
+    pycubexr = pytest.importorskip("pycubexr")
+    cube = tmp_path / "fence.cubex"
+    r.write_cube(cube)
+    with pycubexr.CubexParser(str(cube)) as parser:
+        fence_node = next(c for c in parser.all_cnodes()
+                          if parser.get_region(c).name == "MPI_Win_fence")
+
+        def own(metric):
+            values = parser.get_metric_values(parser.get_metric_by_name(metric))
+            return [float(v) for v in values.cnode_values(fence_node)]
+        assert own("mpi_rma_early_fence") == [approx(10 * US), 0, approx(15 * US)]
+        assert own("mpi_rma_wait_at_fence") == [approx(30 * US), approx(15 * US), approx(20 * US)]
 
 
 @needs_otf2
@@ -503,6 +702,14 @@ def test_rma_lock_competition(tmp_path):
     # a shared lock after every exclusive one was released: no wait
     call(1, "MPI_Win_lock", 63, 65, ("rma_acquire_lock", 64, win, 2, 0, LockType.SHARED))
     call(1, "MPI_Win_unlock", 66, 67, ("rma_release_lock", 66, win, 2, 0))
+    # location 0 locks again [68, 69] (after the release at 66: no wait) until 85; location
+    # 1's lock is taken lazily inside MPI_Put [70, 90] at 89: it waited min(85, 89) - 70 =
+    # 15 us in the MPI_Put: communication time (Scalasca's mpi_rma_comm_lock_competition)
+    call(0, "MPI_Win_lock", 68, 69, ("rma_acquire_lock", 68, win, 2, 0, LockType.EXCLUSIVE))
+    call(1, "MPI_Put", 70, 90, ("rma_acquire_lock", 89, win, 2, 0, LockType.EXCLUSIVE),
+         ("rma_put", 89, win, 2, 8, 1), ("rma_op_complete_blocking", 90, win, 1))
+    call(0, "MPI_Win_unlock", 84, 86, ("rma_release_lock", 85, win, 2, 0))
+    call(1, "MPI_Win_unlock", 91, 92, ("rma_release_lock", 91, win, 2, 0))
     for l in range(3):
         e[l].leave(T(100), regions["main"])
     r = earl.analyze(aw.close(), progress=lambda f: None)
@@ -512,6 +719,10 @@ def test_rma_lock_competition(tmp_path):
     assert r.by_location("mpi_rma_sync_lock_competition") == {0: approx(5 * US), 1: approx(24 * US)}
     assert r.by_callpath("mpi_rma_sync_lock_competition") == {"main/MPI_Win_lock": approx(29 * US)}
     assert r.instances("mpi_rma_sync_lock_competition") == 2
+    assert r.by_callpath("mpi_rma_comm_lock_competition") == {"main/MPI_Put": approx(15 * US)}
+    assert r.by_location("mpi_rma_comm_lock_competition") == {1: approx(15 * US)}
+    assert r.instances("mpi_rma_comm_lock_competition") == 1
+    assert r.metrics["mpi_rma_comm_lock_competition"]["parent"] == "mpi_rma_communication"
     assert not any(r.problems.values()), r.problems
 
 

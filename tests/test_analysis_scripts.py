@@ -87,12 +87,13 @@ def random_collectives(folder, seed):
         for rank, loc in enumerate(members):
             end = latest + 1 + rng.randrange(20) if name in ("MPI_Barrier", "MPI_Allreduce", "MPI_Allgather") \
                 else begins[loc] + 1 + rng.randrange(80)
+            # the operation's begin/end records lie inside the call (the times both judge)
             e[loc].enter(begins[loc], solve)
             e[loc].enter(begins[loc] + 1, regions[name])
-            e[loc].mpi_collective_begin(begins[loc] + 1)
+            e[loc].mpi_collective_begin(begins[loc] + 1 + rng.randrange(2))
             e[loc].mpi_collective_end(end + 1, ops[name], comm, root, 8, 8)
-            e[loc].leave(end + 1, regions[name])
-            e[loc].leave(end + 2, solve)
+            e[loc].leave(end + 1 + rng.randrange(3), regions[name])
+            e[loc].leave(end + 4, solve)
         now = latest + 200
         # a blocking exchange between two random locations (world ranks)
         a, b = rng.sample(range(4), 2)

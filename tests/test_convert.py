@@ -16,7 +16,7 @@ needs_otf2 = pytest.mark.skipif(not HAVE_OTF2_WRITER, reason="this EARL was buil
 from script_checks import SCOREP as SHARED
 
 # Attributes only OTF2 carries (see test_otf2_writer.py).
-FORMAT_ONLY = {"com", "root", "sent", "recvd", "data1", "data2", "forkptr"}
+FORMAT_ONLY = {"com", "root", "sent", "recvd", "collbegin", "collend", "data1", "data2", "forkptr"}
 
 
 def comparable(event):

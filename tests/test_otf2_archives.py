@@ -111,12 +111,17 @@ def test_permuted_ranks_translate_to_locations(Otf2Trace, archives):
     # collective exits: broadcast rooted at world rank 3 = location 1; barrier without root
     bcast = [e for e in evs if e["type"] == "exit" and e["region"] == "MPI_Bcast"]
     assert [list(e) for e in bcast] == [["pos", "loc", "time", "type", "enterptr", "region",
-                                         "com", "root", "sent", "recvd"]] * 4
+                                         "com", "root", "sent", "recvd", "collbegin",
+                                         "collend"]] * 4
     assert [(e["loc"], e["com"], e["root"], e["sent"], e["recvd"]) for e in bcast] == \
         [(0, 0, 1, 0, 16), (1, 0, 1, 16, 0), (2, 0, 1, 0, 16), (3, 0, 1, 0, 16)]
     assert world[3] == 1
     barrier = [e for e in evs if e["type"] == "exit" and e["region"] == "MPI_Barrier"]
     assert [e["root"] for e in barrier] == [-1] * 4
+    # the MpiCollectiveBegin/End times (ticks of 1 ns): the barrier begins at 60 and ends at
+    # 61, one tick before its Leave at 62; the broadcast on location l ends with its Leave
+    assert [(e["collbegin"], e["collend"], e["time"]) for e in barrier] == [(60 / 1e9, 61 / 1e9, 62 / 1e9)] * 4
+    assert [(e["collbegin"], e["collend"]) for e in bcast] == [(50 / 1e9, (51 + l) / 1e9) for l in range(4)]
     for e in bcast + barrier:
         assert tr.event(e["enterptr"])["region"] == e["region"]
     plain = [e for e in evs if e["type"] == "exit" and e["region"] in ("main", "MPI_Send")]

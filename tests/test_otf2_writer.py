@@ -314,9 +314,9 @@ def needs_earl_otf2():
         pytest.skip(reason)
 
 
-# collective exits carry com/root/sent/recvd in OTF2 only; ALOG writes fork/join as -9
+# collective exits carry com/root/sent/recvd/collbegin/collend in OTF2 only; ALOG writes fork/join as -9
 # types (data1/data2), OTF2 as fork/join (forkptr); com is -1 in ALOG
-FORMAT_ONLY = {"com", "root", "sent", "recvd", "data1", "data2", "forkptr"}
+FORMAT_ONLY = {"com", "root", "sent", "recvd", "collbegin", "collend", "data1", "data2", "forkptr"}
 
 
 def comparable(event):
@@ -398,7 +398,7 @@ def test_multichunk_archive_random_access(tmp_path, otf2_cache):
     script = textwrap.dedent("""
         import random, sys
         import earl
-        skip = {"com", "root", "sent", "recvd"}
+        skip = {"com", "root", "sent", "recvd", "collbegin", "collend"}
         c = lambda e: {k: v for k, v in e.items() if k not in skip}
         cache = {"True": True, "False": False}[sys.argv[3]]
         a, o = earl.EventTrace(sys.argv[1]), earl.EventTrace(sys.argv[2], cache=cache)

@@ -22,8 +22,10 @@ constexpr std::uint64_t kProgressEvery = 1 << 16;
 // The matching step in the same process: records go straight to the matchers.
 class InProcessMatching : public RecordSink {
  public:
-  InProcessMatching(Severities& severities, ProblemCounts& problems)
-      : messages_(severities, problems), collectives_(severities, problems), rma_(severities, problems) {}
+  InProcessMatching(Severities& severities, ProblemCounts& problems, const Definitions& definitions)
+      : messages_(severities, problems),
+        collectives_(severities, problems, definitions),
+        rma_(severities, problems) {}
   void on_send(const SendRecord& send) override {
     ++sends_;
     messages_.send(send);
@@ -33,6 +35,7 @@ class InProcessMatching : public RecordSink {
   void on_rma_access(RmaAccessEpoch&& epoch) override { rma_.add(std::move(epoch)); }
   void on_rma_exposure(RmaExposureEpoch&& epoch) override { rma_.add(std::move(epoch)); }
   void on_rma_lock(const RmaLockEpoch& epoch) override { rma_.add(epoch); }
+  void on_rma_fence_ops(RmaFenceOps&& ops) override { collectives_.add(std::move(ops)); }
   void finish() {
     messages_.finish();
     collectives_.finish();
@@ -81,7 +84,7 @@ AnalysisResult analyze(const std::string& file, const AnalysisOptions& options) 
     AnalysisResult result;
     CallTree tree;
     RegionCatalog regions(decoder->definitions());
-    InProcessMatching matching(result.severities, result.problems);
+    InProcessMatching matching(result.severities, result.problems, decoder->definitions());
     std::vector<std::unique_ptr<LocationPass>> passes;
     try {
       decoder->seek(decoder->start_position());

@@ -39,7 +39,6 @@ const CollectiveRecord* root_of(const Members& members) {
 }  // namespace
 
 void CollectiveMatcher::finish() {
-  // Location order within an instance stands for rank order (Early Scan).
   std::sort(records_.begin(), records_.end(), [](const CollectiveRecord& a, const CollectiveRecord& b) {
     if (a.key != b.key) return a.key < b.key;
     if (a.seq != b.seq) return a.seq < b.seq;
@@ -68,6 +67,7 @@ void CollectiveMatcher::finish() {
   }
   records_.clear();
   records_.shrink_to_fit();
+  fence_ops_.clear();  // of fences some location is missing from
 }
 
 void CollectiveMatcher::judge(Members& members) {
@@ -85,7 +85,7 @@ void CollectiveMatcher::judge(Members& members) {
       if (!no_payload(members)) synchronizing(members, Metric::MpiWaitNxn, Metric::MpiNxnCompletion);
       break;
     case CallRole::Finalize: synchronizing(members, Metric::MpiFinalizeWait, Metric::Count); break;
-    case CallRole::WinFence: all_overlap(members, Metric::MpiRmaWaitAtFence); break;
+    case CallRole::WinFence: fence(members); break;
     case CallRole::WinCreate: all_overlap(members, Metric::MpiRmaWaitAtCreate); break;
     case CallRole::WinFree: all_overlap(members, Metric::MpiRmaWaitAtFree); break;
     case CallRole::OneToN: one_to_n(members); break;
@@ -125,6 +125,38 @@ void CollectiveMatcher::all_overlap(const Members& members, Metric wait) {
   }
 }
 
+void CollectiveMatcher::add(RmaFenceOps&& ops) {
+  auto& kept = fence_ops_[{ops.key, ops.seq}];
+  kept.insert(kept.end(), ops.last_op_end.begin(), ops.last_op_end.end());
+}
+
+// Wait at Fence, and its part Early Fence: a location whose fence waited while the last
+// RMA operation targeting it ended inside the fence (after its enter, by its end) waited
+// that long for the operation: that end - enter. The end is taken at the most at L (an
+// origin issues its operations before it enters the fence, so L bounds them on any
+// well-formed trace): Early Fence stays within Wait at Fence, L - enter.
+void CollectiveMatcher::fence(const Members& members) {
+  all_overlap(members, Metric::MpiRmaWaitAtFence);
+  auto ops = fence_ops_.find({members.front()->key, members.front()->seq});
+  if (ops == fence_ops_.end()) return;
+  const double l = latest_begin(members), e = earliest_end(members);
+  std::unordered_map<Location, double> last_to;
+  for (const auto& [target, end] : ops->second) {
+    auto [it, added] = last_to.try_emplace(target, end);
+    if (!added) it->second = std::max(it->second, end);
+  }
+  fence_ops_.erase(ops);
+  if (e <= l) return;
+  for (const CollectiveRecord* m : members) {
+    const CallInstance& c = m->call;
+    auto last = last_to.find(c.loc);
+    if (l - c.enter <= 0 || last == last_to.end()) continue;
+    if (last->second > c.enter && last->second <= c.leave)
+      severities_.add_instance(Metric::MpiRmaEarlyFence, c.callpath, c.loc,
+                               std::min(last->second, l) - c.enter, c.enter);
+  }
+}
+
 // Late Broadcast: receivers that begin before the root wait min(root begin, end) - begin.
 void CollectiveMatcher::one_to_n(const Members& members) {
   const CollectiveRecord* root = root_of(members);
@@ -159,12 +191,35 @@ void CollectiveMatcher::n_to_one(const Members& members) {
   if (idle > 0) severities_.add_instance(Metric::MpiEarlyreduce, c.callpath, c.loc, idle, c.enter);
 }
 
-// Early Scan: rank r waits for the latest begin over ranks 0..r.
-void CollectiveMatcher::scan(const Members& members) {
+const std::unordered_map<Location, std::uint32_t>& CollectiveMatcher::ranks(std::int64_t key) {
+  auto [it, added] = ranks_.try_emplace(key);
+  if (!added) return it->second;
+  auto group = definitions_.communicator_groups.find(key);
+  if (group == definitions_.communicator_groups.end()) return it->second;
+  auto members = definitions_.location_groups.find(group->second);
+  if (members == definitions_.location_groups.end()) return it->second;
+  for (std::uint32_t rank = 0; rank < members->second.size(); ++rank)
+    it->second.try_emplace(members->second[rank], rank);
+  return it->second;
+}
+
+// Early Scan: rank r waits for the latest begin over the ranks 0..r of the communicator
+// that send data, min(L, end) - begin. Ranks are the communicator's where the trace names
+// them (OTF2); elsewhere location order stands for rank order.
+void CollectiveMatcher::scan(Members& members) {
+  const auto& rank = ranks(members.front()->key);
+  if (!rank.empty()) {
+    auto order = [&rank](const CollectiveRecord* m) {
+      auto found = rank.find(m->call.loc);
+      return std::make_pair(found == rank.end() ? ~std::uint32_t(0) : found->second, m->call.loc);
+    };
+    std::sort(members.begin(), members.end(),
+              [&order](const CollectiveRecord* a, const CollectiveRecord* b) { return order(a) < order(b); });
+  }
   double l = -std::numeric_limits<double>::infinity();
   for (const CollectiveRecord* m : members) {
     const CallInstance& c = m->call;
-    l = std::max(l, c.enter);
+    if (!m->sizes_known || m->sent > 0) l = std::max(l, c.enter);
     if (c.leave < l) problems_.note(Problem::ClockViolationCollective);
     const double idle = std::min(l, c.leave) - c.enter;
     if (idle > 0) severities_.add_instance(Metric::MpiEarlyscan, c.callpath, c.loc, idle, c.enter);

@@ -1,5 +1,6 @@
 #include "analysis/location_pass.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace earl::analysis {
@@ -38,7 +39,10 @@ void LocationPass::event(const Event& e) {
     case EventKind::Send: send(e); break;
     case EventKind::Recv: recv(e); break;
     case EventKind::Other: request_record(e); break;
-    case EventKind::RmaTransferEnd: last_op_end_[window_peer(e.com, e.peer)] = e.time; break;
+    case EventKind::RmaTransferStart:
+      if (frames_.empty()) rma_op_ended({e.com, e.peer, e.time}, e.time, kNoCallPath);
+      else pending_rma_ops_.push_back({e.com, e.peer, e.time});
+      break;
     case EventKind::WindowLock: window_lock(e); break;
     default: break;
   }
@@ -50,7 +54,8 @@ void LocationPass::enter(const Event& e) {
   ++profile_.visits[id];
   frames_.push_back({id, e.region, e.time, 0.0, static_cast<std::uint32_t>(pending_sends_.size()),
                      static_cast<std::uint32_t>(pending_recvs_.size()),
-                     static_cast<std::uint32_t>(pending_completed_.size())});
+                     static_cast<std::uint32_t>(pending_completed_.size()),
+                     static_cast<std::uint32_t>(pending_rma_ops_.size())});
 }
 
 void LocationPass::exit(const Event& e) {
@@ -64,6 +69,10 @@ void LocationPass::exit(const Event& e) {
   const double duration = e.time - frame.enter;
   profile_.exclusive_time[frame.callpath] += duration - frame.children;
   if (!frames_.empty()) frames_.back().children += duration;
+
+  for (std::size_t i = frame.first_rma_op; i < pending_rma_ops_.size(); ++i)
+    rma_op_ended(pending_rma_ops_[i], e.time, frame.callpath);
+  pending_rma_ops_.resize(frame.first_rma_op);
 
   const RegionClass& cls = regions_.of(frame.region);
   const CallInstance call{frame.enter, e.time, frame.callpath, cls.role, loc_};
@@ -85,7 +94,25 @@ void LocationPass::exit(const Event& e) {
     sink_.on_collective({key, seq, frame.region, cls.role, recorded, recorded ? e.peer : -1,
                          recorded ? e.len : 0, recorded ? static_cast<std::uint64_t>(e.tag) : 0,
                          operation});
+    if (cls.role == CallRole::WinFence && !fence_op_end_.empty()) {
+      RmaFenceOps ops{key, seq, {}};
+      for (const auto& [window_target, end] : fence_op_end_) ops.last_op_end.emplace_back(window_target.second, end);
+      fence_op_end_.clear();
+      sink_.on_rma_fence_ops(std::move(ops));
+    }
   }
+}
+
+// An RMA operation ends when the call issuing it leaves (Scalasca's end of an operation).
+void LocationPass::rma_op_ended(const RmaOp& op, double end, CallPathId callpath) {
+  auto epoch = access_open_.find(op.window);
+  if (epoch == access_open_.end()) epoch = access_open_.find(-1);
+  if (epoch != access_open_.end()) epoch->second.ops.push_back({op.issued, end, callpath});
+  if (op.target < 0) return;  // a target the trace does not resolve
+  double& last = last_op_end_.try_emplace(window_peer(op.window, op.target), end).first->second;
+  last = std::max(last, end);
+  double& since_fence = fence_op_end_.try_emplace({op.window, op.target}, end).first->second;
+  since_fence = std::max(since_fence, end);
 }
 
 void LocationPass::send(const Event& e) {
@@ -205,7 +232,7 @@ void LocationPass::rma_synchronization(const Frame& frame, const CallInstance& c
   switch (call.role) {
     case CallRole::WinStart:
     case CallRole::WinPost:
-      open[frame.rma_window] = {call, frame.rma_group, frame.rma_window};
+      open[frame.rma_window] = {call, frame.rma_group, frame.rma_window, {}};
       return;
     case CallRole::WinComplete:
     case CallRole::WinWait: break;
@@ -214,17 +241,22 @@ void LocationPass::rma_synchronization(const Frame& frame, const CallInstance& c
   auto it = open.find(frame.rma_window);
   if (it == open.end()) it = open.find(-1);
   if (it == open.end() && frame.rma_window < 0 && open.size() == 1) it = open.begin();
-  OpenEpoch opened{{kNoTime, kNoTime, kNoCallPath, CallRole::None, loc_}, -1, -1};
+  OpenEpoch opened{{kNoTime, kNoTime, kNoCallPath, CallRole::None, loc_}, -1, -1, {}};
   if (it != open.end()) {
-    opened = it->second;
+    opened = std::move(it->second);
     open.erase(it);
   }
   const std::int64_t group = frame.rma_group >= 0 ? frame.rma_group : opened.group;
   const std::int64_t window = frame.rma_window >= 0 ? frame.rma_window : opened.window;
+  if (access && window >= 0) {
+    auto first = fence_op_end_.lower_bound({window, std::numeric_limits<Location>::min()});
+    auto last = fence_op_end_.lower_bound({window + 1, std::numeric_limits<Location>::min()});
+    fence_op_end_.erase(first, last);
+  }
   if (group < 0 || window < 0) return;  // no record names the peers: nothing to judge
   std::vector<RmaPeer> peers = rma_peers(window, group, access, opened.call.enter);
   if (access)
-    sink_.on_rma_access({window, opened.call, call, std::move(peers)});
+    sink_.on_rma_access({window, opened.call, call, std::move(peers), std::move(opened.ops)});
   else
     sink_.on_rma_exposure({window, opened.call.enter, call, std::move(peers)});
 }
@@ -256,8 +288,9 @@ void LocationPass::window_lock(const Event& e) {
       if (e.data1.kind != Value::Kind::UInt || e.data2.kind != Value::Kind::UInt) return;
       if (e.data2.unsigned_integer == 1) return;
       const double requested = frames_.empty() ? e.time : frames_.back().enter;
+      const Metric call_class = frames_.empty() ? Metric::Comp : regions_.of(frames_.back().region).metric;
       locks_held_[key] = {e.com, e.peer, e.data1.unsigned_integer == 1, requested, e.time, e.time,
-                          current(), loc_};
+                          current(), loc_, call_class};
       break;
     }
     case RequestRecord::WindowUnlock: {

@@ -3,7 +3,9 @@
 // paths, the exclusive time and visits of each call path, and the records the matching
 // step needs (analysis/records.h). It sees no other location.
 #include <cstdint>
+#include <map>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "analysis/call_tree.h"
@@ -46,11 +48,18 @@ class LocationPass {
     std::uint32_t first_send;  // this call's sends/receives start here in pending_*
     std::uint32_t first_recv;
     std::uint32_t first_completed;  // sends of earlier calls this call completed
+    std::uint32_t first_rma_op;     // its RMA operations start here in pending_rma_ops_
     std::int64_t rma_window = -1, rma_group = -1;  // from an RmaGroupSync inside the call
+  };
+  struct RmaOp {  // an MPI_Put/Get (OTF2's RmaPut/RmaGet) whose call has not ended
+    std::int64_t window;
+    Location target;
+    double issued;
   };
   struct OpenEpoch {
     CallInstance call;  // MPI_Win_start (access) or MPI_Win_post (exposure)
     std::int64_t group, window;
+    std::vector<RmaOpCall> ops;  // access: its operations on its window so far
   };
 
   void enter(const Event& e);
@@ -62,6 +71,7 @@ class LocationPass {
   void end_call(const Frame& frame, const CallInstance& call);
   void rma_synchronization(const Frame& frame, const CallInstance& call);
   void window_lock(const Event& e);
+  void rma_op_ended(const RmaOp& op, double end, CallPathId callpath);
   std::vector<RmaPeer> rma_peers(std::int64_t window, std::int64_t group, bool access, double since);
   CallPathId current() const { return frames_.empty() ? kNoCallPath : frames_.back().callpath; }
 
@@ -83,6 +93,10 @@ class LocationPass {
   std::unordered_map<std::int64_t, OpenEpoch> access_open_, exposure_open_;
   std::unordered_map<std::uint64_t, std::uint64_t> access_seq_, exposure_seq_;
   std::unordered_map<std::uint64_t, double> last_op_end_;
+  std::vector<RmaOp> pending_rma_ops_;  // of open calls, innermost last
+  // End of the last RMA operation per (window, target) since the previous fence (Early
+  // Fence); an MPI_Win_complete takes its window's out, as Scalasca's replay does.
+  std::map<std::pair<std::int64_t, Location>, double> fence_op_end_;
   std::unordered_map<std::uint64_t, RmaLockEpoch> locks_held_;  // by (window, target)
   std::unordered_map<Channel, std::uint64_t, ChannelHash> sends_on_, recvs_on_;
   std::unordered_map<std::int64_t, std::uint64_t> collectives_on_;

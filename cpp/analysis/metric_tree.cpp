@@ -33,15 +33,21 @@ const std::vector<MetricInfo>& metric_table() {
        "Time in one-sided synchronisation (fence, post/start/complete/wait, locks)"},
       {M::MpiRmaWaitAtFence, "mpi_rma_wait_at_fence", M::MpiRmaSynchronization, "Wait at Fence", "sec", true,
        "Waiting in MPI_Win_fence for the last location to enter it"},
-      {M::MpiRmaSyncLatePost, "mpi_rma_sync_late_post", M::MpiRmaSynchronization, "Late Post", "sec", true,
+      {M::MpiRmaEarlyFence, "mpi_rma_early_fence", M::MpiRmaWaitAtFence, "Early Fence", "sec", true,
+       "The part of Wait at Fence until the last RMA operation targeting this location had "
+       "ended (the leave of the MPI_Put/Get issuing it, as Scalasca takes it): that end - "
+       "fence enter, counted where Wait at Fence is and at the most up to the last location's "
+       "fence entry, so it stays within Wait at Fence"},
+      {M::MpiRmaSyncLatePost, "mpi_rma_sync_late_post", M::MpiRmaSynchronization, "Late Post (synchronization)", "sec", true,
        "Waiting in MPI_Win_complete or MPI_Win_start for a target's MPI_Win_post"},
       {M::MpiRmaEarlyWait, "mpi_rma_early_wait", M::MpiRmaSynchronization, "Early Wait", "sec", true,
        "Waiting in MPI_Win_wait for the last origin to enter MPI_Win_complete"},
       {M::MpiRmaLateComplete, "mpi_rma_late_complete", M::MpiRmaEarlyWait, "Late Complete", "sec", true,
        "The part of Early Wait after the origins' last RMA operation had ended"},
       {M::MpiRmaSyncLockCompetition, "mpi_rma_sync_lock_competition", M::MpiRmaSynchronization,
-       "Lock Competition", "sec", true,
-       "Waiting for a window lock another location held (exclusive, or shared against exclusive)"},
+       "Lock Competition (synchronization)", "sec", true,
+       "Waiting for a window lock another location held (exclusive, or shared against "
+       "exclusive), in the call that took it (MPI_Win_lock/unlock)"},
       {M::MpiCommunication, "mpi_communication", M::Mpi, "Communication", "sec", false,
        "Time in MPI communication calls"},
       {M::MpiPoint2point, "mpi_point2point", M::MpiCommunication, "Point-to-point", "sec", false,
@@ -70,6 +76,14 @@ const std::vector<MetricInfo>& metric_table() {
        "Time in an all-to-all collective after the first location left it"},
       {M::MpiRmaCommunication, "mpi_rma_communication", M::MpiCommunication, "One-sided", "sec", false,
        "Time in MPI_Put, MPI_Get, MPI_Accumulate and kin"},
+      {M::MpiRmaCommLatePost, "mpi_rma_comm_late_post", M::MpiRmaCommunication, "Late Post (communication)",
+       "sec", true,
+       "An MPI_Put/Get of an access epoch running when the last target's MPI_Win_post was "
+       "entered (not inside MPI_Win_complete or MPI_Win_start): that post's enter - the "
+       "operation's start"},
+      {M::MpiRmaCommLockCompetition, "mpi_rma_comm_lock_competition", M::MpiRmaCommunication,
+       "Lock Competition (communication)", "sec", true,
+       "Lock Competition where the lock was taken inside an MPI_Put/Get (lazily acquired)"},
       {M::MpiIo, "mpi_io", M::Mpi, "File I/O", "sec", false, "Time in MPI file I/O"},
       {M::Comp, "comp", M::Execution, "Computation", "sec", false, "Time outside MPI"},
       {M::Visits, "visits", root, "Visits", "occ", false, "Number of times a call path was entered"},

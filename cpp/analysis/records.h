@@ -4,6 +4,7 @@
 // locations can run apart and their records be matched anywhere.
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "analysis/call_tree.h"
@@ -76,10 +77,18 @@ struct RmaPeer {
   double last_op_end;  // access: end of the origin's last RMA operation to it (-inf: none)
 };
 
+// An MPI_Put/Get (OTF2's RmaPut/RmaGet) of an access epoch on the epoch's window.
+struct RmaOpCall {
+  double issued;  // the operation's record
+  double leave;   // of the call issuing it
+  CallPathId callpath;
+};
+
 struct RmaAccessEpoch {
   std::int64_t window;
   CallInstance start, complete;  // start: enter == leave == -inf where none was seen
   std::vector<RmaPeer> targets;
+  std::vector<RmaOpCall> ops;
 };
 
 struct RmaExposureEpoch {
@@ -100,6 +109,19 @@ struct RmaLockEpoch {
   double acquired, released;
   CallPathId callpath;  // of that call
   Location loc;
+  Metric call_class;  // of that call: MPI_Win_lock/unlock (synchronisation), MPI_Put/Get
+                      // (communication: the lock was taken lazily), or another
+};
+
+// The one-sided operations (MPI_Put, MPI_Get and kin) a location issued before an
+// MPI_Win_fence, sent with that fence (`key` and `seq` of its collective record): per
+// target, when the last operation to it ended. An operation ends when the call issuing it
+// leaves (Scalasca's end of an RMA operation; OTF2's completion records may sit in a
+// later synchronisation call).
+struct RmaFenceOps {
+  std::int64_t key;
+  std::uint64_t seq;
+  std::vector<std::pair<Location, double>> last_op_end;  // (target, end)
 };
 
 // Where a location's pass sends its records.
@@ -112,6 +134,7 @@ class RecordSink {
   virtual void on_rma_access(RmaAccessEpoch&& epoch) = 0;
   virtual void on_rma_exposure(RmaExposureEpoch&& epoch) = 0;
   virtual void on_rma_lock(const RmaLockEpoch& epoch) = 0;
+  virtual void on_rma_fence_ops(RmaFenceOps&& ops) = 0;
 };
 
 }  // namespace earl::analysis

@@ -52,7 +52,9 @@ void RmaMatcher::finish() {
   }
 
   // Late Post at the origin: P = the latest MPI_Win_post enter of its targets. P inside
-  // MPI_Win_complete: P - its enter; else P inside MPI_Win_start: P - its enter.
+  // MPI_Win_complete: P - its enter; else P inside MPI_Win_start: P - its enter (both
+  // synchronisation); else, per MPI_Put/Get of the epoch whose call runs at P (from its
+  // operation's record to the call's leave): P - that record (communication).
   for (const RmaAccessEpoch& a : accesses_) {
     double p = kNone;
     bool complete = true;
@@ -69,6 +71,11 @@ void RmaMatcher::finish() {
     else if (p > a.start.enter && p < a.start.leave)
       severities_.add_instance(Metric::MpiRmaSyncLatePost, a.start.callpath, a.start.loc,
                                p - a.start.enter, a.start.enter);
+    else
+      for (const RmaOpCall& op : a.ops)
+        if (p > op.issued && p < op.leave)
+          severities_.add_instance(Metric::MpiRmaCommLatePost, op.callpath, a.complete.loc,
+                                   p - op.issued, op.issued);
   }
   accesses_.clear();
   exposures_.clear();
@@ -91,8 +98,14 @@ void RmaMatcher::lock_competition() {
       const RmaLockEpoch& e = locks_[last++];
       const double blocker = e.exclusive ? any_release : exclusive_release;
       const double idle = std::min(blocker, e.acquired) - e.requested;
-      if (blocker != kNone && idle > 0)
-        severities_.add_instance(Metric::MpiRmaSyncLockCompetition, e.callpath, e.loc, idle, e.requested);
+      // The wait is part of the time of the call that took the lock: one-sided
+      // synchronisation (MPI_Win_lock/unlock) or communication (MPI_Put/Get taking it
+      // lazily); elsewhere (outside MPI) Scalasca counts none.
+      const Metric metric = e.call_class == Metric::MpiRmaCommunication ? Metric::MpiRmaCommLockCompetition
+                            : e.call_class == Metric::MpiRmaSynchronization ? Metric::MpiRmaSyncLockCompetition
+                                                                            : Metric::Count;
+      if (blocker != kNone && idle > 0 && metric != Metric::Count)
+        severities_.add_instance(metric, e.callpath, e.loc, idle, e.requested);
       any_release = std::max(any_release, e.released);
       if (e.exclusive) exclusive_release = std::max(exclusive_release, e.released);
     }

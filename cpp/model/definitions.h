@@ -31,6 +31,9 @@ struct Definitions {
   // Members of the process groups one-sided synchronisation names (OTF2's RmaGroupSync),
   // as locations, by group id.
   std::unordered_map<std::int64_t, std::vector<Location>> location_groups;
+  // The group (a key of location_groups) of each communicator whose ranks the format
+  // names: rank r of `com` is location_groups[communicator_groups[com]][r].
+  std::unordered_map<std::int64_t, std::int64_t> communicator_groups;
 
   SymbolId define_region(const std::string& name, const std::string& group);
   void ensure_location(Location loc);  // grows location_count to include loc

@@ -5,7 +5,8 @@ namespace earl {
 const char* attribute_name(Attribute attribute) {
   static const char* const names[] = {
       "pos", "loc", "time", "type", "enterptr", "region", "dest", "src", "tag", "com", "len",
-      "sendptr", "data1", "data2", "root", "sent", "recvd", "win", "rmaid", "peer",
+      "sendptr", "data1", "data2", "root", "sent", "recvd", "collbegin", "collend", "win",
+      "rmaid", "peer",
       "startptr", "originptr", "forkptr", "lockid", "lockptr"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Attribute::Count_),
                 "one name per attribute");
@@ -35,7 +36,8 @@ const std::vector<AttributeSpec>& attribute_specs(EventKind kind) {
   static const auto other = with_common({{A::Data1, S::Data1}, {A::Data2, S::Data2}});
   static const auto collective_exit = with_common({{A::Region, S::Region}, {A::Com, S::Com},
                                                    {A::Root, S::Peer}, {A::Sent, S::Len},
-                                                   {A::Recvd, S::Tag}});
+                                                   {A::Recvd, S::Tag}, {A::Collbegin, S::Data1},
+                                                   {A::Collend, S::Data2}});
   static const auto transfer_start = with_common({{A::Win, S::Com}, {A::Rmaid, S::Tag},
                                                   {A::Peer, S::Peer}, {A::Len, S::Len}});
   static const auto transfer_end = with_common({{A::Win, S::Com}, {A::Rmaid, S::Tag},

@@ -9,8 +9,8 @@ namespace earl {
 // Every attribute name of the model, so that language mappings can make each key once.
 enum class Attribute : std::uint8_t {
   Pos, Loc, Time, Type, Enterptr, Region, Dest, Src, Tag, Com, Len, Sendptr, Data1, Data2,
-  Root, Sent, Recvd, Win, Rmaid, Peer, Startptr, Originptr, Forkptr, Lockid, Lockptr,
-  Count_
+  Root, Sent, Recvd, Collbegin, Collend, Win, Rmaid, Peer, Startptr, Originptr, Forkptr,
+  Lockid, Lockptr, Count_
 };
 
 // Where an attribute's value lives in an Event record.

@@ -38,8 +38,8 @@ def describe(input, output, summary):
                      % (summary["output_format"].upper(),
                         ", ".join("%s %d" % (t, n) for t, n in dropped.items())))
     if summary["collective_exits_plain"]:
-        lines.append("  %d collective exits written as plain exits (com, root, sent, recvd "
-                     "dropped)" % summary["collective_exits_plain"])
+        lines.append("  %d collective exits written as plain exits (com, root, sent, recvd, "
+                     "collbegin, collend dropped)" % summary["collective_exits_plain"])
     if summary["times_rounded"]:
         lines.append("  %d event times rounded to whole microseconds"
                      % summary["times_rounded"])

@@ -41,7 +41,7 @@ local function judge(ms)
   for _, m in ipairs(ms) do if m.loc == ms[1].root then root = m end end
   local lower = -math.huge
   for _, m in ipairs(ms) do
-    lower = math.max(lower, m.begin)
+    if not m.sizes or m.sent > 0 then lower = math.max(lower, m.begin) end
     if SYNC[name] then
       local lc = math.min(L, m["end"])
       add(SYNC[name][1], m, lc - m.begin)
@@ -73,7 +73,9 @@ while e:next() do
       seq[ev.loc .. "|" .. key] = s
       local id = key .. "|" .. s
       if not instances[id] then instances[id] = {}; order[#order + 1] = {id, key} end
-      table.insert(instances[id], {name = name, loc = ev.loc, begin = enter.time, ["end"] = ev.time,
+      -- OTF2's MpiCollectiveBegin/End times where the trace has them
+      table.insert(instances[id], {name = name, loc = ev.loc, begin = ev.collbegin or enter.time,
+        ["end"] = ev.collend or ev.time,
         root = ev.root or -1, sizes = ev.sent ~= nil, sent = ev.sent or 0, recvd = ev.recvd or 0,
         path = path_of(e, enter)})
       members[key] = members[key] or {}

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Wait states in collectives (Scalasca 2.6). The k-th call on a communicator of each
 location forms one instance (no communicator, as in ALOG: the k-th call of the same
-function); L = latest begin, E = earliest end (begin/end: the call's enter/exit; the
-engine takes OTF2's MpiCollectiveBegin/End where present, which scripts cannot see);
+function); L = latest begin, E = earliest end (begin/end: OTF2's MpiCollectiveBegin/End
+times, the exit's collbegin/collend, where the trace has them, else the call's enter/exit);
 a member waits:
   Barrier, N x N, Finalize:  min(L, end) - begin; completion: end - max(E, min(L, end))
   Win_fence/create/free:     L - begin, when all calls overlap (E > L)
   Bcast, Scatter[v]:         non-roots min(root begin, end) - begin
   Reduce, Gather[v]:         the root min(L of the others, end) - begin
-  Scan, Exscan:              rank r: min(L over ranks <= r, end) - begin
-Instances with no payload (sizes recorded, all 0) and of one member are skipped.
+  Scan, Exscan:              rank r: min(L over ranks <= r that send, end) - begin
+Instances with no payload (sizes recorded, all 0) and of one member are skipped. Scripts
+see no communicator's rank order, so location order stands for rank order here; the
+engine takes the communicator's ranks where the trace names them (OTF2).
 
     python scripts/patterns/collectives.py TRACE
 """
@@ -41,8 +43,11 @@ def find(e, out):
             continue
         key = ev["com"] if ev.get("com", -1) >= 0 else name
         k = seq[ev["loc"], key] = seq.get((ev["loc"], key), -1) + 1
+        begin = ev.get("collbegin")
+        end = ev.get("collend")
         instances.setdefault((key, k), []).append(dict(
-            name=name, loc=ev["loc"], begin=enter["time"], end=ev["time"], root=ev.get("root", -1),
+            name=name, loc=ev["loc"], begin=enter["time"] if begin is None else begin,
+            end=ev["time"] if end is None else end, root=ev.get("root", -1),
             sizes=ev.get("sent") is not None, sent=ev.get("sent") or 0, recvd=ev.get("recvd") or 0,
             path=path_of(e, enter)))
     members_of = {}
@@ -74,7 +79,8 @@ def judge(ms, out):
             others = max(o["begin"] for o in ms if o is not m)
             waits = [("mpi_earlyreduce", min(others, m["end"]) - m["begin"])]
         elif name in SCAN:
-            waits = [("mpi_earlyscan", min(max(o["begin"] for o in ms[:i + 1]), m["end"]) - m["begin"])]
+            senders = [o["begin"] for o in ms[:i + 1] if not o["sizes"] or o["sent"] > 0]
+            waits = [("mpi_earlyscan", min(max(senders), m["end"]) - m["begin"])] if senders else []
         else:
             waits = []
         for metric, idle in waits:

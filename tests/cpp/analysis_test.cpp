@@ -22,15 +22,17 @@ namespace {
 
 class Matching : public RecordSink {
  public:
+  explicit Matching(const Definitions& defs) : collectives{severities, problems, defs} {}
   Severities severities;
   ProblemCounts problems;
   MessageMatcher messages{severities, problems};
-  CollectiveMatcher collectives{severities, problems};
+  CollectiveMatcher collectives;
   RmaMatcher rma{severities, problems};
   void on_send(const SendRecord& s) override { messages.send(s); }
   void on_rma_access(RmaAccessEpoch&& e) override { rma.add(std::move(e)); }
   void on_rma_exposure(RmaExposureEpoch&& e) override { rma.add(std::move(e)); }
   void on_rma_lock(const RmaLockEpoch& e) override { rma.add(e); }
+  void on_rma_fence_ops(RmaFenceOps&& o) override { collectives.add(std::move(o)); }
   void on_receive_call(ReceiveCall&& c) override { messages.receive_call(std::move(c)); }
   void on_collective(const CollectiveRecord& c) override { collectives.add(c); }
 };
@@ -92,7 +94,7 @@ std::string path_of(const CallTree& tree, const Definitions& defs, CallPathId id
 Cells run(Trace& trace, const std::vector<std::size_t>& order, std::map<int, std::uint64_t>* instances = nullptr) {
   CallTree tree;
   RegionCatalog regions(trace.defs);
-  Matching matching;
+  Matching matching(trace.defs);
   std::vector<LocationPass> passes;
   for (Location l = 0; l < trace.defs.location_count; ++l)
     passes.emplace_back(l, tree, regions, matching, matching.problems);
@@ -174,6 +176,29 @@ Trace nonblocking() {
   return t;
 }
 
+// Loc 0 puts to loc 1 in MPI_Put [10, 30] (transfer completed at 45, inside its fence);
+// fences: loc 1 [20, 50], loc 0 [40, 50]: L = 40, loc 1 waits 20 at the fence, 10 of them
+// (30 - 20) for the put, which ends when its call leaves.
+Trace fenced() {
+  Trace t;
+  for (Location l = 0; l < 2; ++l) t.enter(l, 0, "main");
+  t.enter(0, 10, "MPI_Put");
+  Event put = t.make(0, 11, EventKind::RmaTransferStart);
+  put.com = 3;  // the window
+  put.peer = 1;
+  t.events.push_back(put);
+  t.enter(1, 20, "MPI_Win_fence");
+  t.exit(0, 30, "MPI_Put");
+  t.enter(0, 40, "MPI_Win_fence");
+  Event done = t.make(0, 45, EventKind::RmaTransferEnd);
+  done.com = 3;
+  done.peer = 1;
+  t.events.push_back(done);
+  for (Location l = 0; l < 2; ++l) t.exit(l, 50, "MPI_Win_fence");
+  for (Location l = 0; l < 2; ++l) t.exit(l, 100, "main");
+  return t;
+}
+
 double total(const Cells& cells, Metric m) {
   double sum = 0;
   for (const auto& [key, v] : cells)
@@ -246,6 +271,22 @@ TEST_CASE("non-blocking sends completed out of order join their receives by chan
   CHECK(total(one, Metric::MpiLatesender) == doctest::Approx(5));
   CHECK(a[static_cast<int>(Metric::MpiLatesender)] == 1);
   CHECK(total(one, Metric::MpiLatereceiver) == doctest::Approx(0));
+  CHECK(one == apart);
+  CHECK(a == b);
+}
+
+TEST_CASE("Early Fence: the last operation to a location ends inside its fence") {
+  Trace t = fenced();
+  std::vector<std::size_t> global(t.events.size()), by_location;
+  for (std::size_t i = 0; i < global.size(); ++i) global[i] = i;
+  for (Location l = 1; l >= 0; --l)
+    for (std::size_t i = 0; i < t.events.size(); ++i)
+      if (t.events[i].loc == l) by_location.push_back(i);
+  std::map<int, std::uint64_t> a, b;
+  const Cells one = run(t, global, &a), apart = run(t, by_location, &b);
+  CHECK(total(one, Metric::MpiRmaWaitAtFence) == doctest::Approx(20));
+  CHECK(total(one, Metric::MpiRmaEarlyFence) == doctest::Approx(10));
+  CHECK(a[static_cast<int>(Metric::MpiRmaEarlyFence)] == 1);
   CHECK(one == apart);
   CHECK(a == b);
 }

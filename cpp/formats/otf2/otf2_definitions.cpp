@@ -232,6 +232,8 @@ void read_otf2_definitions(OTF2_Reader* reader, const std::string& archive, Otf2
     if (group == c.groups.end()) continue;
     out.comm_is_self[comm] = group->second.type == OTF2_GROUP_TYPE_COMM_SELF;
     out.comm_ranks[comm] = ranks_of(c, group->second);
+    if (group->second.type == OTF2_GROUP_TYPE_COMM_GROUP || group->second.type == OTF2_GROUP_TYPE_LOCATIONS)
+      earl.communicator_groups[static_cast<std::int64_t>(comm)] = static_cast<std::int64_t>(group_ref);
     earl.communicator_sizes[static_cast<std::int64_t>(comm)] =
         out.comm_is_self[comm] ? 1u : static_cast<std::uint32_t>(out.comm_ranks[comm].size());
   }

@@ -8,7 +8,8 @@ PALETTE = {"mpi_latesender": "#c33", "mpi_latereceiver": "#e80", "mpi_barrier_wa
            "mpi_latebroadcast": "#93c", "mpi_earlyreduce": "#c6c", "mpi_earlyscan": "#966",
            "mpi_finalize_wait": "#555", "mpi_rma_wait_at_fence": "#0aa", "mpi_rma_early_wait": "#a50",
            "mpi_rma_late_complete": "#d93", "mpi_rma_sync_late_post": "#5a0",
-           "mpi_rma_sync_lock_competition": "#a0a"}
+           "mpi_rma_sync_lock_competition": "#a0a", "mpi_rma_early_fence": "#077",
+           "mpi_rma_comm_late_post": "#8b3", "mpi_rma_comm_lock_competition": "#c0c"}
 OTHER = "#999"
 MAX_MATRIX = 64   # locations shown in the matrix (the busiest), so large runs stay readable
 
