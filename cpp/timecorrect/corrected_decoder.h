@@ -31,6 +31,8 @@ class CorrectedDecoder : public TraceDecoder {
   const ClockCorrections& corrections() const { return *corrections_; }
 
  private:
+  void correct_operation_times(Event& event, const ClockJump* latest, const ClockJump* next) const;
+
   std::unique_ptr<TraceDecoder> decoder_;
   std::unique_ptr<ClockCorrections> corrections_;
   JumpCursor cursor_;
