@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <memory>
 
 #include "gen/options.h"
@@ -19,6 +20,7 @@ namespace {
 constexpr int kTagRight = 100, kTagLeft = 101, kTagPairFirst = 200, kTagPairSecond = 201;
 constexpr int kTagInFlight = 300, kFirstOwnTag = 1000;
 constexpr std::int64_t kStartUs = 1000;
+constexpr int kRmaRegions = static_cast<int>(std::size(kRmaRegionNames));
 
 [[noreturn]] void bad(const std::string& what) { throw EarlError("earl gen: " + what); }
 
@@ -50,6 +52,7 @@ class Program {
     outgoing_.resize(n_);
     incoming_.resize(n_);
     coll_enter_.assign(n_, 0);
+    put_ids_.assign(n_, 0);
     last_.assign(all, -1);
     pair_index_.resize(2 * static_cast<std::size_t>(n_));
     right_index_.resize(n_);
@@ -57,14 +60,24 @@ class Program {
   }
 
   GenSummary run() {
-    TraceHeader header = program_header(n_, t_, o_.depth > 0);
-    recursion_region_ = static_cast<int>(header.regions.size()) - 1;
+    const bool rma = o_.rma_every > 0;
+    TraceHeader header = program_header(n_, t_, o_.depth > 0, rma);
+    const int rma_first = static_cast<int>(header.regions.size()) - (rma ? kRmaRegions : 0);
+    recursion_region_ = rma_first - 1;
+    if (rma) {
+      win_create_ = rma_first;
+      win_fence_ = rma_first + 1;
+      put_ = rma_first + 2;
+      win_free_ = rma_first + 3;
+      epoch_work_ = rma_first + 4;
+    }
     if (o_.permute_ranks) header.rank_process = permuted_ranks(n_, o_.seed);
     for (TraceWriter* sink : sinks_) sink->begin(header);
 
     // main enters go out with the first round (their times interleave with it).
     for (int l = 0; l < n_; ++l)
       emit(master(l), WriterEventKind::Enter, kMain, clock_[master(l)] + rng_.uniform(0, 3));
+    if (rma) window_call(win_create_);
 
     const std::uint64_t target = static_cast<std::uint64_t>(o_.events);
     std::uint64_t next_poll = 1 << 16;
@@ -77,6 +90,7 @@ class Program {
         next_poll = summary_.events + (1 << 16);
       }
     }
+    if (rma) window_call(win_free_);
     for (int l = 0; l < n_; ++l)
       emit(master(l), WriterEventKind::Exit, kMain, clock_[master(l)] + rng_.uniform(1, 5));
     flush();
@@ -210,29 +224,23 @@ class Program {
     }
 
     // Phase 2: receives (after the matching sends), update, and entering the collective.
+    // A fence epoch synchronises all processes between their receives and their updates;
+    // without one each process goes on alone, its random draws in the order they always had.
     const int collective =
         o_.barrier_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.barrier_every) == 0
             ? kMpiBarrier
             : kMpiAllreduce;
-    for (int proc = 0; proc < n_; ++proc) {
-      const int l = master(proc);
-      for (std::size_t index : incoming_[proc]) {
-        const Message& m = messages_[index];
-        emit(l, WriterEventKind::Enter, kMpiRecv, clock_[l] + rng_.uniform(1, 2));
-        const std::int64_t arrival = m.send_time + o_.latency_us + copy_cost(m.len);
-        WriterEvent& e = emit(l, WriterEventKind::Recv, -1, std::max(clock_[l] + rng_.uniform(1, 2), arrival));
-        e.peer = master(m.src);
-        e.tag = m.tag;
-        e.len = m.len;
-        emit(l, WriterEventKind::Exit, kMpiRecv, clock_[l] + rng_.uniform(1, 3));
+    const bool rma_round =
+        o_.rma_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.rma_every) == 0;
+    if (rma_round) {
+      for (int proc = 0; proc < n_; ++proc) receive(proc);
+      fence_epoch();
+      for (int proc = 0; proc < n_; ++proc) finish_step(proc, collective);
+    } else {
+      for (int proc = 0; proc < n_; ++proc) {
+        receive(proc);
+        finish_step(proc, collective);
       }
-      emit(l, WriterEventKind::Exit, kExchange, clock_[l] + rng_.uniform(1, 2));
-      emit(l, WriterEventKind::Enter, kUpdate, clock_[l] + rng_.uniform(1, 2));
-      emit(l, WriterEventKind::Exit, kUpdate, clock_[l] + jittered(o_.update_us, update_jitter_) + plan_[proc].imbalance);
-      emit(l, WriterEventKind::Exit, kStep, clock_[l] + rng_.uniform(1, 2));
-      WriterEvent& enter = emit(l, WriterEventKind::Enter, collective, clock_[l] + rng_.uniform(1, 3));
-      enter.flags = kWriterCollective;
-      coll_enter_[proc] = enter.time;
     }
 
     // Phase 3: everybody leaves the collective together, after the last one entered.
@@ -247,6 +255,76 @@ class Program {
       e.peer = -1;
     }
     summary_.messages += messages_.size();
+  }
+
+  // Phase 2 of a round, first part: the receives of process `proc` (after the matching
+  // sends) and the end of its exchange.
+  void receive(int proc) {
+    const int l = master(proc);
+    for (std::size_t index : incoming_[proc]) {
+      const Message& m = messages_[index];
+      emit(l, WriterEventKind::Enter, kMpiRecv, clock_[l] + rng_.uniform(1, 2));
+      const std::int64_t arrival = m.send_time + o_.latency_us + copy_cost(m.len);
+      WriterEvent& e = emit(l, WriterEventKind::Recv, -1, std::max(clock_[l] + rng_.uniform(1, 2), arrival));
+      e.peer = master(m.src);
+      e.tag = m.tag;
+      e.len = m.len;
+      emit(l, WriterEventKind::Exit, kMpiRecv, clock_[l] + rng_.uniform(1, 3));
+    }
+    emit(l, WriterEventKind::Exit, kExchange, clock_[l] + rng_.uniform(1, 2));
+  }
+
+  // Phase 2, second part: update, end of the step, entering the collective.
+  void finish_step(int proc, int collective) {
+    const int l = master(proc);
+    emit(l, WriterEventKind::Enter, kUpdate, clock_[l] + rng_.uniform(1, 2));
+    emit(l, WriterEventKind::Exit, kUpdate, clock_[l] + jittered(o_.update_us, update_jitter_) + plan_[proc].imbalance);
+    emit(l, WriterEventKind::Exit, kStep, clock_[l] + rng_.uniform(1, 2));
+    WriterEvent& enter = emit(l, WriterEventKind::Enter, collective, clock_[l] + rng_.uniform(1, 3));
+    enter.flags = kWriterCollective;
+    coll_enter_[proc] = enter.time;
+  }
+
+  // One collective call on the window by every master thread: each enters when it is
+  // ready, all leave together after the last one entered (create, fence and free
+  // synchronise).
+  void window_call(int region) {
+    for (int proc = 0; proc < n_; ++proc) {
+      const int l = master(proc);
+      WriterEvent& e = emit(l, WriterEventKind::Enter, region, clock_[l] + rng_.uniform(1, 3));
+      e.flags = kWriterRmaCollective;
+      coll_enter_[proc] = e.time;
+    }
+    const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
+    const std::int64_t cost = rng_.uniform(2, 6);
+    for (int proc = 0; proc < n_; ++proc)
+      emit(master(proc), WriterEventKind::Exit, region, latest + cost).flags = kWriterRmaCollective;
+  }
+
+  // A fence epoch: opening fence, puts to the right neighbour, work (with the injected
+  // imbalance), closing fence.
+  void fence_epoch() {
+    window_call(win_fence_);
+    for (int proc = 0; proc < n_; ++proc) {
+      const int l = master(proc);
+      for (int k = 0; k < o_.rma_puts; ++k) {
+        emit(l, WriterEventKind::Enter, put_, clock_[l] + rng_.uniform(1, 2));
+        const std::int64_t len = rng_.uniform(o_.msg_bytes / 2, o_.msg_bytes + o_.msg_bytes / 2);
+        WriterEvent& put = emit(l, WriterEventKind::RmaPut, -1, clock_[l] + 1);
+        put.peer = master((proc + 1) % n_);
+        put.len = len;
+        put.tag = put_ids_[proc];
+        emit(l, WriterEventKind::RmaPutComplete, -1, clock_[l] + rng_.uniform(1, 2) + copy_cost(len)).tag =
+            put_ids_[proc]++;
+        emit(l, WriterEventKind::Exit, put_, clock_[l] + rng_.uniform(1, 2));
+      }
+      const std::int64_t extra =
+          rng_.bernoulli(o_.fence_imbalance_rate) ? 1 + rng_.exponential(o_.fence_imbalance_us) : 0;
+      summary_.injected_fence_imbalance += extra > 0;
+      emit(l, WriterEventKind::Enter, epoch_work_, clock_[l] + rng_.uniform(1, 2));
+      emit(l, WriterEventKind::Exit, epoch_work_, clock_[l] + jittered(o_.update_us, update_jitter_) + extra);
+    }
+    window_call(win_fence_);
   }
 
   // Threads: the master l forks its team; every other thread of the process runs
@@ -294,6 +372,8 @@ class Program {
   std::vector<std::vector<std::size_t>> outgoing_, incoming_;
   std::vector<std::size_t> pair_index_, right_index_, left_index_;
   std::vector<std::int64_t> coll_enter_;
+  std::vector<std::int32_t> put_ids_;  // per process: the next put's matching id
+  int win_create_ = -1, win_fence_ = -1, put_ = -1, win_free_ = -1, epoch_work_ = -1;
   std::vector<WriterEvent> round_;
   GenSummary summary_;
 };
@@ -311,7 +391,7 @@ void GenOptions::validate() const {
     bad("rollover is an ALOG notion; format '" + format + "' has no clock roll-over");
 }
 
-TraceHeader program_header(int processes, int threads, bool recursion) {
+TraceHeader program_header(int processes, int threads, bool recursion, bool rma) {
   TraceHeader h;
   h.locations = processes * threads;
   h.threads = threads;
@@ -324,6 +404,13 @@ TraceHeader program_header(int processes, int threads, bool recursion) {
   };
   if (threads > 1) h.regions.push_back({"parallel", "pink:boxes", "OPENMP"});
   if (recursion) h.regions.push_back({"recursion", "purple:solid", "USER"});
+  if (rma) {
+    h.rma_window = true;
+    for (const char* name : kRmaRegionNames) {
+      const bool mpi = std::string(name).compare(0, 4, "MPI_") == 0;
+      h.regions.push_back({name, mpi ? "turquoise:solid" : "tan:boxes", mpi ? "MPI" : "USER"});
+    }
+  }
   for (int p = 0; p < processes; ++p) {
     h.location_names.push_back("rank " + std::to_string(p));
     for (int k = 1; k < threads; ++k)

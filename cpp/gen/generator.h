@@ -47,6 +47,22 @@
 // on the master threads. With T = 1 (the default) nothing of this exists and the output
 // is unchanged.
 //
+// One-sided fence epochs (`rma_every` k > 0, off by default): the master threads create
+// one window collectively (MPI_Win_create) after entering main and free it (MPI_Win_free)
+// before leaving main. Every k-th round has, between its exchange and its update,
+//
+//     MPI_Win_fence           (opening; all leave after the last one entered)
+//     MPI_Put ...             (`rma_puts` puts to the right neighbour, each completed inside)
+//     epoch_work              (update_us +- jitter, plus the injected fence imbalance)
+//     MPI_Win_fence           (closing; all leave after the last one entered)
+//
+// - fence imbalance: epoch_work takes `fence_imbalance_us` (exponential mean) longer on a
+//   process with probability `fence_imbalance_rate`, so the others wait in the closing
+//   fence. The ground truth holds each window call's wait per process (latest enter - own
+//   enter: Scalasca's Wait at Fence/Create/Free).
+// OTF2 writes the window and its RMA records (formats/otf2/otf2_writer.h); ALOG, which has
+// none, the regions only.
+//
 // Ranks (`permute_ranks`): MPI_COMM_WORLD's rank r is process rank_process[r], a seeded
 // permutation that is never the identity. Only formats with communicators (OTF2) show it;
 // events, locations and the ground truth do not change.
@@ -90,6 +106,12 @@ struct GenOptions {
   double imbalance_rate = 0.1;
   std::int64_t imbalance_us = 800;
 
+  // One-sided fence epochs (off by default, leaving the output unchanged).
+  std::int64_t rma_every = 0;          // every k-th round has one (0: never)
+  int rma_puts = 1;                    // MPI_Put calls per process and epoch
+  double fence_imbalance_rate = 0.3;   // per process and epoch: longer work before the closing fence
+  std::int64_t fence_imbalance_us = 300;
+
   // Clocks that disagree (gen/clock_skew.h): the written times only; 0 = exact clocks.
   double clock_offset = 0.0;  // seconds: each process' offset uniform in [0, this]
   double clock_drift = 0.0;   // ppm: each process' drift uniform in [-this, this]
@@ -111,6 +133,7 @@ struct GenSummary {
   std::uint64_t injected_late_senders = 0;
   std::uint64_t injected_out_of_order = 0;
   std::uint64_t injected_imbalance = 0;
+  std::uint64_t injected_fence_imbalance = 0;
 };
 
 // Region ids of the program model, in definition order. kParallel exists only when
@@ -121,8 +144,13 @@ enum GenRegion : int {
 };
 
 // The header of a run with `processes` MPI processes of `threads` locations each.
-// With `recursion`, region `recursion` follows the others.
-TraceHeader program_header(int processes, int threads = 1, bool recursion = false);
+// With `recursion`, region `recursion` follows the others; with `rma`, the window
+// (TraceHeader::rma_window) and the regions of kRmaRegionNames follow.
+TraceHeader program_header(int processes, int threads = 1, bool recursion = false, bool rma = false);
+
+// The regions of the one-sided epochs, in definition order.
+inline constexpr const char* kRmaRegionNames[] = {"MPI_Win_create", "MPI_Win_fence", "MPI_Put",
+                                                  "MPI_Win_free", "epoch_work"};
 
 // MPI_COMM_WORLD's rank -> process for permute_ranks (seeded, never the identity for >= 2
 // processes).

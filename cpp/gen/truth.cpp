@@ -33,6 +33,48 @@ void TruthCollector::begin(const TraceHeader& header) {
   is_collective_.assign(nregions_, 0);
   for (int r : collectives_)
     if (r >= 0 && r < nregions_) is_collective_[r] = 1;
+  rma_ = GroundTruth::Rma{};
+  rma_.window = header.rma_window;
+  for (int r = 0; r < nregions_ && header.rma_window; ++r) {
+    const std::string& name = header.regions[r].name;
+    int* id = name == "MPI_Win_create" ? &win_create_
+              : name == "MPI_Win_fence" ? &win_fence_
+              : name == "MPI_Win_free"  ? &win_free_
+                                        : nullptr;
+    if (!id) continue;
+    *id = r;
+    is_collective_[r] = 1;
+  }
+}
+
+// The last process entered: the instance's waits go to the imbalance before collectives
+// or to the window's synchronisation.
+void TruthCollector::instance_complete() {
+  const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
+  const bool window = coll_region_ == win_create_ || coll_region_ == win_fence_ || coll_region_ == win_free_;
+  CollectiveWait instance{window ? rma_.fences : coll_instances_, coll_region_, seconds(latest), {}};
+  instance.waits.reserve(processes_);
+  for (int l = 0; l < processes_; ++l) {
+    const double wait = seconds(latest) - seconds(coll_enter_[l]);
+    if (!window) imbalance_total_ += wait;
+    if (coll_region_ == win_fence_) rma_.fence_wait_total += wait;
+    instance.waits.push_back(wait);
+  }
+  if (coll_region_ == win_create_) {
+    rma_.create_waits = std::move(instance.waits);
+  } else if (coll_region_ == win_free_) {
+    rma_.free_waits = std::move(instance.waits);
+  } else if (window) {
+    if (static_cast<std::int64_t>(rma_.fence_waits.size()) < list_limit_)
+      rma_.fence_waits.push_back(std::move(instance));
+    ++rma_.fences;
+  } else {
+    if (static_cast<std::int64_t>(imbalance_.size()) < list_limit_)
+      imbalance_.push_back(std::move(instance));
+    ++coll_instances_;
+  }
+  coll_pending_ = 0;
+  std::fill(coll_enter_.begin(), coll_enter_.end(), -1);
 }
 
 void TruthCollector::write(const WriterEvent* events, std::size_t count) {
@@ -44,7 +86,8 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
     last_time_[e.loc] = e.time;
     if (first_time_ < 0) first_time_ = e.time;
     final_time_ = e.time;
-    ++events_;
+    // The events every format holds (ALOG has no one-sided records; OTF2 adds them).
+    events_ += e.kind != WriterEventKind::RmaPut && e.kind != WriterEventKind::RmaPutComplete;
     auto& stack = stacks_[e.loc];
     switch (e.kind) {
       case WriterEventKind::Enter: {
@@ -58,21 +101,8 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
           if (coll_enter_[p] >= 0) fail("collective entered twice");
           if (coll_pending_ == 0) coll_region_ = e.region;
           coll_enter_[p] = e.time;
-          if (++coll_pending_ == processes_) {
-            const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
-            CollectiveWait instance{coll_instances_, coll_region_, seconds(latest), {}};
-            instance.waits.reserve(processes_);
-            for (int l = 0; l < processes_; ++l) {
-              const double wait = seconds(latest) - seconds(coll_enter_[l]);
-              imbalance_total_ += wait;
-              instance.waits.push_back(wait);
-            }
-            if (static_cast<std::int64_t>(imbalance_.size()) < list_limit_)
-              imbalance_.push_back(std::move(instance));
-            ++coll_instances_;
-            coll_pending_ = 0;
-            std::fill(coll_enter_.begin(), coll_enter_.end(), -1);
-          }
+          if (coll_region_ != e.region) fail("collective instance of mixed regions");
+          if (++coll_pending_ == processes_) instance_complete();
         }
         break;
       }
@@ -139,6 +169,12 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
         }
         break;
       }
+      case WriterEventKind::RmaPut:
+        if (!rma_.window) fail("put without the header's window");
+        ++rma_.puts;
+        rma_.put_bytes += e.len;
+        break;
+      case WriterEventKind::RmaPutComplete:
       case WriterEventKind::Fork:
       case WriterEventKind::Join:
         break;  // no part of any ground-truth figure
@@ -177,6 +213,8 @@ GroundTruth TruthCollector::truth() const {
   t.truncated.late_senders = late_count_ > late_.size();
   t.truncated.out_of_order = ooo_count_ > ooo_.size();
   t.truncated.imbalance = static_cast<std::uint64_t>(coll_instances_) > imbalance_.size();
+  t.rma = rma_;
+  t.truncated.fence_waits = static_cast<std::uint64_t>(rma_.fences) > rma_.fence_waits.size();
   t.bytes_received_per_location = bytes_received_;
   t.bytes_sent_per_location = bytes_sent_;
   t.region_time.resize(n_);

@@ -47,7 +47,7 @@ struct RegionTimeRow {
 // `earl gen` writes as OUT.truth.json). Times in seconds; lists hold at most `list_limit`
 // entries, counts and totals are complete.
 struct GroundTruth {
-  std::uint64_t events = 0;
+  std::uint64_t events = 0;            // as ALOG holds them (without one-sided records)
   double start = 0.0, end = 0.0;       // first and last event time
   std::vector<std::string> regions;    // region names by id
   std::vector<std::string> location_names;
@@ -69,8 +69,21 @@ struct GroundTruth {
   std::vector<CollectiveWait> imbalance;
 
   struct Truncated {
-    bool late_senders = false, out_of_order = false, imbalance = false;
+    bool late_senders = false, out_of_order = false, imbalance = false, fence_waits = false;
   } truncated;
+
+  // One-sided (a header with rma_window): the window's collective calls, each instance's
+  // wait per process = latest enter - own enter (Wait at Fence/Create/Free; every process
+  // leaves after the last one entered, so all calls overlap).
+  struct Rma {
+    bool window = false;        // the trace has the window (all below is empty otherwise)
+    std::int64_t fences = 0;    // MPI_Win_fence instances
+    double fence_wait_total = 0.0;
+    std::vector<CollectiveWait> fence_waits;  // index = the fence's number, from 0
+    std::vector<double> create_waits, free_waits;  // per process; empty: no such call
+    std::uint64_t puts = 0;
+    std::int64_t put_bytes = 0;
+  } rma;
 
   std::vector<std::int64_t> bytes_received_per_location, bytes_sent_per_location;
   // With skewed clocks (gen/clock_skew.h): per MPI process, offset (seconds) and drift
@@ -87,7 +100,9 @@ class TruthCollector : public TraceWriter {
  public:
   // send_region/recv_region: the MPI_Send/MPI_Recv region ids; collectives: region ids of
   // collective operations (their instances must cover all locations); list_limit: at most
-  // this many entries in each list (counts and totals are always complete).
+  // this many entries in each list (counts and totals are always complete). With the
+  // header's rma_window, the regions named MPI_Win_create, MPI_Win_fence and MPI_Win_free
+  // are the window's collective calls (their instances cover all processes as well).
   TruthCollector(int send_region, int recv_region, std::vector<int> collectives,
                  std::int64_t list_limit);
 
@@ -144,6 +159,11 @@ class TruthCollector : public TraceWriter {
   std::int64_t coll_instances_ = 0;
   std::vector<CollectiveWait> imbalance_;
   double imbalance_total_ = 0.0;
+
+  // Window synchronisations: region ids (-1: absent) and what they found.
+  int win_create_ = -1, win_fence_ = -1, win_free_ = -1;
+  GroundTruth::Rma rma_;
+  void instance_complete();
 };
 
 }  // namespace earl::gen

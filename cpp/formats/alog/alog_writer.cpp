@@ -142,6 +142,9 @@ void AlogWriter::write(const WriterEvent* events, std::size_t count) {
         put(' ');
         put_time(e.time);
         break;
+      case WriterEventKind::RmaPut:
+      case WriterEventKind::RmaPutComplete:
+        continue;  // ALOG has no one-sided records; the MPI_Put region stays
     }
     put('\n');
     if (buffer_.size() >= kFlushAt) flush(true);
