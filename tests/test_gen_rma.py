@@ -6,6 +6,7 @@ with the official OTF2 reader."""
 import pytest
 
 import earl
+from gen_truth_checks import approx, check_profile
 from script_checks import have_otf2
 from test_analysis import (MPI_REGIONS, test_collective_waits_are_the_injected_imbalance,  # noqa: F401
                            test_late_senders_are_the_injected_ones)
@@ -20,10 +21,6 @@ CASES = [
     pytest.param(("otf2", dict(permute_ranks=True)), id="otf2-permuted", marks=needs_otf2),
     pytest.param(("otf2", dict(threads=2, seed=7)), id="otf2-threads", marks=needs_otf2),
 ]
-
-
-def approx(x):
-    return pytest.approx(x, abs=1e-9)
 
 
 @pytest.fixture(scope="module", params=CASES)
@@ -112,17 +109,7 @@ RMA_REGIONS = dict(MPI_REGIONS, MPI_Win_fence="mpi_rma_synchronization",
 
 
 def test_profile_is_the_region_time_of_the_truth(generated):
-    report, truth = generated
-    for loc, regions in truth["region_time"].items():
-        loc = int(loc)
-        assert report.by_location("time")[loc] == approx(sum(t["excl"] for t in regions.values()))
-        assert report.by_location("comp")[loc] == approx(
-            sum(t["excl"] for r, t in regions.items() if r not in RMA_REGIONS))
-        assert report.by_location("visits")[loc] == sum(t["count"] for t in regions.values())
-        for metric in set(RMA_REGIONS.values()):
-            expected = sum(t["excl"] for r, t in regions.items() if RMA_REGIONS.get(r) == metric)
-            assert report.by_location(metric).get(loc, 0.0) == approx(expected)
-    assert not any(report.problems.values()), report.problems
+    check_profile(*generated, RMA_REGIONS)
 
 
 def test_event_counts_per_format(tmp_path):

@@ -17,7 +17,14 @@ namespace earl {
 // to the target location `peer`, `len` bytes, and its completion at the origin; `tag` is
 // the operation's matching id, the same in both (OTF2 RmaPut/RmaOpCompleteBlocking; ALOG
 // has no RMA records and writes nothing for them).
-enum class WriterEventKind : std::uint8_t { Enter, Exit, Send, Recv, Fork, Join, RmaPut, RmaPutComplete };
+// Non-blocking point to point: a Send/Recv with a `request` id >= 0 is an MPI_Isend's send
+// or the receive that completes an MPI_Irecv (OTF2 MpiIsend/MpiIrecv); IrecvRequest marks
+// the MPI_Irecv that posted request `request`, IsendComplete the completion of an
+// MPI_Isend's request (OTF2 MpiIrecvRequest/MpiIsendComplete; ALOG writes nothing for
+// them, its sends and receives as always).
+enum class WriterEventKind : std::uint8_t {
+  Enter, Exit, Send, Recv, Fork, Join, RmaPut, RmaPutComplete, IrecvRequest, IsendComplete
+};
 
 // WriterEvent::flags.
 // kWriterCollective on an Enter: the region instance is one MPI collective operation (OTF2
@@ -40,6 +47,7 @@ struct WriterEvent {
   std::int32_t region = -1;  // enter/exit: index into TraceHeader::regions
   std::int32_t peer = -1;    // send: destination, recv: source (locations); collective exit: root
   std::int32_t tag = 0;      // send/recv; fork/join: team size
+  std::int64_t request = -1;  // non-blocking send/recv and their request records; -1: none
   std::uint32_t seq = 0;     // per-location order within a batch (ties of time and location)
   WriterEventKind kind = WriterEventKind::Enter;
   std::uint8_t flags = 0;    // kWriterCollective, kWriterRmaCollective

@@ -21,6 +21,7 @@ constexpr int kTagRight = 100, kTagLeft = 101, kTagPairFirst = 200, kTagPairSeco
 constexpr int kTagInFlight = 300, kFirstOwnTag = 1000;
 constexpr std::int64_t kStartUs = 1000;
 constexpr int kRmaRegions = static_cast<int>(std::size(kRmaRegionNames));
+constexpr int kNonBlockingRegions = static_cast<int>(std::size(kNonBlockingRegionNames));
 
 [[noreturn]] void bad(const std::string& what) { throw EarlError("earl gen: " + what); }
 
@@ -28,6 +29,7 @@ struct Message {
   int src, dest, tag;
   std::int64_t len;
   std::int64_t send_time;
+  std::int64_t send_request = -1, recv_request = -1;  // non-blocking exchange
 };
 
 struct LocationPlan {
@@ -53,6 +55,7 @@ class Program {
     incoming_.resize(n_);
     coll_enter_.assign(n_, 0);
     put_ids_.assign(n_, 0);
+    next_request_.assign(n_, 0);
     last_.assign(all, -1);
     pair_index_.resize(2 * static_cast<std::size_t>(n_));
     right_index_.resize(n_);
@@ -61,8 +64,16 @@ class Program {
 
   GenSummary run() {
     const bool rma = o_.rma_every > 0;
-    TraceHeader header = program_header(n_, t_, o_.depth > 0, rma);
-    const int rma_first = static_cast<int>(header.regions.size()) - (rma ? kRmaRegions : 0);
+    TraceHeader header = program_header(n_, t_, o_.depth > 0, rma, o_.nonblocking);
+    const int nonblocking_first =
+        static_cast<int>(header.regions.size()) - (o_.nonblocking ? kNonBlockingRegions : 0);
+    if (o_.nonblocking) {
+      isend_ = nonblocking_first;
+      irecv_ = nonblocking_first + 1;
+      wait_ = nonblocking_first + 2;
+      waitall_ = nonblocking_first + 3;
+    }
+    const int rma_first = nonblocking_first - (rma ? kRmaRegions : 0);
     recursion_region_ = rma_first - 1;
     if (rma) {
       win_create_ = rma_first;
@@ -211,6 +222,10 @@ class Program {
       }
       emit(l, WriterEventKind::Exit, kCompute, clock_[l] + rng_.uniform(1, 2));
       emit(l, WriterEventKind::Enter, kExchange, clock_[l] + rng_.uniform(1, 2));
+      if (o_.nonblocking) {
+        post_nonblocking(proc);
+        continue;
+      }
       for (std::size_t index : outgoing_[proc]) {
         Message& m = messages_[index];
         emit(l, WriterEventKind::Enter, kMpiSend, clock_[l] + rng_.uniform(1, 2));
@@ -260,6 +275,10 @@ class Program {
   // Phase 2 of a round, first part: the receives of process `proc` (after the matching
   // sends) and the end of its exchange.
   void receive(int proc) {
+    if (o_.nonblocking) {
+      complete_nonblocking(proc);
+      return;
+    }
     const int l = master(proc);
     for (std::size_t index : incoming_[proc]) {
       const Message& m = messages_[index];
@@ -283,6 +302,58 @@ class Program {
     WriterEvent& enter = emit(l, WriterEventKind::Enter, collective, clock_[l] + rng_.uniform(1, 3));
     enter.flags = kWriterCollective;
     coll_enter_[proc] = enter.time;
+  }
+
+  // Non-blocking exchange, first part: MPI_Irecv for every message the process receives
+  // (in receive order), then MPI_Isend for every message it sends.
+  void post_nonblocking(int proc) {
+    const int l = master(proc);
+    for (std::size_t index : incoming_[proc]) {
+      Message& m = messages_[index];
+      emit(l, WriterEventKind::Enter, irecv_, clock_[l] + rng_.uniform(1, 2));
+      m.recv_request = next_request_[proc]++;
+      emit(l, WriterEventKind::IrecvRequest, -1, clock_[l] + 1).request = m.recv_request;
+      emit(l, WriterEventKind::Exit, irecv_, clock_[l] + rng_.uniform(1, 2));
+    }
+    for (std::size_t index : outgoing_[proc]) {
+      Message& m = messages_[index];
+      emit(l, WriterEventKind::Enter, isend_, clock_[l] + rng_.uniform(1, 2));
+      m.send_request = next_request_[proc]++;
+      WriterEvent& e = emit(l, WriterEventKind::Send, -1, clock_[l] + rng_.uniform(1, 2));
+      e.peer = master(m.dest);
+      e.tag = m.tag;
+      e.len = m.len;
+      e.request = m.send_request;
+      m.send_time = e.time;
+      emit(l, WriterEventKind::Exit, isend_, clock_[l] + rng_.uniform(1, 3) + copy_cost(m.len));
+    }
+  }
+
+  // Non-blocking exchange, second part: one MPI_Waitall for the sends and every receive
+  // but the last (several from one source: its largest wait counts), then MPI_Wait for
+  // the last receive; the end of the exchange.
+  void complete_nonblocking(int proc) {
+    const int l = master(proc);
+    auto receive_one = [&](std::size_t index) {
+      const Message& m = messages_[index];
+      const std::int64_t arrival = m.send_time + o_.latency_us + copy_cost(m.len);
+      WriterEvent& e = emit(l, WriterEventKind::Recv, -1, std::max(clock_[l] + rng_.uniform(1, 2), arrival));
+      e.peer = master(m.src);
+      e.tag = m.tag;
+      e.len = m.len;
+      e.request = m.recv_request;
+    };
+    const std::vector<std::size_t>& incoming = incoming_[proc];
+    emit(l, WriterEventKind::Enter, waitall_, clock_[l] + rng_.uniform(1, 2));
+    for (std::size_t index : outgoing_[proc])
+      emit(l, WriterEventKind::IsendComplete, -1, clock_[l] + rng_.uniform(1, 2)).request =
+          messages_[index].send_request;
+    for (std::size_t i = 0; i + 1 < incoming.size(); ++i) receive_one(incoming[i]);
+    emit(l, WriterEventKind::Exit, waitall_, clock_[l] + rng_.uniform(1, 3));
+    emit(l, WriterEventKind::Enter, wait_, clock_[l] + rng_.uniform(1, 2));
+    receive_one(incoming.back());
+    emit(l, WriterEventKind::Exit, wait_, clock_[l] + rng_.uniform(1, 3));
+    emit(l, WriterEventKind::Exit, kExchange, clock_[l] + rng_.uniform(1, 2));
   }
 
   // One collective call on the window by every master thread: each enters when it is
@@ -374,6 +445,8 @@ class Program {
   std::vector<std::int64_t> coll_enter_;
   std::vector<std::int32_t> put_ids_;  // per process: the next put's matching id
   int win_create_ = -1, win_fence_ = -1, put_ = -1, win_free_ = -1, epoch_work_ = -1;
+  int isend_ = -1, irecv_ = -1, wait_ = -1, waitall_ = -1;
+  std::vector<std::int64_t> next_request_;  // per process: the next request id
   std::vector<WriterEvent> round_;
   GenSummary summary_;
 };
@@ -391,7 +464,7 @@ void GenOptions::validate() const {
     bad("rollover is an ALOG notion; format '" + format + "' has no clock roll-over");
 }
 
-TraceHeader program_header(int processes, int threads, bool recursion, bool rma) {
+TraceHeader program_header(int processes, int threads, bool recursion, bool rma, bool nonblocking) {
   TraceHeader h;
   h.locations = processes * threads;
   h.threads = threads;
@@ -411,6 +484,8 @@ TraceHeader program_header(int processes, int threads, bool recursion, bool rma)
       h.regions.push_back({name, mpi ? "turquoise:solid" : "tan:boxes", mpi ? "MPI" : "USER"});
     }
   }
+  if (nonblocking)
+    for (const char* name : kNonBlockingRegionNames) h.regions.push_back({name, "salmon:solid", "MPI"});
   for (int p = 0; p < processes; ++p) {
     h.location_names.push_back("rank " + std::to_string(p));
     for (int k = 1; k < threads; ++k)

@@ -63,6 +63,20 @@
 // OTF2 writes the window and its RMA records (formats/otf2/otf2_writer.h); ALOG, which has
 // none, the regions only.
 //
+// Non-blocking exchange (`nonblocking`, off by default): the exchange becomes
+//
+//   exchange
+//     MPI_Irecv ...      (one per message the location receives, in receive order)
+//     MPI_Isend ...      (one send event each, as MPI_Send had)
+//     MPI_Waitall        (completes the sends, then every receive but the last)
+//     MPI_Wait           (completes the last receive)
+//
+// so a late sender makes the receiver wait in MPI_Wait or MPI_Waitall. The ground truth's
+// late senders follow Scalasca: a receive completed in MPI_Wait waited min(enter of the
+// send's call, leave of the wait) - enter of the wait; MPI_Waitall counts only the largest
+// such wait of the messages it completes, once. OTF2 links requests (MpiIsend/
+// MpiIsendComplete, MpiIrecvRequest/MpiIrecv); ALOG has the sends and receives only.
+//
 // Ranks (`permute_ranks`): MPI_COMM_WORLD's rank r is process rank_process[r], a seeded
 // permutation that is never the identity. Only formats with communicators (OTF2) show it;
 // events, locations and the ground truth do not change.
@@ -112,6 +126,9 @@ struct GenOptions {
   double fence_imbalance_rate = 0.3;   // per process and epoch: longer work before the closing fence
   std::int64_t fence_imbalance_us = 300;
 
+  // Non-blocking exchange (off by default): MPI_Irecv/MPI_Isend, MPI_Wait, MPI_Waitall.
+  bool nonblocking = false;
+
   // Clocks that disagree (gen/clock_skew.h): the written times only; 0 = exact clocks.
   double clock_offset = 0.0;  // seconds: each process' offset uniform in [0, this]
   double clock_drift = 0.0;   // ppm: each process' drift uniform in [-this, this]
@@ -145,12 +162,17 @@ enum GenRegion : int {
 
 // The header of a run with `processes` MPI processes of `threads` locations each.
 // With `recursion`, region `recursion` follows the others; with `rma`, the window
-// (TraceHeader::rma_window) and the regions of kRmaRegionNames follow.
-TraceHeader program_header(int processes, int threads = 1, bool recursion = false, bool rma = false);
+// (TraceHeader::rma_window) and the regions of kRmaRegionNames follow; with
+// `nonblocking`, those of kNonBlockingRegionNames.
+TraceHeader program_header(int processes, int threads = 1, bool recursion = false, bool rma = false,
+                           bool nonblocking = false);
 
 // The regions of the one-sided epochs, in definition order.
 inline constexpr const char* kRmaRegionNames[] = {"MPI_Win_create", "MPI_Win_fence", "MPI_Put",
                                                   "MPI_Win_free", "epoch_work"};
+// The regions of the non-blocking exchange, in definition order.
+inline constexpr const char* kNonBlockingRegionNames[] = {"MPI_Isend", "MPI_Irecv", "MPI_Wait",
+                                                          "MPI_Waitall"};
 
 // MPI_COMM_WORLD's rank -> process for permute_ranks (seeded, never the identity for >= 2
 // processes).

@@ -90,6 +90,9 @@ const std::vector<OptionSpec>& option_table() {
        "mean extra work before the closing fence of an imbalanced process (exponential, "
        "microseconds)",
        0, kMaxUs},
+      {"nonblocking", &GenOptions::nonblocking, G::Model,
+       "non-blocking exchange: MPI_Irecv and MPI_Isend, then MPI_Waitall for the sends and "
+       "every receive but the last, MPI_Wait for the last"},
       {"clock_offset", &GenOptions::clock_offset, G::Model,
        "skewed clocks: each process records time with an offset drawn from [0, X] seconds "
        "(the ground truth keeps the true times; 0: exact clocks)",

@@ -33,6 +33,13 @@ void TruthCollector::begin(const TraceHeader& header) {
   is_collective_.assign(nregions_, 0);
   for (int r : collectives_)
     if (r >= 0 && r < nregions_) is_collective_[r] = 1;
+  completed_.assign(n_, {});
+  for (int r = 0; r < nregions_; ++r) {
+    const std::string& name = header.regions[r].name;
+    if (name == "MPI_Isend") isend_region_ = r;
+    if (name == "MPI_Wait") wait_region_ = r;
+    if (name == "MPI_Waitall") waitall_region_ = r;
+  }
   rma_ = GroundTruth::Rma{};
   rma_.window = header.rma_window;
   for (int r = 0; r < nregions_ && header.rma_window; ++r) {
@@ -45,6 +52,14 @@ void TruthCollector::begin(const TraceHeader& header) {
     *id = r;
     is_collective_[r] = 1;
   }
+}
+
+void TruthCollector::late_sender(int src, int dest, int tag, std::int64_t send_enter,
+                                 std::int64_t recv_enter, double wait) {
+  late_total_ += wait;
+  ++late_count_;
+  if (static_cast<std::int64_t>(late_.size()) < list_limit_)
+    late_.push_back({src, dest, tag, seconds(send_enter), seconds(recv_enter), wait});
 }
 
 // The last process entered: the instance's waits go to the imbalance before collectives
@@ -86,8 +101,9 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
     last_time_[e.loc] = e.time;
     if (first_time_ < 0) first_time_ = e.time;
     final_time_ = e.time;
-    // The events every format holds (ALOG has no one-sided records; OTF2 adds them).
-    events_ += e.kind != WriterEventKind::RmaPut && e.kind != WriterEventKind::RmaPutComplete;
+    // The events every format holds (ALOG has no one-sided or request records; OTF2 adds them).
+    events_ += e.kind != WriterEventKind::RmaPut && e.kind != WriterEventKind::RmaPutComplete &&
+               e.kind != WriterEventKind::IrecvRequest && e.kind != WriterEventKind::IsendComplete;
     auto& stack = stacks_[e.loc];
     switch (e.kind) {
       case WriterEventKind::Enter: {
@@ -112,6 +128,24 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
         stack.pop_back();
         // Seed 004 section 9: incl/excl += diff; the caller's excl -= diff.
         const double diff = seconds(e.time) - seconds(frame.enter);
+        if (e.region == wait_region_ || e.region == waitall_region_) {
+          // Scalasca: min(enter of the send's call, leave of the wait) - enter of the wait;
+          // MPI_Waitall only the largest of its receives.
+          const Completed* worst = nullptr;
+          double worst_wait = 0.0;
+          for (const Completed& c : completed_[e.loc]) {
+            const double wait = seconds(std::min(c.send_enter, e.time)) - seconds(frame.enter);
+            if (wait <= 0) continue;
+            if (e.region == wait_region_) {
+              late_sender(c.src, e.loc, c.tag, c.send_enter, frame.enter, wait);
+            } else if (wait > worst_wait) {
+              worst = &c;
+              worst_wait = wait;
+            }
+          }
+          if (worst) late_sender(worst->src, e.loc, worst->tag, worst->send_enter, frame.enter, worst_wait);
+          completed_[e.loc].clear();
+        }
         RegionTime& rt = region_time_[static_cast<std::size_t>(e.loc) * nregions_ + e.region];
         rt.incl += diff;
         rt.excl += diff;
@@ -159,14 +193,12 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
         // Seed 004 section 7: MPI_Send enter - MPI_Recv enter, when positive.
         if (!stack.empty() && stack.back().region == recv_region_ && sent.send_region == send_region_) {
           const double wait = seconds(sent.send_enter) - seconds(stack.back().enter);
-          if (wait > 0) {
-            late_total_ += wait;
-            ++late_count_;
-            if (static_cast<std::int64_t>(late_.size()) < list_limit_)
-              late_.push_back({e.peer, e.loc, e.tag, seconds(sent.send_enter),
-                               seconds(stack.back().enter), wait});
-          }
+          if (wait > 0) late_sender(e.peer, e.loc, e.tag, sent.send_enter, stack.back().enter, wait);
         }
+        // Completed in MPI_Wait/MPI_Waitall: judged when the wait ends.
+        if (!stack.empty() && (stack.back().region == wait_region_ || stack.back().region == waitall_region_) &&
+            (sent.send_region == send_region_ || sent.send_region == isend_region_))
+          completed_[e.loc].push_back({e.peer, e.tag, sent.send_enter});
         break;
       }
       case WriterEventKind::RmaPut:
@@ -175,6 +207,8 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
         rma_.put_bytes += e.len;
         break;
       case WriterEventKind::RmaPutComplete:
+      case WriterEventKind::IrecvRequest:
+      case WriterEventKind::IsendComplete:
       case WriterEventKind::Fork:
       case WriterEventKind::Join:
         break;  // no part of any ground-truth figure

@@ -47,7 +47,7 @@ struct RegionTimeRow {
 // `earl gen` writes as OUT.truth.json). Times in seconds; lists hold at most `list_limit`
 // entries, counts and totals are complete.
 struct GroundTruth {
-  std::uint64_t events = 0;            // as ALOG holds them (without one-sided records)
+  std::uint64_t events = 0;            // as ALOG holds them (no one-sided or request records)
   double start = 0.0, end = 0.0;       // first and last event time
   std::vector<std::string> regions;    // region names by id
   std::vector<std::string> location_names;
@@ -102,7 +102,9 @@ class TruthCollector : public TraceWriter {
   // collective operations (their instances must cover all locations); list_limit: at most
   // this many entries in each list (counts and totals are always complete). With the
   // header's rma_window, the regions named MPI_Win_create, MPI_Win_fence and MPI_Win_free
-  // are the window's collective calls (their instances cover all processes as well).
+  // are the window's collective calls (their instances cover all processes as well); the
+  // receives completed in regions named MPI_Wait/MPI_Waitall of sends in MPI_Isend are
+  // judged for late sender there (Waitall: the largest wait only).
   TruthCollector(int send_region, int recv_region, std::vector<int> collectives,
                  std::int64_t list_limit);
 
@@ -159,6 +161,17 @@ class TruthCollector : public TraceWriter {
   std::int64_t coll_instances_ = 0;
   std::vector<CollectiveWait> imbalance_;
   double imbalance_total_ = 0.0;
+
+  // Non-blocking receives: MPI_Isend/MPI_Wait/MPI_Waitall (-1: absent) and, per location,
+  // the receives the wait it is in completed so far.
+  int isend_region_ = -1, wait_region_ = -1, waitall_region_ = -1;
+  struct Completed {
+    int src, tag;
+    std::int64_t send_enter;
+  };
+  std::vector<std::vector<Completed>> completed_;
+  void late_sender(int src, int dest, int tag, std::int64_t send_enter, std::int64_t recv_enter,
+                   double wait);
 
   // Window synchronisations: region ids (-1: absent) and what they found.
   int win_create_ = -1, win_fence_ = -1, win_free_ = -1;

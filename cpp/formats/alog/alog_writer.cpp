@@ -144,7 +144,9 @@ void AlogWriter::write(const WriterEvent* events, std::size_t count) {
         break;
       case WriterEventKind::RmaPut:
       case WriterEventKind::RmaPutComplete:
-        continue;  // ALOG has no one-sided records; the MPI_Put region stays
+      case WriterEventKind::IrecvRequest:
+      case WriterEventKind::IsendComplete:
+        continue;  // ALOG has no one-sided or request records; the regions stay
     }
     put('\n');
     if (buffer_.size() >= kFlushAt) flush(true);

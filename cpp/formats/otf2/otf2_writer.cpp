@@ -353,14 +353,28 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
         if (e.len < 0) fail("negative message length " + std::to_string(e.len));
         const std::uint32_t peer = rank_of(e.peer, send ? "destination" : "source");
         rank_of(e.loc, send ? "sending" : "receiving");
-        if (send)
-          check(OTF2_EvtWriter_MpiSend(w, nullptr, ts, peer, 0, static_cast<std::uint32_t>(e.tag),
-                                       static_cast<std::uint64_t>(e.len)),
-                "MpiSend");
+        const auto tag = static_cast<std::uint32_t>(e.tag);
+        const auto len = static_cast<std::uint64_t>(e.len);
+        const auto request = static_cast<std::uint64_t>(e.request);
+        if (send && e.request >= 0)
+          check(OTF2_EvtWriter_MpiIsend(w, nullptr, ts, peer, 0, tag, len, request), "MpiIsend");
+        else if (send)
+          check(OTF2_EvtWriter_MpiSend(w, nullptr, ts, peer, 0, tag, len), "MpiSend");
+        else if (e.request >= 0)
+          check(OTF2_EvtWriter_MpiIrecv(w, nullptr, ts, peer, 0, tag, len, request), "MpiIrecv");
         else
-          check(OTF2_EvtWriter_MpiRecv(w, nullptr, ts, peer, 0, static_cast<std::uint32_t>(e.tag),
-                                       static_cast<std::uint64_t>(e.len)),
-                "MpiRecv");
+          check(OTF2_EvtWriter_MpiRecv(w, nullptr, ts, peer, 0, tag, len), "MpiRecv");
+        break;
+      }
+      case WriterEventKind::IrecvRequest:
+      case WriterEventKind::IsendComplete: {
+        if (e.request < 0) fail("request record without a request id");
+        rank_of(e.loc, "requesting");
+        const auto request = static_cast<std::uint64_t>(e.request);
+        if (e.kind == WriterEventKind::IrecvRequest)
+          check(OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, ts, request), "MpiIrecvRequest");
+        else
+          check(OTF2_EvtWriter_MpiIsendComplete(w, nullptr, ts, request), "MpiIsendComplete");
         break;
       }
       case WriterEventKind::RmaPut:

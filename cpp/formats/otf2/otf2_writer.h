@@ -19,7 +19,8 @@
 //   in process order, a COMM_GROUP listing per rank r the index of its process
 //   (TraceHeader::rank_process), and Comm 0 "MPI_COMM_WORLD" on that group.
 // - Events: Enter/Leave; Send/Recv -> MpiSend/MpiRecv on MPI_COMM_WORLD with the peer
-//   location's rank; an Enter flagged kWriterCollective is followed by MpiCollectiveBegin,
+//   location's rank (MpiIsend/MpiIrecv with their request id where they have one;
+//   IrecvRequest/IsendComplete -> MpiIrecvRequest/MpiIsendComplete); an Enter flagged kWriterCollective is followed by MpiCollectiveBegin,
 //   an Exit flagged kWriterCollective is preceded by MpiCollectiveEnd (operation from the
 //   region name, root rank or undefined, bytes sent/received); Fork/Join -> ThreadFork/
 //   ThreadJoin (paradigm OpenMP) on the master thread.
