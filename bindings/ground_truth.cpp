@@ -42,6 +42,7 @@ py::dict how_it_was_made(const gen::GenOptions& o, const gen::GenResult& result)
   injected["out_of_order_pairs"] = result.summary.injected_out_of_order;
   injected["imbalanced"] = result.summary.injected_imbalance;
   if (o.rma_every > 0) injected["fence_imbalanced"] = result.summary.injected_fence_imbalance;
+  if (o.lock_every > 0) injected["locks_held_longer"] = result.summary.injected_lock_hold;
   d["injected"] = injected;
   return d;
 }
@@ -100,6 +101,20 @@ py::dict rma(const GroundTruth& t) {
   d["free_waits"] = t.rma.free_waits;
   d["puts"] = t.rma.puts;
   d["put_bytes"] = t.rma.put_bytes;
+  d["locks"] = t.rma.locks;
+  d["lock_wait_count"] = t.rma.lock_wait_count;
+  d["lock_wait_total"] = t.rma.lock_wait_total;
+  py::list waits;
+  for (const auto& x : t.rma.lock_waits) {
+    py::dict e;
+    e["loc"] = x.loc;
+    e["target"] = x.target;
+    e["requested"] = x.requested;
+    e["acquired"] = x.acquired;
+    e["wait"] = x.wait;
+    waits.append(e);
+  }
+  d["lock_waits"] = waits;
   return d;
 }
 
@@ -149,6 +164,7 @@ py::dict truth_to_python(const gen::GenOptions& options, const gen::GenResult& r
   truncated["imbalance"] = t.truncated.imbalance;
   if (t.rma.window) {
     truncated["fence_waits"] = t.truncated.fence_waits;
+    truncated["lock_waits"] = t.truncated.lock_waits;
     d["rma"] = rma(t);
   }
   d["truncated"] = truncated;

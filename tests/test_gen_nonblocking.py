@@ -21,7 +21,8 @@ CASES = [
     pytest.param(("otf2", dict()), id="otf2", marks=needs_otf2),
     pytest.param(("otf2", dict(permute_ranks=True)), id="otf2-permuted", marks=needs_otf2),
     pytest.param(("otf2", dict(threads=2, seed=7)), id="otf2-threads", marks=needs_otf2),
-    pytest.param(("otf2", dict(rma_every=3)), id="otf2-with-fences", marks=needs_otf2),
+    pytest.param(("otf2", dict(rma_every=3, lock_every=2)), id="otf2-with-fences-and-locks",
+                 marks=needs_otf2),
 ]
 
 WAITS = ("MPI_Wait", "MPI_Waitall")
@@ -65,7 +66,9 @@ def test_late_senders_are_the_injected_ones(generated):
 NONBLOCKING_REGIONS = dict(MPI_REGIONS, MPI_Isend="mpi_point2point", MPI_Irecv="mpi_point2point",
                            MPI_Wait="mpi_point2point", MPI_Waitall="mpi_point2point",
                            MPI_Win_fence="mpi_rma_synchronization", MPI_Put="mpi_rma_communication",
-                           MPI_Win_create="mpi_mgmt_win", MPI_Win_free="mpi_mgmt_win")
+                           MPI_Win_create="mpi_mgmt_win", MPI_Win_free="mpi_mgmt_win",
+                           MPI_Win_lock="mpi_rma_synchronization",
+                           MPI_Win_unlock="mpi_rma_synchronization")
 
 
 def test_profile_is_the_region_time_of_the_truth(generated):

@@ -22,8 +22,12 @@ namespace earl {
 // the MPI_Irecv that posted request `request`, IsendComplete the completion of an
 // MPI_Isend's request (OTF2 MpiIrecvRequest/MpiIsendComplete; ALOG writes nothing for
 // them, its sends and receives as always).
+// RmaLockRequest/RmaLockAcquire/RmaLockRelease: a passive-target lock of the window at the
+// target location `peer`, exclusive when `tag` is 1, shared when 0 (OTF2 RmaRequestLock/
+// RmaAcquireLock/RmaReleaseLock; ALOG writes nothing for them).
 enum class WriterEventKind : std::uint8_t {
-  Enter, Exit, Send, Recv, Fork, Join, RmaPut, RmaPutComplete, IrecvRequest, IsendComplete
+  Enter, Exit, Send, Recv, Fork, Join, RmaPut, RmaPutComplete, IrecvRequest, IsendComplete,
+  RmaLockRequest, RmaLockAcquire, RmaLockRelease
 };
 
 // WriterEvent::flags.

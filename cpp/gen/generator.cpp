@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <iterator>
 #include <memory>
 
 #include "gen/options.h"
@@ -20,8 +19,6 @@ namespace {
 constexpr int kTagRight = 100, kTagLeft = 101, kTagPairFirst = 200, kTagPairSecond = 201;
 constexpr int kTagInFlight = 300, kFirstOwnTag = 1000;
 constexpr std::int64_t kStartUs = 1000;
-constexpr int kRmaRegions = static_cast<int>(std::size(kRmaRegionNames));
-constexpr int kNonBlockingRegions = static_cast<int>(std::size(kNonBlockingRegionNames));
 
 [[noreturn]] void bad(const std::string& what) { throw EarlError("earl gen: " + what); }
 
@@ -63,25 +60,27 @@ class Program {
   }
 
   GenSummary run() {
-    const bool rma = o_.rma_every > 0;
-    TraceHeader header = program_header(n_, t_, o_.depth > 0, rma, o_.nonblocking);
-    const int nonblocking_first =
-        static_cast<int>(header.regions.size()) - (o_.nonblocking ? kNonBlockingRegions : 0);
-    if (o_.nonblocking) {
-      isend_ = nonblocking_first;
-      irecv_ = nonblocking_first + 1;
-      wait_ = nonblocking_first + 2;
-      waitall_ = nonblocking_first + 3;
-    }
-    const int rma_first = nonblocking_first - (rma ? kRmaRegions : 0);
-    recursion_region_ = rma_first - 1;
-    if (rma) {
-      win_create_ = rma_first;
-      win_fence_ = rma_first + 1;
-      put_ = rma_first + 2;
-      win_free_ = rma_first + 3;
-      epoch_work_ = rma_first + 4;
-    }
+    TraceHeader header = program_header(o_);
+    // The regions of optional shapes by name (-1 where the run has none).
+    auto id = [&](const char* name) {
+      for (std::size_t r = 0; r < header.regions.size(); ++r)
+        if (header.regions[r].name == name) return static_cast<int>(r);
+      return -1;
+    };
+    recursion_region_ = id("recursion");
+    win_create_ = id("MPI_Win_create");
+    win_fence_ = id("MPI_Win_fence");
+    put_ = id("MPI_Put");
+    win_free_ = id("MPI_Win_free");
+    epoch_work_ = id("epoch_work");
+    win_lock_ = id("MPI_Win_lock");
+    win_unlock_ = id("MPI_Win_unlock");
+    locked_work_ = id("locked_work");
+    isend_ = id("MPI_Isend");
+    irecv_ = id("MPI_Irecv");
+    wait_ = id("MPI_Wait");
+    waitall_ = id("MPI_Waitall");
+    const bool rma = header.rma_window;
     if (o_.permute_ranks) header.rank_process = permuted_ranks(n_, o_.seed);
     for (TraceWriter* sink : sinks_) sink->begin(header);
 
@@ -247,9 +246,12 @@ class Program {
             : kMpiAllreduce;
     const bool rma_round =
         o_.rma_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.rma_every) == 0;
-    if (rma_round) {
+    const bool lock_round =
+        o_.lock_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.lock_every) == 0;
+    if (rma_round || lock_round) {
       for (int proc = 0; proc < n_; ++proc) receive(proc);
-      fence_epoch();
+      if (rma_round) fence_epoch();
+      if (lock_round) lock_epochs();
       for (int proc = 0; proc < n_; ++proc) finish_step(proc, collective);
     } else {
       for (int proc = 0; proc < n_; ++proc) {
@@ -356,6 +358,53 @@ class Program {
     emit(l, WriterEventKind::Exit, kExchange, clock_[l] + rng_.uniform(1, 2));
   }
 
+  // One MPI_Put of process `proc` to process `target`, completed inside the call.
+  void put(int proc, int target) {
+    const int l = master(proc);
+    emit(l, WriterEventKind::Enter, put_, clock_[l] + rng_.uniform(1, 2));
+    const std::int64_t len = rng_.uniform(o_.msg_bytes / 2, o_.msg_bytes + o_.msg_bytes / 2);
+    WriterEvent& e = emit(l, WriterEventKind::RmaPut, -1, clock_[l] + 1);
+    e.peer = master(target);
+    e.len = len;
+    e.tag = put_ids_[proc];
+    emit(l, WriterEventKind::RmaPutComplete, -1, clock_[l] + rng_.uniform(1, 2) + copy_cost(len)).tag =
+        put_ids_[proc]++;
+    emit(l, WriterEventKind::Exit, put_, clock_[l] + rng_.uniform(1, 2));
+  }
+
+  // Every process locks the window of this phase's target exclusively, puts to it, works
+  // and unlocks. The lock goes to the requesters in order of request (ties: lower process
+  // first), each when the previous holder has released it.
+  void lock_epochs() {
+    const int target = static_cast<int>(lock_phases_++ % static_cast<std::uint64_t>(n_));
+    std::vector<std::pair<std::int64_t, int>> requests;
+    for (int proc = 0; proc < n_; ++proc)
+      requests.push_back({clock_[master(proc)] + rng_.uniform(1, 3), proc});
+    std::sort(requests.begin(), requests.end());
+    std::int64_t released = 0;
+    for (const auto& [request, proc] : requests) {
+      const int l = master(proc);
+      emit(l, WriterEventKind::Enter, win_lock_, request);
+      auto lock_event = [&](WriterEventKind kind, std::int64_t t) {
+        WriterEvent& e = emit(l, kind, -1, t);
+        e.peer = master(target);
+        e.tag = 1;  // exclusive
+        return e.time;
+      };
+      lock_event(WriterEventKind::RmaLockRequest, clock_[l] + 1);
+      lock_event(WriterEventKind::RmaLockAcquire, std::max(clock_[l], released) + rng_.uniform(1, 2));
+      emit(l, WriterEventKind::Exit, win_lock_, clock_[l] + rng_.uniform(1, 2));
+      put(proc, target);
+      const std::int64_t extra = rng_.bernoulli(o_.lock_hold_rate) ? 1 + rng_.exponential(o_.lock_hold_us) : 0;
+      summary_.injected_lock_hold += extra > 0;
+      emit(l, WriterEventKind::Enter, locked_work_, clock_[l] + rng_.uniform(1, 2));
+      emit(l, WriterEventKind::Exit, locked_work_, clock_[l] + jittered(o_.update_us, update_jitter_) + extra);
+      emit(l, WriterEventKind::Enter, win_unlock_, clock_[l] + rng_.uniform(1, 2));
+      released = lock_event(WriterEventKind::RmaLockRelease, clock_[l] + rng_.uniform(1, 2));
+      emit(l, WriterEventKind::Exit, win_unlock_, clock_[l] + rng_.uniform(1, 2));
+    }
+  }
+
   // One collective call on the window by every master thread: each enters when it is
   // ready, all leave together after the last one entered (create, fence and free
   // synchronise).
@@ -378,17 +427,7 @@ class Program {
     window_call(win_fence_);
     for (int proc = 0; proc < n_; ++proc) {
       const int l = master(proc);
-      for (int k = 0; k < o_.rma_puts; ++k) {
-        emit(l, WriterEventKind::Enter, put_, clock_[l] + rng_.uniform(1, 2));
-        const std::int64_t len = rng_.uniform(o_.msg_bytes / 2, o_.msg_bytes + o_.msg_bytes / 2);
-        WriterEvent& put = emit(l, WriterEventKind::RmaPut, -1, clock_[l] + 1);
-        put.peer = master((proc + 1) % n_);
-        put.len = len;
-        put.tag = put_ids_[proc];
-        emit(l, WriterEventKind::RmaPutComplete, -1, clock_[l] + rng_.uniform(1, 2) + copy_cost(len)).tag =
-            put_ids_[proc]++;
-        emit(l, WriterEventKind::Exit, put_, clock_[l] + rng_.uniform(1, 2));
-      }
+      for (int k = 0; k < o_.rma_puts; ++k) put(proc, (proc + 1) % n_);
       const std::int64_t extra =
           rng_.bernoulli(o_.fence_imbalance_rate) ? 1 + rng_.exponential(o_.fence_imbalance_us) : 0;
       summary_.injected_fence_imbalance += extra > 0;
@@ -445,8 +484,10 @@ class Program {
   std::vector<std::int64_t> coll_enter_;
   std::vector<std::int32_t> put_ids_;  // per process: the next put's matching id
   int win_create_ = -1, win_fence_ = -1, put_ = -1, win_free_ = -1, epoch_work_ = -1;
+  int win_lock_ = -1, win_unlock_ = -1, locked_work_ = -1;
   int isend_ = -1, irecv_ = -1, wait_ = -1, waitall_ = -1;
   std::vector<std::int64_t> next_request_;  // per process: the next request id
+  std::uint64_t lock_phases_ = 0;
   std::vector<WriterEvent> round_;
   GenSummary summary_;
 };
@@ -464,7 +505,8 @@ void GenOptions::validate() const {
     bad("rollover is an ALOG notion; format '" + format + "' has no clock roll-over");
 }
 
-TraceHeader program_header(int processes, int threads, bool recursion, bool rma, bool nonblocking) {
+TraceHeader program_header(const GenOptions& options) {
+  const int processes = options.locations, threads = options.threads;
   TraceHeader h;
   h.locations = processes * threads;
   h.threads = threads;
@@ -476,16 +518,18 @@ TraceHeader program_header(int processes, int threads, bool recursion, bool rma,
       {"MPI_Allreduce", "brown:solid", "MPI"}, {"MPI_Barrier", "black:solid", "MPI"},
   };
   if (threads > 1) h.regions.push_back({"parallel", "pink:boxes", "OPENMP"});
-  if (recursion) h.regions.push_back({"recursion", "purple:solid", "USER"});
-  if (rma) {
-    h.rma_window = true;
-    for (const char* name : kRmaRegionNames) {
+  if (options.depth > 0) h.regions.push_back({"recursion", "purple:solid", "USER"});
+  auto add = [&](std::initializer_list<const char*> names, const char* style) {
+    for (const char* name : names) {
       const bool mpi = std::string(name).compare(0, 4, "MPI_") == 0;
-      h.regions.push_back({name, mpi ? "turquoise:solid" : "tan:boxes", mpi ? "MPI" : "USER"});
+      h.regions.push_back({name, mpi ? style : "tan:boxes", mpi ? "MPI" : "USER"});
     }
-  }
-  if (nonblocking)
-    for (const char* name : kNonBlockingRegionNames) h.regions.push_back({name, "salmon:solid", "MPI"});
+  };
+  h.rma_window = options.rma_every > 0 || options.lock_every > 0;
+  if (h.rma_window)
+    add({"MPI_Win_create", "MPI_Win_fence", "MPI_Put", "MPI_Win_free", "epoch_work"}, "turquoise:solid");
+  if (options.nonblocking) add({"MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall"}, "salmon:solid");
+  if (options.lock_every > 0) add({"MPI_Win_lock", "MPI_Win_unlock", "locked_work"}, "gold:solid");
   for (int p = 0; p < processes; ++p) {
     h.location_names.push_back("rank " + std::to_string(p));
     for (int k = 1; k < threads; ++k)

@@ -60,6 +60,20 @@
 //   process with probability `fence_imbalance_rate`, so the others wait in the closing
 //   fence. The ground truth holds each window call's wait per process (latest enter - own
 //   enter: Scalasca's Wait at Fence/Create/Free).
+// Passive-target lock epochs (`lock_every` k > 0, off by default, on the same window):
+// every k-th round has, after its exchange (and fence epoch), on every master thread
+//
+//     MPI_Win_lock            (exclusive lock of the window at one target process, the
+//                              next one each time: requested at the enter, acquired when
+//                              the previous holder released it, in order of request)
+//     MPI_Put                 (to the target)
+//     locked_work             (update_us +- jitter, plus the injected hold)
+//     MPI_Win_unlock          (releases the lock)
+//
+// - lock hold: locked_work takes `lock_hold_us` (exponential mean) longer with probability
+//   `lock_hold_rate`, so later requesters wait longer. The ground truth holds every epoch
+//   that waited (Scalasca's Lock Competition: min(latest release of the epochs acquired
+//   before, acquisition) - enter of MPI_Win_lock).
 // OTF2 writes the window and its RMA records (formats/otf2/otf2_writer.h); ALOG, which has
 // none, the regions only.
 //
@@ -126,8 +140,13 @@ struct GenOptions {
   double fence_imbalance_rate = 0.3;   // per process and epoch: longer work before the closing fence
   std::int64_t fence_imbalance_us = 300;
 
-  // Non-blocking exchange (off by default): MPI_Irecv/MPI_Isend, MPI_Wait, MPI_Waitall.
+  // Non-blocking exchange (off by default): MPI_Irecv/MPI_Isend, MPI_Waitall, MPI_Wait.
   bool nonblocking = false;
+
+  // Passive-target lock epochs (off by default).
+  std::int64_t lock_every = 0;       // every k-th round has one (0: never)
+  double lock_hold_rate = 0.3;       // per process and epoch: longer work holding the lock
+  std::int64_t lock_hold_us = 200;
 
   // Clocks that disagree (gen/clock_skew.h): the written times only; 0 = exact clocks.
   double clock_offset = 0.0;  // seconds: each process' offset uniform in [0, this]
@@ -151,6 +170,7 @@ struct GenSummary {
   std::uint64_t injected_out_of_order = 0;
   std::uint64_t injected_imbalance = 0;
   std::uint64_t injected_fence_imbalance = 0;
+  std::uint64_t injected_lock_hold = 0;
 };
 
 // Region ids of the program model, in definition order. kParallel exists only when
@@ -160,19 +180,10 @@ enum GenRegion : int {
   kMpiBarrier, kRegionCount, kParallel = kRegionCount
 };
 
-// The header of a run with `processes` MPI processes of `threads` locations each.
-// With `recursion`, region `recursion` follows the others; with `rma`, the window
-// (TraceHeader::rma_window) and the regions of kRmaRegionNames follow; with
-// `nonblocking`, those of kNonBlockingRegionNames.
-TraceHeader program_header(int processes, int threads = 1, bool recursion = false, bool rma = false,
-                           bool nonblocking = false);
-
-// The regions of the one-sided epochs, in definition order.
-inline constexpr const char* kRmaRegionNames[] = {"MPI_Win_create", "MPI_Win_fence", "MPI_Put",
-                                                  "MPI_Win_free", "epoch_work"};
-// The regions of the non-blocking exchange, in definition order.
-inline constexpr const char* kNonBlockingRegionNames[] = {"MPI_Isend", "MPI_Irecv", "MPI_Wait",
-                                                          "MPI_Waitall"};
+// The header of a run: `locations` MPI processes of `threads` locations each, the program
+// model's regions, and those of the shapes the options turn on (recursion, the window's
+// calls with TraceHeader::rma_window, the non-blocking calls, the lock calls) after them.
+TraceHeader program_header(const GenOptions& options);
 
 // MPI_COMM_WORLD's rank -> process for permute_ranks (seeded, never the identity for >= 2
 // processes).

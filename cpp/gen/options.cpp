@@ -93,6 +93,15 @@ const std::vector<OptionSpec>& option_table() {
       {"nonblocking", &GenOptions::nonblocking, G::Model,
        "non-blocking exchange: MPI_Irecv and MPI_Isend, then MPI_Waitall for the sends and "
        "every receive but the last, MPI_Wait for the last"},
+      {"lock_every", &GenOptions::lock_every, G::Model,
+       "every N-th round has passive-target epochs after its exchange: every process locks "
+       "one target's window exclusively (MPI_Win_lock), puts, works and unlocks, waiting for "
+       "the earlier holders (0: never)",
+       0},
+      {"lock_hold_rate", &GenOptions::lock_hold_rate, G::Model,
+       "probability per process and lock epoch of longer work while holding the lock", 0, 1},
+      {"lock_hold_us", &GenOptions::lock_hold_us, G::Model,
+       "mean extra work while holding the lock (exponential, microseconds)", 0, kMaxUs},
       {"clock_offset", &GenOptions::clock_offset, G::Model,
        "skewed clocks: each process records time with an offset drawn from [0, X] seconds "
        "(the ground truth keeps the true times; 0: exact clocks)",

@@ -41,6 +41,8 @@ void TruthCollector::begin(const TraceHeader& header) {
     if (name == "MPI_Waitall") waitall_region_ = r;
   }
   rma_ = GroundTruth::Rma{};
+  lock_released_.assign(n_, -1);
+  lock_held_.assign(n_, -1);
   rma_.window = header.rma_window;
   for (int r = 0; r < nregions_ && header.rma_window; ++r) {
     const std::string& name = header.regions[r].name;
@@ -60,6 +62,32 @@ void TruthCollector::late_sender(int src, int dest, int tag, std::int64_t send_e
   ++late_count_;
   if (static_cast<std::int64_t>(late_.size()) < list_limit_)
     late_.push_back({src, dest, tag, seconds(send_enter), seconds(recv_enter), wait});
+}
+
+void TruthCollector::window_lock(const WriterEvent& e, const std::vector<Frame>& stack) {
+  if (!rma_.window) fail("window lock without the header's window");
+  if (e.peer < 0 || e.peer >= n_) fail("lock target out of range");
+  if (e.kind == WriterEventKind::RmaLockRequest) return;
+  if (e.kind == WriterEventKind::RmaLockRelease) {
+    if (lock_held_[e.loc] != e.peer) fail("release of a lock not held");
+    lock_held_[e.loc] = -1;
+    lock_released_[e.peer] = std::max(lock_released_[e.peer], e.time);
+    return;
+  }
+  if (e.tag != 1) fail("shared locks are not modelled");
+  if (lock_held_[e.loc] >= 0) fail("lock acquired while holding one");
+  if (stack.empty()) fail("lock acquired outside a call");
+  lock_held_[e.loc] = e.peer;
+  ++rma_.locks;
+  const std::int64_t blocker = lock_released_[e.peer];
+  if (blocker < 0) return;
+  const std::int64_t requested = stack.back().enter;
+  const double wait = seconds(std::min(blocker, e.time)) - seconds(requested);
+  if (wait <= 0) return;
+  rma_.lock_wait_total += wait;
+  ++rma_.lock_wait_count;
+  if (static_cast<std::int64_t>(rma_.lock_waits.size()) < list_limit_)
+    rma_.lock_waits.push_back({e.loc, e.peer, seconds(requested), seconds(e.time), wait});
 }
 
 // The last process entered: the instance's waits go to the imbalance before collectives
@@ -103,7 +131,9 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
     final_time_ = e.time;
     // The events every format holds (ALOG has no one-sided or request records; OTF2 adds them).
     events_ += e.kind != WriterEventKind::RmaPut && e.kind != WriterEventKind::RmaPutComplete &&
-               e.kind != WriterEventKind::IrecvRequest && e.kind != WriterEventKind::IsendComplete;
+               e.kind != WriterEventKind::IrecvRequest && e.kind != WriterEventKind::IsendComplete &&
+               e.kind != WriterEventKind::RmaLockRequest && e.kind != WriterEventKind::RmaLockAcquire &&
+               e.kind != WriterEventKind::RmaLockRelease;
     auto& stack = stacks_[e.loc];
     switch (e.kind) {
       case WriterEventKind::Enter: {
@@ -206,6 +236,11 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
         ++rma_.puts;
         rma_.put_bytes += e.len;
         break;
+      case WriterEventKind::RmaLockRequest:
+      case WriterEventKind::RmaLockAcquire:
+      case WriterEventKind::RmaLockRelease:
+        window_lock(e, stack);
+        break;
       case WriterEventKind::RmaPutComplete:
       case WriterEventKind::IrecvRequest:
       case WriterEventKind::IsendComplete:
@@ -220,6 +255,7 @@ void TruthCollector::finish() {
   for (int l = 0; l < n_; ++l) {
     if (!stacks_[l].empty()) fail("region instances left open");
     if (!in_flight_[l].empty()) fail("messages left unreceived");
+    if (lock_held_[l] >= 0) fail("window lock left held");
   }
   if (coll_pending_ != 0) fail("collective instance incomplete");
 }
@@ -249,6 +285,7 @@ GroundTruth TruthCollector::truth() const {
   t.truncated.imbalance = static_cast<std::uint64_t>(coll_instances_) > imbalance_.size();
   t.rma = rma_;
   t.truncated.fence_waits = static_cast<std::uint64_t>(rma_.fences) > rma_.fence_waits.size();
+  t.truncated.lock_waits = rma_.lock_wait_count > rma_.lock_waits.size();
   t.bytes_received_per_location = bytes_received_;
   t.bytes_sent_per_location = bytes_sent_;
   t.region_time.resize(n_);

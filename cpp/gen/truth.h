@@ -33,6 +33,14 @@ struct CollectiveWait {
   std::vector<double> waits;  // per process (its master thread): max enter - own enter
 };
 
+// A passive-target lock epoch that waited for an earlier one (Scalasca's Lock
+// Competition): wait = min(latest release of the epochs acquired before, acquired) -
+// enter of the call that requested the lock.
+struct LockWait {
+  int loc, target;
+  double requested, acquired, wait;
+};
+
 struct RegionTime {
   double incl = 0.0, excl = 0.0;
   std::uint64_t count = 0;
@@ -69,7 +77,8 @@ struct GroundTruth {
   std::vector<CollectiveWait> imbalance;
 
   struct Truncated {
-    bool late_senders = false, out_of_order = false, imbalance = false, fence_waits = false;
+    bool late_senders = false, out_of_order = false, imbalance = false, fence_waits = false,
+         lock_waits = false;
   } truncated;
 
   // One-sided (a header with rma_window): the window's collective calls, each instance's
@@ -83,6 +92,10 @@ struct GroundTruth {
     std::vector<double> create_waits, free_waits;  // per process; empty: no such call
     std::uint64_t puts = 0;
     std::int64_t put_bytes = 0;
+    std::uint64_t locks = 0;  // lock epochs (all exclusive)
+    std::uint64_t lock_wait_count = 0;
+    double lock_wait_total = 0.0;
+    std::vector<LockWait> lock_waits;
   } rma;
 
   std::vector<std::int64_t> bytes_received_per_location, bytes_sent_per_location;
@@ -177,6 +190,11 @@ class TruthCollector : public TraceWriter {
   int win_create_ = -1, win_fence_ = -1, win_free_ = -1;
   GroundTruth::Rma rma_;
   void instance_complete();
+  // Per target location: the latest release of its window's lock so far (-1: none). Locks
+  // are exclusive, so every epoch acquired earlier has released when the next acquires.
+  std::vector<std::int64_t> lock_released_;
+  std::vector<std::int64_t> lock_held_;  // per location: the target it holds, -1 none
+  void window_lock(const WriterEvent& e, const std::vector<Frame>& stack);
 };
 
 }  // namespace earl::gen

@@ -18,7 +18,8 @@ received out of order (tags 200/201, the second received first) and load imbalan
 the collectives; with ``rma_every`` also one-sided fence epochs (MPI_Win_fence, MPI_Put,
 MPI_Win_fence on one window) with imbalance before the closing fence, whose waits the
 truth's ``rma`` entry gives; with ``nonblocking`` the exchange is MPI_Irecv/MPI_Isend
-completed in MPI_Waitall and MPI_Wait. Times in the truth are seconds exactly as a reader computes them from the
+completed in MPI_Waitall and MPI_Wait; with ``lock_every`` exclusive lock epochs on the
+window whose lock competition the truth's ``rma`` entry gives. Times in the truth are seconds exactly as a reader computes them from the
 trace's integer microseconds (``us / 1e6``, see docs/api-contract.md); totals are summed in file order, the way the
 example scripts of the EARL 2.0 reference do.
 """

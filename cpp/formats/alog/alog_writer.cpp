@@ -146,6 +146,9 @@ void AlogWriter::write(const WriterEvent* events, std::size_t count) {
       case WriterEventKind::RmaPutComplete:
       case WriterEventKind::IrecvRequest:
       case WriterEventKind::IsendComplete:
+      case WriterEventKind::RmaLockRequest:
+      case WriterEventKind::RmaLockAcquire:
+      case WriterEventKind::RmaLockRelease:
         continue;  // ALOG has no one-sided or request records; the regions stay
     }
     put('\n');

@@ -393,6 +393,22 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
               "RmaPut");
         break;
       }
+      case WriterEventKind::RmaLockRequest:
+      case WriterEventKind::RmaLockAcquire:
+      case WriterEventKind::RmaLockRelease: {
+        if (!header_.rma_window) fail("window lock without the header's RMA window");
+        rank_of(e.loc, "locking");
+        const std::uint32_t target = rank_of(e.peer, "lock target");
+        constexpr std::uint64_t kLockId = 0;  // one lock per window and target, as Score-P numbers it
+        const OTF2_LockType type = e.tag == 1 ? OTF2_LOCK_EXCLUSIVE : OTF2_LOCK_SHARED;
+        if (e.kind == WriterEventKind::RmaLockRequest)
+          check(OTF2_EvtWriter_RmaRequestLock(w, nullptr, ts, kWindow, target, kLockId, type), "RmaRequestLock");
+        else if (e.kind == WriterEventKind::RmaLockAcquire)
+          check(OTF2_EvtWriter_RmaAcquireLock(w, nullptr, ts, kWindow, target, kLockId, type), "RmaAcquireLock");
+        else
+          check(OTF2_EvtWriter_RmaReleaseLock(w, nullptr, ts, kWindow, target, kLockId), "RmaReleaseLock");
+        break;
+      }
       case WriterEventKind::Fork:
         check(OTF2_EvtWriter_ThreadFork(w, nullptr, ts, OTF2_PARADIGM_OPENMP,
                                         static_cast<std::uint32_t>(std::max(e.tag, 0))),

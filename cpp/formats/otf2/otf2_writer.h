@@ -29,7 +29,8 @@
 //   MPI_Win_free flagged kWriterRmaCollective get what Score-P's wrappers write: Enter,
 //   RmaCollectiveBegin, [RmaWinCreate | RmaWinDestroy,] RmaCollectiveEnd (create handle /
 //   barrier / destroy handle, no root, no bytes), Leave. RmaPut/RmaPutComplete -> RmaPut
-//   (target rank, bytes, matching id) and RmaOpCompleteBlocking.
+//   (target rank, bytes, matching id) and RmaOpCompleteBlocking; RmaLock* ->
+//   RmaRequestLock/RmaAcquireLock/RmaReleaseLock (target rank, lock id 0, lock type).
 //
 // Memory stays bounded: each location's buffer holds at most a few chunks before libotf2
 // flushes it to its file (memory callbacks), and definitions are written at the end.
