@@ -198,3 +198,18 @@ def test_epoch_options_change_nothing_without_rma_every(tmp_path):
     assert (tmp_path / "a.alog").read_bytes() == (tmp_path / "b.alog").read_bytes()
     assert "rma" not in plain and "rma" not in tuned
     assert "fence_waits" not in plain["truncated"]
+
+
+def test_command_line_names_the_epochs(tmp_path, capsys):
+    import json
+    from earl.cli import main as earl_main
+    out = tmp_path / "cli.alog"
+    assert earl_main(["gen", str(out), "-e", "3000", "--rma-every", "2", "--rma-puts", "3",
+                      "--lock-every", "3"]) == 0
+    truth = json.load(open(str(out) + ".truth.json"))
+    rma = truth["rma"]
+    assert truth["options"]["rma_every"] == 2 and truth["options"]["lock_every"] == 3
+    assert rma["puts"] == 4 * (3 * (truth["rounds"] // 2) + truth["rounds"] // 3)
+    assert ("one-sided: %d fences (%.6f s waited), %d puts, %d lock epochs (%d waited %.6f s)"
+            % (rma["fences"], rma["fence_wait_total"], rma["puts"], rma["locks"],
+               rma["lock_wait_count"], rma["lock_wait_total"])) in capsys.readouterr().out

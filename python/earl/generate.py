@@ -107,7 +107,7 @@ def _write_truth(path, truth):
 HELP = "write a synthetic trace with known inefficiencies"
 DESCRIPTION = ("Write a reproducible synthetic MPI-like trace and a JSON ground truth of the "
                "late senders, out-of-order messages, collective imbalance, bytes and region "
-               "times it contains.")
+               "times it contains (and, when asked for, the waits at RMA fences and locks).")
 
 # The command line's short spellings of the most used options.
 _SHORT = {"locations": "-n", "events": "-e", "seed": "-s", "format": "-f"}
@@ -161,12 +161,18 @@ def configure(parser):
 
 
 def _summary(path, truth_path, truth):
-    return ("earl gen: wrote %d events (%d rounds, %d messages) to %s; ground truth in %s\n"
+    text = ("earl gen: wrote %d events (%d rounds, %d messages) to %s; ground truth in %s\n"
             "  late senders: %d (%.6f s waited); out of order: %d; "
             "collective imbalance: %.6f s waited"
             % (truth["events"], truth["rounds"], truth["messages"], path, truth_path,
                truth["late_sender_count"], truth["late_sender_wait_total"],
                truth["out_of_order_count"], truth["imbalance_wait_total"]))
+    rma = truth.get("rma")
+    if rma:
+        text += ("\n  one-sided: %d fences (%.6f s waited), %d puts, %d lock epochs "
+                 "(%d waited %.6f s)" % (rma["fences"], rma["fence_wait_total"], rma["puts"],
+                                         rma["locks"], rma["lock_wait_count"], rma["lock_wait_total"]))
+    return text
 
 
 def run(args):
