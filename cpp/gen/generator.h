@@ -10,6 +10,7 @@
 //     exchange
 //       MPI_Send ...   (one send event inside each instance)
 //       MPI_Recv ...   (one recv event inside each instance)
+//     [fence epoch]  [lock epochs]   (optional one-sided phases, below)
 //     update
 //   MPI_Allreduce or MPI_Barrier   (all locations exit together after the last one entered)
 //
