@@ -213,3 +213,16 @@ def test_command_line_names_the_epochs(tmp_path, capsys):
     assert ("one-sided: %d fences (%.6f s waited), %d puts, %d lock epochs (%d waited %.6f s)"
             % (rma["fences"], rma["fence_wait_total"], rma["puts"], rma["locks"],
                rma["lock_wait_count"], rma["lock_wait_total"])) in capsys.readouterr().out
+
+
+def test_truth_limit_keeps_totals_and_marks_truncated_lists(tmp_path):
+    from earl.generate import generate
+    options = dict(events=4000, seed=8, rma_every=1, lock_every=1)
+    full = generate(tmp_path / "full.alog", **options)
+    short = generate(tmp_path / "short.alog", truth_limit=3, **options)
+    for key, count in (("fence_waits", "fences"), ("lock_waits", "lock_wait_count")):
+        assert len(full["rma"][key]) == full["rma"][count] > 3 and not full["truncated"][key]
+        assert short["rma"][key] == full["rma"][key][:3] and short["truncated"][key]
+    for key in ("fences", "fence_wait_total", "locks", "lock_wait_count", "lock_wait_total", "puts",
+                "create_waits", "free_waits"):
+        assert short["rma"][key] == full["rma"][key]
