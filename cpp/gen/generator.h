@@ -61,6 +61,7 @@
 //   process with probability `fence_imbalance_rate`, so the others wait in the closing
 //   fence. The ground truth holds each window call's wait per process (latest enter - own
 //   enter: Scalasca's Wait at Fence/Create/Free).
+//
 // Passive-target lock epochs (`lock_every` k > 0, off by default, on the same window):
 // every k-th round has, after its exchange (and fence epoch), on every master thread
 //
@@ -75,8 +76,9 @@
 //   `lock_hold_rate`, so later requesters wait longer. The ground truth holds every epoch
 //   that waited (Scalasca's Lock Competition: min(latest release of the epochs acquired
 //   before, acquisition) - enter of MPI_Win_lock).
-// OTF2 writes the window and its RMA records (formats/otf2/otf2_writer.h); ALOG, which has
-// none, the regions only.
+//
+// Either option creates the window (and defines all its regions). OTF2 writes the window
+// and its RMA records (formats/otf2/otf2_writer.h); ALOG, which has none, the regions only.
 //
 // Non-blocking exchange (`nonblocking`, off by default): the exchange becomes
 //
