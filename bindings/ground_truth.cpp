@@ -41,6 +41,8 @@ py::dict how_it_was_made(const gen::GenOptions& o, const gen::GenResult& result)
   injected["late_senders"] = result.summary.injected_late_senders;
   injected["out_of_order_pairs"] = result.summary.injected_out_of_order;
   injected["imbalanced"] = result.summary.injected_imbalance;
+  if (o.rma_every > 0) injected["fence_imbalanced"] = result.summary.injected_fence_imbalance;
+  if (o.lock_every > 0) injected["locks_held_longer"] = result.summary.injected_lock_hold;
   d["injected"] = injected;
   return d;
 }
@@ -76,9 +78,9 @@ py::list out_of_order(const GroundTruth& t) {
   return out;
 }
 
-py::list imbalance(const GroundTruth& t) {
+py::list collective_waits(const GroundTruth& t, const std::vector<gen::CollectiveWait>& waits) {
   py::list out;
-  for (const auto& x : t.imbalance) {
+  for (const auto& x : waits) {
     py::dict e;
     e["index"] = x.index;
     e["region"] = t.regions.at(static_cast<std::size_t>(x.region));
@@ -87,6 +89,33 @@ py::list imbalance(const GroundTruth& t) {
     out.append(e);
   }
   return out;
+}
+
+// The window's collective calls: per fence instance, and create/free, the wait per process.
+py::dict rma(const GroundTruth& t) {
+  py::dict d;
+  d["fences"] = t.rma.fences;
+  d["fence_wait_total"] = t.rma.fence_wait_total;
+  d["fence_waits"] = collective_waits(t, t.rma.fence_waits);
+  d["create_waits"] = t.rma.create_waits;
+  d["free_waits"] = t.rma.free_waits;
+  d["puts"] = t.rma.puts;
+  d["put_bytes"] = t.rma.put_bytes;
+  d["locks"] = t.rma.locks;
+  d["lock_wait_count"] = t.rma.lock_wait_count;
+  d["lock_wait_total"] = t.rma.lock_wait_total;
+  py::list waits;
+  for (const auto& x : t.rma.lock_waits) {
+    py::dict e;
+    e["loc"] = x.loc;
+    e["target"] = x.target;
+    e["requested"] = x.requested;
+    e["acquired"] = x.acquired;
+    e["wait"] = x.wait;
+    waits.append(e);
+  }
+  d["lock_waits"] = waits;
+  return d;
 }
 
 // {"0": {region: {"incl", "excl", "count"}}, ...}: string keys, as JSON has them.
@@ -128,11 +157,16 @@ py::dict truth_to_python(const gen::GenOptions& options, const gen::GenResult& r
   d["out_of_order"] = out_of_order(t);
   d["collectives"] = t.collectives;
   d["imbalance_wait_total"] = t.imbalance_wait_total;
-  d["imbalance"] = imbalance(t);
+  d["imbalance"] = collective_waits(t, t.imbalance);
   py::dict truncated;
   truncated["late_senders"] = t.truncated.late_senders;
   truncated["out_of_order"] = t.truncated.out_of_order;
   truncated["imbalance"] = t.truncated.imbalance;
+  if (t.rma.window) {
+    truncated["fence_waits"] = t.truncated.fence_waits;
+    truncated["lock_waits"] = t.truncated.lock_waits;
+    d["rma"] = rma(t);
+  }
   d["truncated"] = truncated;
   d["bytes_received_per_location"] = t.bytes_received_per_location;
   d["bytes_sent_per_location"] = t.bytes_sent_per_location;

@@ -1,7 +1,8 @@
 """The reference scripts of scripts/patterns (Python and Lua, the readable specification)
 and the native engine compute the same wait states, cell by cell (pattern, call path,
 location) with the same instance counts, on many generated traces: ALOG and OTF2,
-permuted ranks, threads, both point-to-point patterns, several seeds, and a hand-written
+permuted ranks, threads, both point-to-point patterns, several seeds, RMA fence and lock
+epochs and non-blocking exchanges, and a hand-written
 OTF2 archive with collectives on several communicators."""
 import random
 
@@ -13,9 +14,14 @@ from script_checks import ROOT, have_otf2
 PATTERNS = ROOT / "scripts" / "patterns"
 CASES = [("alog", dict(seed=s, pattern=p, locations=n))
          for s, p, n in ((1, "ring", 3), (2, "neighbors", 4), (3, "ring", 5))]
+# The generator's one-sided and non-blocking shapes: fences (Wait at Fence/Create/Free),
+# MPI_Wait/MPI_Waitall late senders; locks on ALOG only (the scripts cannot see OTF2's
+# lock types, so they have no lock competition).
+CASES += [("alog", dict(seed=6, locations=4, rma_every=2, nonblocking=True, lock_every=3))]
 if have_otf2():
     CASES += [("otf2", dict(seed=4, permute_ranks=True, locations=4)),
-              ("otf2", dict(seed=5, threads=2, pattern="neighbors", locations=3))]
+              ("otf2", dict(seed=5, threads=2, pattern="neighbors", locations=3)),
+              ("otf2", dict(seed=7, permute_ranks=True, locations=4, rma_every=2, nonblocking=True))]
 
 
 def cells(report):

@@ -13,7 +13,22 @@ namespace earl {
 
 // Fork/Join: the master thread of a process starts and ends a team of threads (OTF2
 // ThreadFork/ThreadJoin; ALOG has no such records and writes trace-defined types).
-enum class WriterEventKind : std::uint8_t { Enter, Exit, Send, Recv, Fork, Join };
+// RmaPut/RmaPutComplete: a one-sided put on the header's window (TraceHeader::rma_window)
+// to the target location `peer`, `len` bytes, and its completion at the origin; `tag` is
+// the operation's matching id, the same in both (OTF2 RmaPut/RmaOpCompleteBlocking; ALOG
+// has no RMA records and writes nothing for them).
+// Non-blocking point to point: a Send/Recv with a `request` id >= 0 is an MPI_Isend's send
+// or the receive that completes an MPI_Irecv (OTF2 MpiIsend/MpiIrecv); IrecvRequest marks
+// the MPI_Irecv that posted request `request`, IsendComplete the completion of an
+// MPI_Isend's request (OTF2 MpiIrecvRequest/MpiIsendComplete; ALOG writes nothing for
+// them, its sends and receives as always).
+// RmaLockRequest/RmaLockAcquire/RmaLockRelease: a passive-target lock of the window at the
+// target location `peer`, exclusive when `tag` is 1, shared when 0 (OTF2 RmaRequestLock/
+// RmaAcquireLock/RmaReleaseLock; ALOG writes nothing for them).
+enum class WriterEventKind : std::uint8_t {
+  Enter, Exit, Send, Recv, Fork, Join, RmaPut, RmaPutComplete, IrecvRequest, IsendComplete,
+  RmaLockRequest, RmaLockAcquire, RmaLockRelease
+};
 
 // WriterEvent::flags.
 // kWriterCollective on an Enter: the region instance is one MPI collective operation (OTF2
@@ -21,6 +36,11 @@ enum class WriterEventKind : std::uint8_t { Enter, Exit, Send, Recv, Fork, Join 
 // precedes the Leave) with len = bytes sent, received = bytes received, peer = the root
 // location or -1. Formats without collectives (ALOG) write a plain exit.
 constexpr std::uint8_t kWriterCollective = 1;
+// kWriterRmaCollective on the Enter/Exit of MPI_Win_create, MPI_Win_fence or MPI_Win_free:
+// the call is one collective operation on the header's window (OTF2 RmaCollectiveBegin
+// after the Enter, RmaCollectiveEnd before the Leave, with RmaWinCreate/RmaWinDestroy in
+// create/free, as Score-P writes them). Formats without RMA records write plain enters/exits.
+constexpr std::uint8_t kWriterRmaCollective = 2;
 
 // One event to write. Times are integer microseconds since the start of the run.
 struct WriterEvent {
@@ -31,9 +51,10 @@ struct WriterEvent {
   std::int32_t region = -1;  // enter/exit: index into TraceHeader::regions
   std::int32_t peer = -1;    // send: destination, recv: source (locations); collective exit: root
   std::int32_t tag = 0;      // send/recv; fork/join: team size
+  std::int64_t request = -1;  // non-blocking send/recv and their request records; -1: none
   std::uint32_t seq = 0;     // per-location order within a batch (ties of time and location)
   WriterEventKind kind = WriterEventKind::Enter;
-  std::uint8_t flags = 0;    // kWriterCollective
+  std::uint8_t flags = 0;    // kWriterCollective, kWriterRmaCollective
 };
 
 // Sort order of the output: (time, location, sequence).
@@ -67,6 +88,8 @@ struct TraceHeader {
   // Score-P names "MPI Rank <rank>", "Master thread", "OpenMP thread <k>".
   std::vector<std::string> process_names;
   std::vector<std::string> thread_names;
+  // One RMA window over MPI_COMM_WORLD (OTF2 RmaWin 0), the window of the RMA events.
+  bool rma_window = false;
 
   int processes() const { return threads > 0 ? locations / threads : locations; }
 };

@@ -26,6 +26,7 @@ struct Message {
   int src, dest, tag;
   std::int64_t len;
   std::int64_t send_time;
+  std::int64_t send_request = -1, recv_request = -1;  // non-blocking exchange
 };
 
 struct LocationPlan {
@@ -50,6 +51,8 @@ class Program {
     outgoing_.resize(n_);
     incoming_.resize(n_);
     coll_enter_.assign(n_, 0);
+    put_ids_.assign(n_, 0);
+    next_request_.assign(n_, 0);
     last_.assign(all, -1);
     pair_index_.resize(2 * static_cast<std::size_t>(n_));
     right_index_.resize(n_);
@@ -57,14 +60,34 @@ class Program {
   }
 
   GenSummary run() {
-    TraceHeader header = program_header(n_, t_, o_.depth > 0);
-    recursion_region_ = static_cast<int>(header.regions.size()) - 1;
+    TraceHeader header = program_header(o_);
+    // The regions of optional shapes by name (-1 where the run has none).
+    auto id = [&](const char* name) {
+      for (std::size_t r = 0; r < header.regions.size(); ++r)
+        if (header.regions[r].name == name) return static_cast<int>(r);
+      return -1;
+    };
+    recursion_region_ = id("recursion");
+    win_create_ = id("MPI_Win_create");
+    win_fence_ = id("MPI_Win_fence");
+    put_ = id("MPI_Put");
+    win_free_ = id("MPI_Win_free");
+    epoch_work_ = id("epoch_work");
+    win_lock_ = id("MPI_Win_lock");
+    win_unlock_ = id("MPI_Win_unlock");
+    locked_work_ = id("locked_work");
+    isend_ = id("MPI_Isend");
+    irecv_ = id("MPI_Irecv");
+    wait_ = id("MPI_Wait");
+    waitall_ = id("MPI_Waitall");
+    const bool rma = header.rma_window;
     if (o_.permute_ranks) header.rank_process = permuted_ranks(n_, o_.seed);
     for (TraceWriter* sink : sinks_) sink->begin(header);
 
     // main enters go out with the first round (their times interleave with it).
     for (int l = 0; l < n_; ++l)
       emit(master(l), WriterEventKind::Enter, kMain, clock_[master(l)] + rng_.uniform(0, 3));
+    if (rma) window_call(win_create_);
 
     const std::uint64_t target = static_cast<std::uint64_t>(o_.events);
     std::uint64_t next_poll = 1 << 16;
@@ -77,6 +100,7 @@ class Program {
         next_poll = summary_.events + (1 << 16);
       }
     }
+    if (rma) window_call(win_free_);
     for (int l = 0; l < n_; ++l)
       emit(master(l), WriterEventKind::Exit, kMain, clock_[master(l)] + rng_.uniform(1, 5));
     flush();
@@ -197,6 +221,10 @@ class Program {
       }
       emit(l, WriterEventKind::Exit, kCompute, clock_[l] + rng_.uniform(1, 2));
       emit(l, WriterEventKind::Enter, kExchange, clock_[l] + rng_.uniform(1, 2));
+      if (o_.nonblocking) {
+        post_nonblocking(proc);
+        continue;
+      }
       for (std::size_t index : outgoing_[proc]) {
         Message& m = messages_[index];
         emit(l, WriterEventKind::Enter, kMpiSend, clock_[l] + rng_.uniform(1, 2));
@@ -210,29 +238,26 @@ class Program {
     }
 
     // Phase 2: receives (after the matching sends), update, and entering the collective.
+    // A fence epoch synchronises all processes between their receives and their updates;
+    // without one each process goes on alone, its random draws in the order they always had.
     const int collective =
         o_.barrier_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.barrier_every) == 0
             ? kMpiBarrier
             : kMpiAllreduce;
-    for (int proc = 0; proc < n_; ++proc) {
-      const int l = master(proc);
-      for (std::size_t index : incoming_[proc]) {
-        const Message& m = messages_[index];
-        emit(l, WriterEventKind::Enter, kMpiRecv, clock_[l] + rng_.uniform(1, 2));
-        const std::int64_t arrival = m.send_time + o_.latency_us + copy_cost(m.len);
-        WriterEvent& e = emit(l, WriterEventKind::Recv, -1, std::max(clock_[l] + rng_.uniform(1, 2), arrival));
-        e.peer = master(m.src);
-        e.tag = m.tag;
-        e.len = m.len;
-        emit(l, WriterEventKind::Exit, kMpiRecv, clock_[l] + rng_.uniform(1, 3));
+    const bool rma_round =
+        o_.rma_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.rma_every) == 0;
+    const bool lock_round =
+        o_.lock_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.lock_every) == 0;
+    if (rma_round || lock_round) {
+      for (int proc = 0; proc < n_; ++proc) receive(proc);
+      if (rma_round) fence_epoch();
+      if (lock_round) lock_epochs();
+      for (int proc = 0; proc < n_; ++proc) finish_step(proc, collective);
+    } else {
+      for (int proc = 0; proc < n_; ++proc) {
+        receive(proc);
+        finish_step(proc, collective);
       }
-      emit(l, WriterEventKind::Exit, kExchange, clock_[l] + rng_.uniform(1, 2));
-      emit(l, WriterEventKind::Enter, kUpdate, clock_[l] + rng_.uniform(1, 2));
-      emit(l, WriterEventKind::Exit, kUpdate, clock_[l] + jittered(o_.update_us, update_jitter_) + plan_[proc].imbalance);
-      emit(l, WriterEventKind::Exit, kStep, clock_[l] + rng_.uniform(1, 2));
-      WriterEvent& enter = emit(l, WriterEventKind::Enter, collective, clock_[l] + rng_.uniform(1, 3));
-      enter.flags = kWriterCollective;
-      coll_enter_[proc] = enter.time;
     }
 
     // Phase 3: everybody leaves the collective together, after the last one entered.
@@ -247,6 +272,169 @@ class Program {
       e.peer = -1;
     }
     summary_.messages += messages_.size();
+  }
+
+  // Phase 2 of a round, first part: the receives of process `proc` (after the matching
+  // sends) and the end of its exchange.
+  void receive(int proc) {
+    if (o_.nonblocking) {
+      complete_nonblocking(proc);
+      return;
+    }
+    const int l = master(proc);
+    for (std::size_t index : incoming_[proc]) {
+      const Message& m = messages_[index];
+      emit(l, WriterEventKind::Enter, kMpiRecv, clock_[l] + rng_.uniform(1, 2));
+      const std::int64_t arrival = m.send_time + o_.latency_us + copy_cost(m.len);
+      WriterEvent& e = emit(l, WriterEventKind::Recv, -1, std::max(clock_[l] + rng_.uniform(1, 2), arrival));
+      e.peer = master(m.src);
+      e.tag = m.tag;
+      e.len = m.len;
+      emit(l, WriterEventKind::Exit, kMpiRecv, clock_[l] + rng_.uniform(1, 3));
+    }
+    emit(l, WriterEventKind::Exit, kExchange, clock_[l] + rng_.uniform(1, 2));
+  }
+
+  // Phase 2, second part: update, end of the step, entering the collective.
+  void finish_step(int proc, int collective) {
+    const int l = master(proc);
+    emit(l, WriterEventKind::Enter, kUpdate, clock_[l] + rng_.uniform(1, 2));
+    emit(l, WriterEventKind::Exit, kUpdate, clock_[l] + jittered(o_.update_us, update_jitter_) + plan_[proc].imbalance);
+    emit(l, WriterEventKind::Exit, kStep, clock_[l] + rng_.uniform(1, 2));
+    WriterEvent& enter = emit(l, WriterEventKind::Enter, collective, clock_[l] + rng_.uniform(1, 3));
+    enter.flags = kWriterCollective;
+    coll_enter_[proc] = enter.time;
+  }
+
+  // Non-blocking exchange, first part: MPI_Irecv for every message the process receives
+  // (in receive order), then MPI_Isend for every message it sends.
+  void post_nonblocking(int proc) {
+    const int l = master(proc);
+    for (std::size_t index : incoming_[proc]) {
+      Message& m = messages_[index];
+      emit(l, WriterEventKind::Enter, irecv_, clock_[l] + rng_.uniform(1, 2));
+      m.recv_request = next_request_[proc]++;
+      emit(l, WriterEventKind::IrecvRequest, -1, clock_[l] + 1).request = m.recv_request;
+      emit(l, WriterEventKind::Exit, irecv_, clock_[l] + rng_.uniform(1, 2));
+    }
+    for (std::size_t index : outgoing_[proc]) {
+      Message& m = messages_[index];
+      emit(l, WriterEventKind::Enter, isend_, clock_[l] + rng_.uniform(1, 2));
+      m.send_request = next_request_[proc]++;
+      WriterEvent& e = emit(l, WriterEventKind::Send, -1, clock_[l] + rng_.uniform(1, 2));
+      e.peer = master(m.dest);
+      e.tag = m.tag;
+      e.len = m.len;
+      e.request = m.send_request;
+      m.send_time = e.time;
+      emit(l, WriterEventKind::Exit, isend_, clock_[l] + rng_.uniform(1, 3) + copy_cost(m.len));
+    }
+  }
+
+  // Non-blocking exchange, second part: one MPI_Waitall for the sends and every receive
+  // but the last (several from one source: its largest wait counts), then MPI_Wait for
+  // the last receive; the end of the exchange.
+  void complete_nonblocking(int proc) {
+    const int l = master(proc);
+    auto receive_one = [&](std::size_t index) {
+      const Message& m = messages_[index];
+      const std::int64_t arrival = m.send_time + o_.latency_us + copy_cost(m.len);
+      WriterEvent& e = emit(l, WriterEventKind::Recv, -1, std::max(clock_[l] + rng_.uniform(1, 2), arrival));
+      e.peer = master(m.src);
+      e.tag = m.tag;
+      e.len = m.len;
+      e.request = m.recv_request;
+    };
+    const std::vector<std::size_t>& incoming = incoming_[proc];
+    emit(l, WriterEventKind::Enter, waitall_, clock_[l] + rng_.uniform(1, 2));
+    for (std::size_t index : outgoing_[proc])
+      emit(l, WriterEventKind::IsendComplete, -1, clock_[l] + rng_.uniform(1, 2)).request =
+          messages_[index].send_request;
+    for (std::size_t i = 0; i + 1 < incoming.size(); ++i) receive_one(incoming[i]);
+    emit(l, WriterEventKind::Exit, waitall_, clock_[l] + rng_.uniform(1, 3));
+    emit(l, WriterEventKind::Enter, wait_, clock_[l] + rng_.uniform(1, 2));
+    receive_one(incoming.back());
+    emit(l, WriterEventKind::Exit, wait_, clock_[l] + rng_.uniform(1, 3));
+    emit(l, WriterEventKind::Exit, kExchange, clock_[l] + rng_.uniform(1, 2));
+  }
+
+  // One MPI_Put of process `proc` to process `target`, completed inside the call.
+  void put(int proc, int target) {
+    const int l = master(proc);
+    emit(l, WriterEventKind::Enter, put_, clock_[l] + rng_.uniform(1, 2));
+    const std::int64_t len = rng_.uniform(o_.msg_bytes / 2, o_.msg_bytes + o_.msg_bytes / 2);
+    WriterEvent& e = emit(l, WriterEventKind::RmaPut, -1, clock_[l] + 1);
+    e.peer = master(target);
+    e.len = len;
+    e.tag = put_ids_[proc];
+    emit(l, WriterEventKind::RmaPutComplete, -1, clock_[l] + rng_.uniform(1, 2) + copy_cost(len)).tag =
+        put_ids_[proc]++;
+    emit(l, WriterEventKind::Exit, put_, clock_[l] + rng_.uniform(1, 2));
+  }
+
+  // Every process locks the window of this phase's target exclusively, puts to it, works
+  // and unlocks. The lock goes to the requesters in order of request (ties: lower process
+  // first), each when the previous holder has released it.
+  void lock_epochs() {
+    const int target = static_cast<int>(lock_phases_++ % static_cast<std::uint64_t>(n_));
+    std::vector<std::pair<std::int64_t, int>> requests;
+    for (int proc = 0; proc < n_; ++proc)
+      requests.push_back({clock_[master(proc)] + rng_.uniform(1, 3), proc});
+    std::sort(requests.begin(), requests.end());
+    std::int64_t released = 0;
+    for (const auto& [request, proc] : requests) {
+      const int l = master(proc);
+      emit(l, WriterEventKind::Enter, win_lock_, request);
+      auto lock_event = [&](WriterEventKind kind, std::int64_t t) {
+        WriterEvent& e = emit(l, kind, -1, t);
+        e.peer = master(target);
+        e.tag = 1;  // exclusive
+        return e.time;
+      };
+      lock_event(WriterEventKind::RmaLockRequest, clock_[l] + 1);
+      lock_event(WriterEventKind::RmaLockAcquire, std::max(clock_[l], released) + rng_.uniform(1, 2));
+      emit(l, WriterEventKind::Exit, win_lock_, clock_[l] + rng_.uniform(1, 2));
+      put(proc, target);
+      const std::int64_t extra = rng_.bernoulli(o_.lock_hold_rate) ? 1 + rng_.exponential(o_.lock_hold_us) : 0;
+      summary_.injected_lock_hold += extra > 0;
+      emit(l, WriterEventKind::Enter, locked_work_, clock_[l] + rng_.uniform(1, 2));
+      emit(l, WriterEventKind::Exit, locked_work_, clock_[l] + jittered(o_.update_us, update_jitter_) + extra);
+      emit(l, WriterEventKind::Enter, win_unlock_, clock_[l] + rng_.uniform(1, 2));
+      released = lock_event(WriterEventKind::RmaLockRelease, clock_[l] + rng_.uniform(1, 2));
+      emit(l, WriterEventKind::Exit, win_unlock_, clock_[l] + rng_.uniform(1, 2));
+    }
+  }
+
+  // One collective call on the window by every master thread: each enters when it is
+  // ready, all leave together after the last one entered (create, fence and free
+  // synchronise).
+  void window_call(int region) {
+    for (int proc = 0; proc < n_; ++proc) {
+      const int l = master(proc);
+      WriterEvent& e = emit(l, WriterEventKind::Enter, region, clock_[l] + rng_.uniform(1, 3));
+      e.flags = kWriterRmaCollective;
+      coll_enter_[proc] = e.time;
+    }
+    const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
+    const std::int64_t cost = rng_.uniform(2, 6);
+    for (int proc = 0; proc < n_; ++proc)
+      emit(master(proc), WriterEventKind::Exit, region, latest + cost).flags = kWriterRmaCollective;
+  }
+
+  // A fence epoch: opening fence, puts to the right neighbour, work (with the injected
+  // imbalance), closing fence.
+  void fence_epoch() {
+    window_call(win_fence_);
+    for (int proc = 0; proc < n_; ++proc) {
+      const int l = master(proc);
+      for (int k = 0; k < o_.rma_puts; ++k) put(proc, (proc + 1) % n_);
+      const std::int64_t extra =
+          rng_.bernoulli(o_.fence_imbalance_rate) ? 1 + rng_.exponential(o_.fence_imbalance_us) : 0;
+      summary_.injected_fence_imbalance += extra > 0;
+      emit(l, WriterEventKind::Enter, epoch_work_, clock_[l] + rng_.uniform(1, 2));
+      emit(l, WriterEventKind::Exit, epoch_work_, clock_[l] + jittered(o_.update_us, update_jitter_) + extra);
+    }
+    window_call(win_fence_);
   }
 
   // Threads: the master l forks its team; every other thread of the process runs
@@ -294,6 +482,12 @@ class Program {
   std::vector<std::vector<std::size_t>> outgoing_, incoming_;
   std::vector<std::size_t> pair_index_, right_index_, left_index_;
   std::vector<std::int64_t> coll_enter_;
+  std::vector<std::int32_t> put_ids_;  // per process: the next put's matching id
+  int win_create_ = -1, win_fence_ = -1, put_ = -1, win_free_ = -1, epoch_work_ = -1;
+  int win_lock_ = -1, win_unlock_ = -1, locked_work_ = -1;
+  int isend_ = -1, irecv_ = -1, wait_ = -1, waitall_ = -1;
+  std::vector<std::int64_t> next_request_;  // per process: the next request id
+  std::uint64_t lock_phases_ = 0;
   std::vector<WriterEvent> round_;
   GenSummary summary_;
 };
@@ -311,7 +505,8 @@ void GenOptions::validate() const {
     bad("rollover is an ALOG notion; format '" + format + "' has no clock roll-over");
 }
 
-TraceHeader program_header(int processes, int threads, bool recursion) {
+TraceHeader program_header(const GenOptions& options) {
+  const int processes = options.locations, threads = options.threads;
   TraceHeader h;
   h.locations = processes * threads;
   h.threads = threads;
@@ -323,7 +518,18 @@ TraceHeader program_header(int processes, int threads, bool recursion) {
       {"MPI_Allreduce", "brown:solid", "MPI"}, {"MPI_Barrier", "black:solid", "MPI"},
   };
   if (threads > 1) h.regions.push_back({"parallel", "pink:boxes", "OPENMP"});
-  if (recursion) h.regions.push_back({"recursion", "purple:solid", "USER"});
+  if (options.depth > 0) h.regions.push_back({"recursion", "purple:solid", "USER"});
+  auto add = [&](std::initializer_list<const char*> names, const char* style) {
+    for (const char* name : names) {
+      const bool mpi = std::string(name).compare(0, 4, "MPI_") == 0;
+      h.regions.push_back({name, mpi ? style : "tan:boxes", mpi ? "MPI" : "USER"});
+    }
+  };
+  h.rma_window = options.rma_every > 0 || options.lock_every > 0;
+  if (h.rma_window)
+    add({"MPI_Win_create", "MPI_Win_fence", "MPI_Put", "MPI_Win_free", "epoch_work"}, "turquoise:solid");
+  if (options.nonblocking) add({"MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall"}, "salmon:solid");
+  if (options.lock_every > 0) add({"MPI_Win_lock", "MPI_Win_unlock", "locked_work"}, "gold:solid");
   for (int p = 0; p < processes; ++p) {
     h.location_names.push_back("rank " + std::to_string(p));
     for (int k = 1; k < threads; ++k)

@@ -10,6 +10,7 @@
 //     exchange
 //       MPI_Send ...   (one send event inside each instance)
 //       MPI_Recv ...   (one recv event inside each instance)
+//     [fence epoch]  [lock epochs]   (optional one-sided phases, below)
 //     update
 //   MPI_Allreduce or MPI_Barrier   (all locations exit together after the last one entered)
 //
@@ -46,6 +47,52 @@
 // team member has left. The worker threads do nothing else; collectives and messages stay
 // on the master threads. With T = 1 (the default) nothing of this exists and the output
 // is unchanged.
+//
+// One-sided fence epochs (`rma_every` k > 0, off by default): the master threads create
+// one window collectively (MPI_Win_create) after entering main and free it (MPI_Win_free)
+// before leaving main. Every k-th round has, between its exchange and its update,
+//
+//     MPI_Win_fence           (opening; all leave after the last one entered)
+//     MPI_Put ...             (`rma_puts` puts to the right neighbour, each completed inside)
+//     epoch_work              (update_us +- jitter, plus the injected fence imbalance)
+//     MPI_Win_fence           (closing; all leave after the last one entered)
+//
+// - fence imbalance: epoch_work takes `fence_imbalance_us` (exponential mean) longer on a
+//   process with probability `fence_imbalance_rate`, so the others wait in the closing
+//   fence. The ground truth holds each window call's wait per process (latest enter - own
+//   enter: Scalasca's Wait at Fence/Create/Free).
+//
+// Passive-target lock epochs (`lock_every` k > 0, off by default, on the same window):
+// every k-th round has, after its exchange (and fence epoch), on every master thread
+//
+//     MPI_Win_lock            (exclusive lock of the window at one target process, the
+//                              next one each time: requested at the enter, acquired when
+//                              the previous holder released it, in order of request)
+//     MPI_Put                 (to the target)
+//     locked_work             (update_us +- jitter, plus the injected hold)
+//     MPI_Win_unlock          (releases the lock)
+//
+// - lock hold: locked_work takes `lock_hold_us` (exponential mean) longer with probability
+//   `lock_hold_rate`, so later requesters wait longer. The ground truth holds every epoch
+//   that waited (Scalasca's Lock Competition: min(latest release of the epochs acquired
+//   before, acquisition) - enter of MPI_Win_lock).
+//
+// Either option creates the window (and defines all its regions). OTF2 writes the window
+// and its RMA records (formats/otf2/otf2_writer.h); ALOG, which has none, the regions only.
+//
+// Non-blocking exchange (`nonblocking`, off by default): the exchange becomes
+//
+//   exchange
+//     MPI_Irecv ...      (one per message the location receives, in receive order)
+//     MPI_Isend ...      (one send event each, as MPI_Send had)
+//     MPI_Waitall        (completes the sends, then every receive but the last)
+//     MPI_Wait           (completes the last receive)
+//
+// so a late sender makes the receiver wait in MPI_Wait or MPI_Waitall. The ground truth's
+// late senders follow Scalasca: a receive completed in MPI_Wait waited min(enter of the
+// send's call, leave of the wait) - enter of the wait; MPI_Waitall counts only the largest
+// such wait of the messages it completes, once. OTF2 links requests (MpiIsend/
+// MpiIsendComplete, MpiIrecvRequest/MpiIrecv); ALOG has the sends and receives only.
 //
 // Ranks (`permute_ranks`): MPI_COMM_WORLD's rank r is process rank_process[r], a seeded
 // permutation that is never the identity. Only formats with communicators (OTF2) show it;
@@ -90,6 +137,20 @@ struct GenOptions {
   double imbalance_rate = 0.1;
   std::int64_t imbalance_us = 800;
 
+  // One-sided fence epochs (off by default, leaving the output unchanged).
+  std::int64_t rma_every = 0;          // every k-th round has one (0: never)
+  int rma_puts = 1;                    // MPI_Put calls per process and epoch
+  double fence_imbalance_rate = 0.3;   // per process and epoch: longer work before the closing fence
+  std::int64_t fence_imbalance_us = 300;
+
+  // Non-blocking exchange (off by default): MPI_Irecv/MPI_Isend, MPI_Waitall, MPI_Wait.
+  bool nonblocking = false;
+
+  // Passive-target lock epochs (off by default).
+  std::int64_t lock_every = 0;       // every k-th round has one (0: never)
+  double lock_hold_rate = 0.3;       // per process and epoch: longer work holding the lock
+  std::int64_t lock_hold_us = 200;
+
   // Clocks that disagree (gen/clock_skew.h): the written times only; 0 = exact clocks.
   double clock_offset = 0.0;  // seconds: each process' offset uniform in [0, this]
   double clock_drift = 0.0;   // ppm: each process' drift uniform in [-this, this]
@@ -111,6 +172,8 @@ struct GenSummary {
   std::uint64_t injected_late_senders = 0;
   std::uint64_t injected_out_of_order = 0;
   std::uint64_t injected_imbalance = 0;
+  std::uint64_t injected_fence_imbalance = 0;
+  std::uint64_t injected_lock_hold = 0;
 };
 
 // Region ids of the program model, in definition order. kParallel exists only when
@@ -120,9 +183,10 @@ enum GenRegion : int {
   kMpiBarrier, kRegionCount, kParallel = kRegionCount
 };
 
-// The header of a run with `processes` MPI processes of `threads` locations each.
-// With `recursion`, region `recursion` follows the others.
-TraceHeader program_header(int processes, int threads = 1, bool recursion = false);
+// The header of a run: `locations` MPI processes of `threads` locations each, the program
+// model's regions, and those of the shapes the options turn on (recursion, the window's
+// calls with TraceHeader::rma_window, the non-blocking calls, the lock calls) after them.
+TraceHeader program_header(const GenOptions& options);
 
 // MPI_COMM_WORLD's rank -> process for permute_ranks (seeded, never the identity for >= 2
 // processes).

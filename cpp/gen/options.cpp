@@ -75,6 +75,33 @@ const std::vector<OptionSpec>& option_table() {
        "probability per location and round of a longer update phase", 0, 1},
       {"imbalance_us", &GenOptions::imbalance_us, G::Model,
        "mean extra update time of an imbalanced location (exponential, microseconds)", 0, kMaxUs},
+      {"rma_every", &GenOptions::rma_every, G::Model,
+       "every N-th round has a one-sided fence epoch after its exchange: MPI_Win_fence, "
+       "MPI_Put to the right neighbour, work, MPI_Win_fence, on a window created at the start "
+       "and freed at the end (0: never)",
+       0},
+      {"rma_puts", &GenOptions::rma_puts, G::Model,
+       "MPI_Put calls per process in each fence epoch", 1, 1000},
+      {"fence_imbalance_rate", &GenOptions::fence_imbalance_rate, G::Model,
+       "probability per process and fence epoch of longer work before the closing "
+       "MPI_Win_fence (the others wait in it)",
+       0, 1},
+      {"fence_imbalance_us", &GenOptions::fence_imbalance_us, G::Model,
+       "mean extra work before the closing fence of an imbalanced process (exponential, "
+       "microseconds)",
+       0, kMaxUs},
+      {"nonblocking", &GenOptions::nonblocking, G::Model,
+       "non-blocking exchange: MPI_Irecv and MPI_Isend, then MPI_Waitall for the sends and "
+       "every receive but the last, MPI_Wait for the last"},
+      {"lock_every", &GenOptions::lock_every, G::Model,
+       "every N-th round has passive-target epochs after its exchange: every process locks "
+       "one target's window exclusively (MPI_Win_lock), puts, works and unlocks, waiting for "
+       "the earlier holders (0: never)",
+       0},
+      {"lock_hold_rate", &GenOptions::lock_hold_rate, G::Model,
+       "probability per process and lock epoch of longer work while holding the lock", 0, 1},
+      {"lock_hold_us", &GenOptions::lock_hold_us, G::Model,
+       "mean extra work while holding the lock (exponential, microseconds)", 0, kMaxUs},
       {"clock_offset", &GenOptions::clock_offset, G::Model,
        "skewed clocks: each process records time with an offset drawn from [0, X] seconds "
        "(the ground truth keeps the true times; 0: exact clocks)",

@@ -33,6 +33,91 @@ void TruthCollector::begin(const TraceHeader& header) {
   is_collective_.assign(nregions_, 0);
   for (int r : collectives_)
     if (r >= 0 && r < nregions_) is_collective_[r] = 1;
+  completed_.assign(n_, {});
+  for (int r = 0; r < nregions_; ++r) {
+    const std::string& name = header.regions[r].name;
+    if (name == "MPI_Isend") isend_region_ = r;
+    if (name == "MPI_Wait") wait_region_ = r;
+    if (name == "MPI_Waitall") waitall_region_ = r;
+  }
+  rma_ = GroundTruth::Rma{};
+  lock_released_.assign(n_, -1);
+  lock_held_.assign(n_, -1);
+  rma_.window = header.rma_window;
+  for (int r = 0; r < nregions_ && header.rma_window; ++r) {
+    const std::string& name = header.regions[r].name;
+    int* id = name == "MPI_Win_create" ? &win_create_
+              : name == "MPI_Win_fence" ? &win_fence_
+              : name == "MPI_Win_free"  ? &win_free_
+                                        : nullptr;
+    if (!id) continue;
+    *id = r;
+    is_collective_[r] = 1;
+  }
+}
+
+void TruthCollector::late_sender(int src, int dest, int tag, std::int64_t send_enter,
+                                 std::int64_t recv_enter, double wait) {
+  late_total_ += wait;
+  ++late_count_;
+  if (static_cast<std::int64_t>(late_.size()) < list_limit_)
+    late_.push_back({src, dest, tag, seconds(send_enter), seconds(recv_enter), wait});
+}
+
+void TruthCollector::window_lock(const WriterEvent& e, const std::vector<Frame>& stack) {
+  if (!rma_.window) fail("window lock without the header's window");
+  if (e.peer < 0 || e.peer >= n_) fail("lock target out of range");
+  if (e.kind == WriterEventKind::RmaLockRequest) return;
+  if (e.kind == WriterEventKind::RmaLockRelease) {
+    if (lock_held_[e.loc] != e.peer) fail("release of a lock not held");
+    lock_held_[e.loc] = -1;
+    lock_released_[e.peer] = std::max(lock_released_[e.peer], e.time);
+    return;
+  }
+  if (e.tag != 1) fail("shared locks are not modelled");
+  if (lock_held_[e.loc] >= 0) fail("lock acquired while holding one");
+  if (stack.empty()) fail("lock acquired outside a call");
+  lock_held_[e.loc] = e.peer;
+  ++rma_.locks;
+  const std::int64_t blocker = lock_released_[e.peer];
+  if (blocker < 0) return;
+  const std::int64_t requested = stack.back().enter;
+  const double wait = seconds(std::min(blocker, e.time)) - seconds(requested);
+  if (wait <= 0) return;
+  rma_.lock_wait_total += wait;
+  ++rma_.lock_wait_count;
+  if (static_cast<std::int64_t>(rma_.lock_waits.size()) < list_limit_)
+    rma_.lock_waits.push_back({e.loc, e.peer, seconds(requested), seconds(e.time), wait});
+}
+
+// The last process entered: the instance's waits go to the imbalance before collectives
+// or to the window's synchronisation.
+void TruthCollector::instance_complete() {
+  const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
+  const bool window = coll_region_ == win_create_ || coll_region_ == win_fence_ || coll_region_ == win_free_;
+  CollectiveWait instance{window ? rma_.fences : coll_instances_, coll_region_, seconds(latest), {}};
+  instance.waits.reserve(processes_);
+  for (int l = 0; l < processes_; ++l) {
+    const double wait = seconds(latest) - seconds(coll_enter_[l]);
+    if (!window) imbalance_total_ += wait;
+    if (coll_region_ == win_fence_) rma_.fence_wait_total += wait;
+    instance.waits.push_back(wait);
+  }
+  if (coll_region_ == win_create_) {
+    rma_.create_waits = std::move(instance.waits);
+  } else if (coll_region_ == win_free_) {
+    rma_.free_waits = std::move(instance.waits);
+  } else if (window) {
+    if (static_cast<std::int64_t>(rma_.fence_waits.size()) < list_limit_)
+      rma_.fence_waits.push_back(std::move(instance));
+    ++rma_.fences;
+  } else {
+    if (static_cast<std::int64_t>(imbalance_.size()) < list_limit_)
+      imbalance_.push_back(std::move(instance));
+    ++coll_instances_;
+  }
+  coll_pending_ = 0;
+  std::fill(coll_enter_.begin(), coll_enter_.end(), -1);
 }
 
 void TruthCollector::write(const WriterEvent* events, std::size_t count) {
@@ -44,7 +129,11 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
     last_time_[e.loc] = e.time;
     if (first_time_ < 0) first_time_ = e.time;
     final_time_ = e.time;
-    ++events_;
+    // The events every format holds (ALOG has no one-sided or request records; OTF2 adds them).
+    events_ += e.kind != WriterEventKind::RmaPut && e.kind != WriterEventKind::RmaPutComplete &&
+               e.kind != WriterEventKind::IrecvRequest && e.kind != WriterEventKind::IsendComplete &&
+               e.kind != WriterEventKind::RmaLockRequest && e.kind != WriterEventKind::RmaLockAcquire &&
+               e.kind != WriterEventKind::RmaLockRelease;
     auto& stack = stacks_[e.loc];
     switch (e.kind) {
       case WriterEventKind::Enter: {
@@ -58,21 +147,8 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
           if (coll_enter_[p] >= 0) fail("collective entered twice");
           if (coll_pending_ == 0) coll_region_ = e.region;
           coll_enter_[p] = e.time;
-          if (++coll_pending_ == processes_) {
-            const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
-            CollectiveWait instance{coll_instances_, coll_region_, seconds(latest), {}};
-            instance.waits.reserve(processes_);
-            for (int l = 0; l < processes_; ++l) {
-              const double wait = seconds(latest) - seconds(coll_enter_[l]);
-              imbalance_total_ += wait;
-              instance.waits.push_back(wait);
-            }
-            if (static_cast<std::int64_t>(imbalance_.size()) < list_limit_)
-              imbalance_.push_back(std::move(instance));
-            ++coll_instances_;
-            coll_pending_ = 0;
-            std::fill(coll_enter_.begin(), coll_enter_.end(), -1);
-          }
+          if (coll_region_ != e.region) fail("collective instance of mixed regions");
+          if (++coll_pending_ == processes_) instance_complete();
         }
         break;
       }
@@ -82,6 +158,24 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
         stack.pop_back();
         // Seed 004 section 9: incl/excl += diff; the caller's excl -= diff.
         const double diff = seconds(e.time) - seconds(frame.enter);
+        if (e.region == wait_region_ || e.region == waitall_region_) {
+          // Scalasca: min(enter of the send's call, leave of the wait) - enter of the wait;
+          // MPI_Waitall only the largest of its receives.
+          const Completed* worst = nullptr;
+          double worst_wait = 0.0;
+          for (const Completed& c : completed_[e.loc]) {
+            const double wait = seconds(std::min(c.send_enter, e.time)) - seconds(frame.enter);
+            if (wait <= 0) continue;
+            if (e.region == wait_region_) {
+              late_sender(c.src, e.loc, c.tag, c.send_enter, frame.enter, wait);
+            } else if (wait > worst_wait) {
+              worst = &c;
+              worst_wait = wait;
+            }
+          }
+          if (worst) late_sender(worst->src, e.loc, worst->tag, worst->send_enter, frame.enter, worst_wait);
+          completed_[e.loc].clear();
+        }
         RegionTime& rt = region_time_[static_cast<std::size_t>(e.loc) * nregions_ + e.region];
         rt.incl += diff;
         rt.excl += diff;
@@ -129,16 +223,27 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
         // Seed 004 section 7: MPI_Send enter - MPI_Recv enter, when positive.
         if (!stack.empty() && stack.back().region == recv_region_ && sent.send_region == send_region_) {
           const double wait = seconds(sent.send_enter) - seconds(stack.back().enter);
-          if (wait > 0) {
-            late_total_ += wait;
-            ++late_count_;
-            if (static_cast<std::int64_t>(late_.size()) < list_limit_)
-              late_.push_back({e.peer, e.loc, e.tag, seconds(sent.send_enter),
-                               seconds(stack.back().enter), wait});
-          }
+          if (wait > 0) late_sender(e.peer, e.loc, e.tag, sent.send_enter, stack.back().enter, wait);
         }
+        // Completed in MPI_Wait/MPI_Waitall: judged when the wait ends.
+        if (!stack.empty() && (stack.back().region == wait_region_ || stack.back().region == waitall_region_) &&
+            (sent.send_region == send_region_ || sent.send_region == isend_region_))
+          completed_[e.loc].push_back({e.peer, e.tag, sent.send_enter});
         break;
       }
+      case WriterEventKind::RmaPut:
+        if (!rma_.window) fail("put without the header's window");
+        ++rma_.puts;
+        rma_.put_bytes += e.len;
+        break;
+      case WriterEventKind::RmaLockRequest:
+      case WriterEventKind::RmaLockAcquire:
+      case WriterEventKind::RmaLockRelease:
+        window_lock(e, stack);
+        break;
+      case WriterEventKind::RmaPutComplete:
+      case WriterEventKind::IrecvRequest:
+      case WriterEventKind::IsendComplete:
       case WriterEventKind::Fork:
       case WriterEventKind::Join:
         break;  // no part of any ground-truth figure
@@ -150,6 +255,7 @@ void TruthCollector::finish() {
   for (int l = 0; l < n_; ++l) {
     if (!stacks_[l].empty()) fail("region instances left open");
     if (!in_flight_[l].empty()) fail("messages left unreceived");
+    if (lock_held_[l] >= 0) fail("window lock left held");
   }
   if (coll_pending_ != 0) fail("collective instance incomplete");
 }
@@ -177,6 +283,9 @@ GroundTruth TruthCollector::truth() const {
   t.truncated.late_senders = late_count_ > late_.size();
   t.truncated.out_of_order = ooo_count_ > ooo_.size();
   t.truncated.imbalance = static_cast<std::uint64_t>(coll_instances_) > imbalance_.size();
+  t.rma = rma_;
+  t.truncated.fence_waits = static_cast<std::uint64_t>(rma_.fences) > rma_.fence_waits.size();
+  t.truncated.lock_waits = rma_.lock_wait_count > rma_.lock_waits.size();
   t.bytes_received_per_location = bytes_received_;
   t.bytes_sent_per_location = bytes_sent_;
   t.region_time.resize(n_);

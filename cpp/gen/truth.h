@@ -33,6 +33,14 @@ struct CollectiveWait {
   std::vector<double> waits;  // per process (its master thread): max enter - own enter
 };
 
+// A passive-target lock epoch that waited for an earlier one (Scalasca's Lock
+// Competition): wait = min(latest release of the epochs acquired before, acquired) -
+// enter of the call that requested the lock.
+struct LockWait {
+  int loc, target;
+  double requested, acquired, wait;
+};
+
 struct RegionTime {
   double incl = 0.0, excl = 0.0;
   std::uint64_t count = 0;
@@ -47,7 +55,7 @@ struct RegionTimeRow {
 // `earl gen` writes as OUT.truth.json). Times in seconds; lists hold at most `list_limit`
 // entries, counts and totals are complete.
 struct GroundTruth {
-  std::uint64_t events = 0;
+  std::uint64_t events = 0;            // as ALOG holds them (no one-sided or request records)
   double start = 0.0, end = 0.0;       // first and last event time
   std::vector<std::string> regions;    // region names by id
   std::vector<std::string> location_names;
@@ -69,8 +77,26 @@ struct GroundTruth {
   std::vector<CollectiveWait> imbalance;
 
   struct Truncated {
-    bool late_senders = false, out_of_order = false, imbalance = false;
+    bool late_senders = false, out_of_order = false, imbalance = false, fence_waits = false,
+         lock_waits = false;
   } truncated;
+
+  // One-sided (a header with rma_window): the window's collective calls, each instance's
+  // wait per process = latest enter - own enter (Wait at Fence/Create/Free; every process
+  // leaves after the last one entered, so all calls overlap).
+  struct Rma {
+    bool window = false;        // the trace has the window (all below is empty otherwise)
+    std::int64_t fences = 0;    // MPI_Win_fence instances
+    double fence_wait_total = 0.0;
+    std::vector<CollectiveWait> fence_waits;  // index = the fence's number, from 0
+    std::vector<double> create_waits, free_waits;  // per process; empty: no such call
+    std::uint64_t puts = 0;
+    std::int64_t put_bytes = 0;
+    std::uint64_t locks = 0;  // lock epochs (all exclusive)
+    std::uint64_t lock_wait_count = 0;
+    double lock_wait_total = 0.0;
+    std::vector<LockWait> lock_waits;
+  } rma;
 
   std::vector<std::int64_t> bytes_received_per_location, bytes_sent_per_location;
   // With skewed clocks (gen/clock_skew.h): per MPI process, offset (seconds) and drift
@@ -87,7 +113,11 @@ class TruthCollector : public TraceWriter {
  public:
   // send_region/recv_region: the MPI_Send/MPI_Recv region ids; collectives: region ids of
   // collective operations (their instances must cover all locations); list_limit: at most
-  // this many entries in each list (counts and totals are always complete).
+  // this many entries in each list (counts and totals are always complete). With the
+  // header's rma_window, the regions named MPI_Win_create, MPI_Win_fence and MPI_Win_free
+  // are the window's collective calls (their instances cover all processes as well); the
+  // receives completed in regions named MPI_Wait/MPI_Waitall of sends in MPI_Isend are
+  // judged for late sender there (Waitall: the largest wait only).
   TruthCollector(int send_region, int recv_region, std::vector<int> collectives,
                  std::int64_t list_limit);
 
@@ -144,6 +174,27 @@ class TruthCollector : public TraceWriter {
   std::int64_t coll_instances_ = 0;
   std::vector<CollectiveWait> imbalance_;
   double imbalance_total_ = 0.0;
+
+  // Non-blocking receives: MPI_Isend/MPI_Wait/MPI_Waitall (-1: absent) and, per location,
+  // the receives the wait it is in completed so far.
+  int isend_region_ = -1, wait_region_ = -1, waitall_region_ = -1;
+  struct Completed {
+    int src, tag;
+    std::int64_t send_enter;
+  };
+  std::vector<std::vector<Completed>> completed_;
+  void late_sender(int src, int dest, int tag, std::int64_t send_enter, std::int64_t recv_enter,
+                   double wait);
+
+  // Window synchronisations: region ids (-1: absent) and what they found.
+  int win_create_ = -1, win_fence_ = -1, win_free_ = -1;
+  GroundTruth::Rma rma_;
+  void instance_complete();
+  // Per target location: the latest release of its window's lock so far (-1: none). Locks
+  // are exclusive, so every epoch acquired earlier has released when the next acquires.
+  std::vector<std::int64_t> lock_released_;
+  std::vector<std::int64_t> lock_held_;  // per location: the target it holds, -1 none
+  void window_lock(const WriterEvent& e, const std::vector<Frame>& stack);
 };
 
 }  // namespace earl::gen

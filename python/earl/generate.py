@@ -15,7 +15,11 @@ Every round of the simulated program is ``step { compute { kernel... } exchange 
 MPI_Recv... } update }`` followed by a collective (MPI_Allreduce, every ``barrier_every``-th
 one MPI_Barrier); ``main`` spans the run. Injected inefficiencies: late senders, messages
 received out of order (tags 200/201, the second received first) and load imbalance before
-the collectives. Times in the truth are seconds exactly as a reader computes them from the
+the collectives; with ``rma_every`` also one-sided fence epochs (MPI_Win_fence, MPI_Put,
+MPI_Win_fence on one window) with imbalance before the closing fence, whose waits the
+truth's ``rma`` entry gives; with ``nonblocking`` the exchange is MPI_Irecv/MPI_Isend
+completed in MPI_Waitall and MPI_Wait; with ``lock_every`` exclusive lock epochs on the
+window whose lock competition the truth's ``rma`` entry gives. Times in the truth are seconds exactly as a reader computes them from the
 trace's integer microseconds (``us / 1e6``, see docs/api-contract.md); totals are summed in file order, the way the
 example scripts of the EARL 2.0 reference do.
 """
@@ -103,7 +107,7 @@ def _write_truth(path, truth):
 HELP = "write a synthetic trace with known inefficiencies"
 DESCRIPTION = ("Write a reproducible synthetic MPI-like trace and a JSON ground truth of the "
                "late senders, out-of-order messages, collective imbalance, bytes and region "
-               "times it contains.")
+               "times it contains (and, when asked for, the waits at RMA fences and locks).")
 
 # The command line's short spellings of the most used options.
 _SHORT = {"locations": "-n", "events": "-e", "seed": "-s", "format": "-f"}
@@ -157,12 +161,18 @@ def configure(parser):
 
 
 def _summary(path, truth_path, truth):
-    return ("earl gen: wrote %d events (%d rounds, %d messages) to %s; ground truth in %s\n"
+    text = ("earl gen: wrote %d events (%d rounds, %d messages) to %s; ground truth in %s\n"
             "  late senders: %d (%.6f s waited); out of order: %d; "
             "collective imbalance: %.6f s waited"
             % (truth["events"], truth["rounds"], truth["messages"], path, truth_path,
                truth["late_sender_count"], truth["late_sender_wait_total"],
                truth["out_of_order_count"], truth["imbalance_wait_total"]))
+    rma = truth.get("rma")
+    if rma:
+        text += ("\n  one-sided: %d fences (%.6f s waited), %d puts, %d lock epochs "
+                 "(%d waited %.6f s)" % (rma["fences"], rma["fence_wait_total"], rma["puts"],
+                                         rma["locks"], rma["lock_wait_count"], rma["lock_wait_total"]))
+    return text
 
 
 def run(args):

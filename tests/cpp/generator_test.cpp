@@ -1,5 +1,6 @@
 // C++ tests of the trace generator (cpp/gen/): the random numbers, the program model's
-// invariants on an in-memory sink, the ALOG writer and option validation.
+// invariants on an in-memory sink (the one-sided and non-blocking shapes too), the ALOG
+// writer, option validation and what the OTF2 writer refuses.
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -182,6 +184,172 @@ TEST_CASE("the program model keeps its invariants") {
   t.late_sender_rate = 1.0;
   test_program_invariants(t, "2 x 8 threads, always late");
 }
+
+// The one-sided and non-blocking shapes: puts complete inside MPI_Put, window calls are
+// flagged and left by all processes at once, lock epochs on a target never overlap and go
+// in order of request, every request is posted and completed once, and the truth counts
+// the events ALOG holds.
+void test_shape_invariants(const GenOptions& o, const std::string& name) {
+  MemorySink sink;
+  TruthCollector truth(kMpiSend, kMpiRecv, {kMpiAllreduce, kMpiBarrier}, 100);
+  GenSummary s;
+  REQUIRE_NOTHROW(s = run_program(o, {&sink, &truth}));
+  const TraceHeader& h = sink.header;
+  auto id = [&](const char* region) {
+    for (std::size_t r = 0; r < h.regions.size(); ++r)
+      if (h.regions[r].name == region) return static_cast<int>(r);
+    return -1;
+  };
+  const int put = id("MPI_Put"), lock = id("MPI_Win_lock"), waitall = id("MPI_Waitall");
+  const int irecv = id("MPI_Irecv"), isend = id("MPI_Isend");
+  std::vector<std::vector<int>> stack(static_cast<std::size_t>(h.locations));
+  std::vector<std::int64_t> open_put(stack.size(), -1);
+  std::map<int, int> holder;                                  // target -> location holding it
+  std::map<int, std::set<std::pair<std::int64_t, int>>> waiting;  // target -> (request enter, loc)
+  std::vector<std::int64_t> lock_enter(stack.size(), -1);
+  std::map<std::pair<int, std::int64_t>, int> requests;  // (loc, request) -> posts - completions
+  std::map<std::int64_t, int> window_exits;  // time -> locations leaving a window call then
+  std::uint64_t records = 0;
+  bool puts_ok = true, locks_ok = true, requests_ok = true, flags_ok = true;
+  for (const WriterEvent& e : sink.events) {
+    auto& st = stack[e.loc];
+    const int top = st.empty() ? -1 : st.back();
+    const bool window_call = e.region >= 0 && (h.regions[e.region].name == "MPI_Win_create" ||
+                                               h.regions[e.region].name == "MPI_Win_fence" ||
+                                               h.regions[e.region].name == "MPI_Win_free");
+    switch (e.kind) {
+      case WriterEventKind::Enter:
+        st.push_back(e.region);
+        if (e.region == lock) lock_enter[e.loc] = e.time;
+        flags_ok = flags_ok && window_call == ((e.flags & kWriterRmaCollective) != 0);
+        break;
+      case WriterEventKind::Exit:
+        st.pop_back();
+        if (e.region == put) puts_ok = puts_ok && open_put[e.loc] < 0;
+        flags_ok = flags_ok && window_call == ((e.flags & kWriterRmaCollective) != 0);
+        if (window_call) ++window_exits[e.time];
+        break;
+      case WriterEventKind::RmaPut:
+        ++records;
+        puts_ok = puts_ok && top == put && open_put[e.loc] < 0 && e.peer % o.threads == 0;
+        open_put[e.loc] = e.tag;
+        break;
+      case WriterEventKind::RmaPutComplete:
+        ++records;
+        puts_ok = puts_ok && top == put && open_put[e.loc] == e.tag;
+        open_put[e.loc] = -1;
+        break;
+      case WriterEventKind::RmaLockRequest:
+        ++records;
+        locks_ok = locks_ok && top == lock && waiting[e.peer].insert({lock_enter[e.loc], e.loc}).second;
+        break;
+      case WriterEventKind::RmaLockAcquire: {
+        ++records;
+        // Exclusive: nobody holds it; first come (earliest MPI_Win_lock enter), first served.
+        auto& queue = waiting[e.peer];
+        locks_ok = locks_ok && top == lock && e.tag == 1 && !holder.count(e.peer) && !queue.empty() &&
+                   *queue.begin() == std::make_pair(lock_enter[e.loc], static_cast<int>(e.loc));
+        queue.erase({lock_enter[e.loc], e.loc});
+        holder[e.peer] = e.loc;
+        break;
+      }
+      case WriterEventKind::RmaLockRelease:
+        ++records;
+        locks_ok = locks_ok && top == id("MPI_Win_unlock") && holder.count(e.peer) && holder[e.peer] == e.loc;
+        holder.erase(e.peer);
+        break;
+      case WriterEventKind::IrecvRequest:
+        ++records;
+        requests_ok = requests_ok && top == irecv && requests[{e.loc, e.request}]++ == 0;
+        break;
+      case WriterEventKind::IsendComplete:
+        ++records;
+        requests_ok = requests_ok && top == waitall && requests[{e.loc, e.request}]-- == 1;
+        break;
+      case WriterEventKind::Send:
+        if (o.nonblocking) requests_ok = requests_ok && top == isend && e.request >= 0 && requests[{e.loc, e.request}]++ == 0;
+        break;
+      case WriterEventKind::Recv:
+        if (o.nonblocking) requests_ok = requests_ok && e.request >= 0 && requests[{e.loc, e.request}]-- == 1;
+        break;
+      default: break;
+    }
+  }
+  for (const auto& [key, open] : requests) requests_ok = requests_ok && open == 0;
+  bool together = true;
+  for (const auto& [t, k] : window_exits) together = together && k == o.locations;
+  CHECK_MESSAGE(puts_ok, (name + ": every put completes inside its MPI_Put, to a master thread"));
+  CHECK_MESSAGE(locks_ok, (name + ": exclusive lock epochs never overlap and follow the requests"));
+  CHECK_MESSAGE(requests_ok, (name + ": every request is posted and completed once, in its calls"));
+  CHECK_MESSAGE(flags_ok, (name + ": exactly the window calls carry kWriterRmaCollective"));
+  CHECK_MESSAGE(together, (name + ": every window call is left by all processes at once"));
+  CHECK_MESSAGE((truth.events() + records == sink.events.size()), (name + ": the truth counts what ALOG holds"));
+  CHECK_MESSAGE(h.rma_window == (o.rma_every > 0 || o.lock_every > 0), (name + ": the window when asked for"));
+}
+
+TEST_CASE("one-sided and non-blocking shapes keep their invariants") {
+  GenOptions o;
+  o.events = 6000;
+  o.rma_every = 2;
+  o.rma_puts = 3;
+  test_shape_invariants(o, "fences");
+  o.lock_every = 1;
+  o.lock_hold_rate = 1.0;
+  test_shape_invariants(o, "fences and locks");
+  o.nonblocking = true;
+  o.pattern = "neighbors";
+  o.out_of_order_rate = 0.5;
+  o.in_flight = 7;
+  test_shape_invariants(o, "fences, locks, non-blocking");
+  o.threads = 3;
+  o.locations = 3;
+  test_shape_invariants(o, "3 x 3 threads");
+  GenOptions n;
+  n.events = 3000;
+  n.nonblocking = true;
+  test_shape_invariants(n, "non-blocking only");
+}
+
+#ifdef EARL_HAVE_OTF2
+// What the OTF2 writer refuses: one-sided events without the header's window, a window
+// synchronisation flag on a region that is none, a request record without its id.
+TEST_CASE("OTF2 writer refuses one-sided and request events it cannot write") {
+  namespace fs = std::filesystem;
+  const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+  const fs::path dir = fs::temp_directory_path() / ("earl_generator_rma_" + std::to_string(stamp));
+  fs::create_directories(dir);
+  TraceHeader h;
+  h.locations = 2;
+  h.regions = {{"main", "", "USER"}, {"MPI_Win_fence", "", "MPI"}};
+  auto refused = [&](bool window, WriterEvent e) {
+    auto writer = earl::open_writer("otf2", (dir / "x.otf2").string(), WriterOptions{});
+    TraceHeader with = h;
+    with.rma_window = window;
+    writer->begin(with);
+    const bool threw = throws_earl_error([&] { writer->write(&e, 1); });
+    writer->discard();
+    return threw;
+  };
+  WriterEvent put;
+  put.kind = WriterEventKind::RmaPut;
+  put.peer = 1;
+  put.len = 8;
+  CHECK_MESSAGE(refused(false, put), "a put without the window");
+  CHECK_MESSAGE(!refused(true, put), "a put on the window is written");
+  WriterEvent enter;
+  enter.kind = WriterEventKind::Enter;
+  enter.region = 0;
+  enter.flags = kWriterRmaCollective;
+  CHECK_MESSAGE(refused(true, enter), "main flagged as a window synchronisation");
+  enter.region = 1;
+  CHECK_MESSAGE(refused(false, enter), "a fence without the window");
+  CHECK_MESSAGE(!refused(true, enter), "a fence on the window is written");
+  WriterEvent complete;
+  complete.kind = WriterEventKind::IsendComplete;
+  CHECK_MESSAGE(refused(false, complete), "a request record without its request id");
+  fs::remove_all(dir);
+}
+#endif
 
 TEST_CASE("permuted ranks") {
   for (int n : {2, 3, 7, 64}) {

@@ -142,6 +142,14 @@ void AlogWriter::write(const WriterEvent* events, std::size_t count) {
         put(' ');
         put_time(e.time);
         break;
+      case WriterEventKind::RmaPut:
+      case WriterEventKind::RmaPutComplete:
+      case WriterEventKind::IrecvRequest:
+      case WriterEventKind::IsendComplete:
+      case WriterEventKind::RmaLockRequest:
+      case WriterEventKind::RmaLockAcquire:
+      case WriterEventKind::RmaLockRelease:
+        continue;  // ALOG has no one-sided or request records; the regions stay
     }
     put('\n');
     if (buffer_.size() >= kFlushAt) flush(true);

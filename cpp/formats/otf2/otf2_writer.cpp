@@ -91,6 +91,16 @@ OTF2_RegionRole role_of(MpiRole role) {
   return OTF2_REGION_ROLE_FUNCTION;
 }
 
+// The collective operation Score-P records in RmaCollectiveEnd for a window call.
+int rma_op_of(const std::string& name) {
+  if (name == "MPI_Win_create") return OTF2_COLLECTIVE_OP_CREATE_HANDLE;
+  if (name == "MPI_Win_free") return OTF2_COLLECTIVE_OP_DESTROY_HANDLE;
+  if (name == "MPI_Win_fence") return OTF2_COLLECTIVE_OP_BARRIER;
+  return -1;
+}
+
+constexpr OTF2_RmaWinRef kWindow = 0;
+
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
@@ -205,6 +215,7 @@ void Otf2Writer::begin(const TraceHeader& header) {
     info.paradigm = paradigm_of(region);
     info.role = OTF2_REGION_ROLE_FUNCTION;
     info.collective_op = -1;
+    info.rma_op = rma_op_of(region.name);
     if (info.paradigm == OTF2_PARADIGM_MPI) {
       const MpiRegionInfo mpi = mpi_region_info(region.name);
       info.role = role_of(mpi.role);
@@ -287,6 +298,10 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
         if (e.region < 0 || e.region >= static_cast<int>(regions_.size()))
           fail("enter of undefined region " + std::to_string(e.region));
         check(OTF2_EvtWriter_Enter(w, nullptr, ts, static_cast<OTF2_RegionRef>(e.region)), "Enter");
+        if (e.flags & kWriterRmaCollective) {
+          check_rma_collective(e);
+          check(OTF2_EvtWriter_RmaCollectiveBegin(w, nullptr, ts), "RmaCollectiveBegin");
+        }
         if ((e.flags & kWriterCollective) && regions_[e.region].collective_op >= 0) {
           check(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, ts), "MpiCollectiveBegin");
           collective_open_[e.loc] = 1;
@@ -297,6 +312,20 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
         if (e.region < 0 || e.region >= static_cast<int>(regions_.size()))
           fail("exit of undefined region " + std::to_string(e.region));
         const int op = regions_[e.region].collective_op;
+        if (e.flags & kWriterRmaCollective) {
+          check_rma_collective(e);
+          const int rma_op = regions_[e.region].rma_op;
+          if (rma_op == OTF2_COLLECTIVE_OP_CREATE_HANDLE)
+            check(OTF2_EvtWriter_RmaWinCreate(w, nullptr, ts, kWindow), "RmaWinCreate");
+          else if (rma_op == OTF2_COLLECTIVE_OP_DESTROY_HANDLE)
+            check(OTF2_EvtWriter_RmaWinDestroy(w, nullptr, ts, kWindow), "RmaWinDestroy");
+          const OTF2_RmaSyncLevel level = rma_op == OTF2_COLLECTIVE_OP_BARRIER
+                                              ? OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY
+                                              : OTF2_RMA_SYNC_LEVEL_PROCESS;
+          check(OTF2_EvtWriter_RmaCollectiveEnd(w, nullptr, ts, static_cast<OTF2_CollectiveOp>(rma_op), level,
+                                                kWindow, OTF2_UNDEFINED_UINT32, 0, 0),
+                "RmaCollectiveEnd");
+        }
         if ((e.flags & kWriterCollective) && op >= 0) {
           if (!collective_open_[e.loc])
             check(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, ts), "MpiCollectiveBegin");
@@ -324,14 +353,60 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
         if (e.len < 0) fail("negative message length " + std::to_string(e.len));
         const std::uint32_t peer = rank_of(e.peer, send ? "destination" : "source");
         rank_of(e.loc, send ? "sending" : "receiving");
-        if (send)
-          check(OTF2_EvtWriter_MpiSend(w, nullptr, ts, peer, 0, static_cast<std::uint32_t>(e.tag),
-                                       static_cast<std::uint64_t>(e.len)),
-                "MpiSend");
+        const auto tag = static_cast<std::uint32_t>(e.tag);
+        const auto len = static_cast<std::uint64_t>(e.len);
+        const auto request = static_cast<std::uint64_t>(e.request);
+        if (send && e.request >= 0)
+          check(OTF2_EvtWriter_MpiIsend(w, nullptr, ts, peer, 0, tag, len, request), "MpiIsend");
+        else if (send)
+          check(OTF2_EvtWriter_MpiSend(w, nullptr, ts, peer, 0, tag, len), "MpiSend");
+        else if (e.request >= 0)
+          check(OTF2_EvtWriter_MpiIrecv(w, nullptr, ts, peer, 0, tag, len, request), "MpiIrecv");
         else
-          check(OTF2_EvtWriter_MpiRecv(w, nullptr, ts, peer, 0, static_cast<std::uint32_t>(e.tag),
-                                       static_cast<std::uint64_t>(e.len)),
-                "MpiRecv");
+          check(OTF2_EvtWriter_MpiRecv(w, nullptr, ts, peer, 0, tag, len), "MpiRecv");
+        break;
+      }
+      case WriterEventKind::IrecvRequest:
+      case WriterEventKind::IsendComplete: {
+        if (e.request < 0) fail("request record without a request id");
+        rank_of(e.loc, "requesting");
+        const auto request = static_cast<std::uint64_t>(e.request);
+        if (e.kind == WriterEventKind::IrecvRequest)
+          check(OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, ts, request), "MpiIrecvRequest");
+        else
+          check(OTF2_EvtWriter_MpiIsendComplete(w, nullptr, ts, request), "MpiIsendComplete");
+        break;
+      }
+      case WriterEventKind::RmaPut:
+      case WriterEventKind::RmaPutComplete: {
+        if (!header_.rma_window) fail("one-sided event without the header's RMA window");
+        if (e.tag < 0) fail("negative RMA matching id " + std::to_string(e.tag));
+        rank_of(e.loc, "origin");
+        if (e.kind == WriterEventKind::RmaPutComplete) {
+          check(OTF2_EvtWriter_RmaOpCompleteBlocking(w, nullptr, ts, kWindow, static_cast<std::uint64_t>(e.tag)),
+                "RmaOpCompleteBlocking");
+          break;
+        }
+        if (e.len < 0) fail("negative put length " + std::to_string(e.len));
+        check(OTF2_EvtWriter_RmaPut(w, nullptr, ts, kWindow, rank_of(e.peer, "target"),
+                                    static_cast<std::uint64_t>(e.len), static_cast<std::uint64_t>(e.tag)),
+              "RmaPut");
+        break;
+      }
+      case WriterEventKind::RmaLockRequest:
+      case WriterEventKind::RmaLockAcquire:
+      case WriterEventKind::RmaLockRelease: {
+        if (!header_.rma_window) fail("window lock without the header's RMA window");
+        rank_of(e.loc, "locking");
+        const std::uint32_t target = rank_of(e.peer, "lock target");
+        constexpr std::uint64_t kLockId = 0;  // one lock per window and target, as Score-P numbers it
+        const OTF2_LockType type = e.tag == 1 ? OTF2_LOCK_EXCLUSIVE : OTF2_LOCK_SHARED;
+        if (e.kind == WriterEventKind::RmaLockRequest)
+          check(OTF2_EvtWriter_RmaRequestLock(w, nullptr, ts, kWindow, target, kLockId, type), "RmaRequestLock");
+        else if (e.kind == WriterEventKind::RmaLockAcquire)
+          check(OTF2_EvtWriter_RmaAcquireLock(w, nullptr, ts, kWindow, target, kLockId, type), "RmaAcquireLock");
+        else
+          check(OTF2_EvtWriter_RmaReleaseLock(w, nullptr, ts, kWindow, target, kLockId), "RmaReleaseLock");
         break;
       }
       case WriterEventKind::Fork:
@@ -344,6 +419,14 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
         break;
     }
   }
+}
+
+void Otf2Writer::check_rma_collective(const WriterEvent& e) const {
+  if (!header_.rma_window) fail("window synchronisation without the header's RMA window");
+  if (regions_[e.region].rma_op < 0)
+    fail("region '" + header_.regions[e.region].name +
+         "' flagged as window synchronisation is none of MPI_Win_create/fence/free");
+  rank_of(e.loc, "synchronising");
 }
 
 // --- finish ---------------------------------------------------------------------------
@@ -402,6 +485,7 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
   for (const RegionDef& region : header_.regions) region_name.push_back(string_id(region.name));
   const std::uint32_t world = string_id("MPI_COMM_WORLD");
   const std::uint32_t mpi = string_id("MPI");
+  const std::uint32_t window_name = header_.rma_window ? string_id("MPI_Win_create_window") : empty;
   const bool openmp = threads_ > 1 || std::any_of(regions_.begin(), regions_.end(), [](const RegionInfo& r) {
                         return r.paradigm == OTF2_PARADIGM_OPENMP;
                       });
@@ -451,6 +535,9 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
                                         ranks.data()),
         "Group (COMM_GROUP)");
   check(OTF2_GlobalDefWriter_WriteComm(g, 0, world, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE), "Comm");
+  if (header_.rma_window)
+    check(OTF2_GlobalDefWriter_WriteRmaWin(g, kWindow, window_name, 0, OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS),
+          "RmaWin");
   check(OTF2_Archive_CloseGlobalDefWriter(archive_, g), "closing the global definitions");
 }
 

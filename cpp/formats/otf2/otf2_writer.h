@@ -19,10 +19,18 @@
 //   in process order, a COMM_GROUP listing per rank r the index of its process
 //   (TraceHeader::rank_process), and Comm 0 "MPI_COMM_WORLD" on that group.
 // - Events: Enter/Leave; Send/Recv -> MpiSend/MpiRecv on MPI_COMM_WORLD with the peer
-//   location's rank; an Enter flagged kWriterCollective is followed by MpiCollectiveBegin,
+//   location's rank (MpiIsend/MpiIrecv with their request id where they have one;
+//   IrecvRequest/IsendComplete -> MpiIrecvRequest/MpiIsendComplete); an Enter flagged kWriterCollective is followed by MpiCollectiveBegin,
 //   an Exit flagged kWriterCollective is preceded by MpiCollectiveEnd (operation from the
 //   region name, root rank or undefined, bytes sent/received); Fork/Join -> ThreadFork/
 //   ThreadJoin (paradigm OpenMP) on the master thread.
+// - One-sided (TraceHeader::rma_window): RmaWin 0 "MPI_Win_create_window" on
+//   MPI_COMM_WORLD, flagged for create/destroy events. MPI_Win_create, MPI_Win_fence and
+//   MPI_Win_free flagged kWriterRmaCollective get what Score-P's wrappers write: Enter,
+//   RmaCollectiveBegin, [RmaWinCreate | RmaWinDestroy,] RmaCollectiveEnd (create handle /
+//   barrier / destroy handle, no root, no bytes), Leave. RmaPut/RmaPutComplete -> RmaPut
+//   (target rank, bytes, matching id) and RmaOpCompleteBlocking; RmaLock* ->
+//   RmaRequestLock/RmaAcquireLock/RmaReleaseLock (target rank, lock id 0, lock type).
 //
 // Memory stays bounded: each location's buffer holds at most a few chunks before libotf2
 // flushes it to its file (memory callbacks), and definitions are written at the end.
@@ -59,11 +67,13 @@ class Otf2Writer : public TraceWriter {
     OTF2_Paradigm paradigm;
     OTF2_RegionRole role;
     int collective_op;  // -1: none
+    int rma_op;         // OTF2_COLLECTIVE_OP_* of a window synchronisation, -1: none
   };
 
   [[noreturn]] void fail(const std::string& what) const;
   void check(OTF2_ErrorCode code, const char* what) const;
   void check_location(const WriterEvent& e) const;
+  void check_rma_collective(const WriterEvent& e) const;
   std::uint32_t rank_of(std::int32_t location, const char* role) const;
   std::uint32_t string_id(const std::string& s);
   void write_definitions(const std::vector<std::uint64_t>& events_per_location);
