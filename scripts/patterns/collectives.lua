@@ -11,6 +11,7 @@ local OVERLAP = {MPI_Win_fence = "mpi_rma_wait_at_fence", MPI_Win_create = "mpi_
 local ONE_TO_N = {MPI_Bcast = true, MPI_Scatter = true, MPI_Scatterv = true}
 local N_TO_ONE = {MPI_Reduce = true, MPI_Gather = true, MPI_Gatherv = true}
 local SCAN = {MPI_Scan = true, MPI_Exscan = true}
+local RMA_OPS = {put_1ts = true, get_1to = true}
 
 local out = {}
 local function add(metric, m, idle)
@@ -27,7 +28,12 @@ local function path_of(e, enter)
   return table.concat(names, "/")
 end
 
-local function judge(ms)
+-- ends[target] = the later of it and `time`.
+local function latest(ends, target, time)
+  if not ends[target] or ends[target] < time then ends[target] = time end
+end
+
+local function judge(ms, ops_to)
   table.sort(ms, function(a, b) return a.loc < b.loc end)
   local name, L, E = ms[1].name, -math.huge, math.huge
   for _, m in ipairs(ms) do L, E = math.max(L, m.begin), math.min(E, m["end"]) end
@@ -48,6 +54,10 @@ local function judge(ms)
       if SYNC[name][2] then add(SYNC[name][2], m, m["end"] - math.max(E, lc)) end
     elseif OVERLAP[name] then
       if E > L then add(OVERLAP[name], m, L - m.begin) end
+      local last = ops_to[m.loc]
+      if name == "MPI_Win_fence" and E > L and L > m.begin and last and m.begin < last and last <= m["end"] then
+        add("mpi_rma_early_fence", m, math.min(last, L) - m.begin)
+      end
     elseif ONE_TO_N[name] and root and m ~= root and not (root.sizes and root.sent == 0) then
       add("mpi_latebroadcast", m, math.min(root.begin, m["end"]) - m.begin)
     elseif N_TO_ONE[name] and root == m and not (m.sizes and m.recvd == 0) then
@@ -62,9 +72,26 @@ end
 
 local e = EventTrace(arg[1])
 local instances, order, seq, members = {}, {}, {}, {}
+-- Early Fence: the targets of the RMA operations each call issued (by its enter's
+-- position), per location the end of its last operation to each target since its last
+-- fence, per fence instance the same over all its members.
+local issued, since_fence, fence_ops = {}, {}, {}
 while e:next() do
   local ev = e:event()
-  if ev.type == "exit" and ev.enterptr ~= 0 then
+  if RMA_OPS[ev.type] then
+    if ev.enterptr ~= 0 then
+      issued[ev.enterptr] = issued[ev.enterptr] or {}
+      table.insert(issued[ev.enterptr], ev.peer)
+    else
+      since_fence[ev.loc] = since_fence[ev.loc] or {}
+      latest(since_fence[ev.loc], ev.peer, ev.time)
+    end
+  elseif ev.type == "exit" and ev.enterptr ~= 0 then
+    for _, target in ipairs(issued[ev.enterptr] or {}) do
+      since_fence[ev.loc] = since_fence[ev.loc] or {}
+      latest(since_fence[ev.loc], target, ev.time)
+    end
+    issued[ev.enterptr] = nil
     local enter = e:event(ev.enterptr)
     local name = enter.region
     if SYNC[name] or OVERLAP[name] or ONE_TO_N[name] or N_TO_ONE[name] or SCAN[name] then
@@ -73,6 +100,11 @@ while e:next() do
       seq[ev.loc .. "|" .. key] = s
       local id = key .. "|" .. s
       if not instances[id] then instances[id] = {}; order[#order + 1] = {id, key} end
+      if name == "MPI_Win_fence" then
+        fence_ops[id] = fence_ops[id] or {}
+        for target, time in pairs(since_fence[ev.loc] or {}) do latest(fence_ops[id], target, time) end
+        since_fence[ev.loc] = nil
+      end
       -- OTF2's MpiCollectiveBegin/End times where the trace has them
       table.insert(instances[id], {name = name, loc = ev.loc, begin = ev.collbegin or enter.time,
         ["end"] = ev.collend or ev.time,
@@ -88,6 +120,6 @@ for _, entry in ipairs(order) do
   for _ in pairs(members[entry[2]]) do size = size + 1 end
   local same = true
   for _, m in ipairs(ms) do same = same and m.name == ms[1].name end
-  if #ms >= size and #ms >= 2 and same then judge(ms) end
+  if #ms >= size and #ms >= 2 and same then judge(ms, fence_ops[entry[1]] or {}) end
 end
 for key, cell in pairs(out) do print(string.format("%s %.9f %d", key, cell[1], cell[2])) end

@@ -6,6 +6,9 @@ times, the exit's collbegin/collend, where the trace has them, else the call's e
 a member waits:
   Barrier, N x N, Finalize:  min(L, end) - begin; completion: end - max(E, min(L, end))
   Win_fence/create/free:     L - begin, when all calls overlap (E > L)
+  Early Fence (its part):    the last RMA operation to this location issued before the
+                             fence ends inside it: min(that end, L) - begin; an operation
+                             (put_1ts, get_1to) ends when the call issuing it leaves
   Bcast, Scatter[v]:         non-roots min(root begin, end) - begin
   Reduce, Gather[v]:         the root min(L of the others, end) - begin
   Scan, Exscan:              rank r: min(L over ranks <= r that send, end) - begin
@@ -30,19 +33,34 @@ OVERLAP = {"MPI_Win_fence": "mpi_rma_wait_at_fence", "MPI_Win_create": "mpi_rma_
 ONE_TO_N, N_TO_ONE = {"MPI_Bcast", "MPI_Scatter", "MPI_Scatterv"}, {"MPI_Reduce", "MPI_Gather", "MPI_Gatherv"}
 SCAN = {"MPI_Scan", "MPI_Exscan"}
 ROOTED = ONE_TO_N | N_TO_ONE
+RMA_OPS = {"put_1ts", "get_1to"}
 
 
 def find(e, out):
     instances, seq = {}, {}
+    issued = {}       # enter position of a call -> targets of the RMA operations it issued
+    since_fence = {}  # location -> {target: when its last operation to it ended}
+    fence_ops = {}    # fence instance -> {target: last end}
     for ev in e:
+        if ev["type"] in RMA_OPS:
+            if ev["enterptr"]:
+                issued.setdefault(ev["enterptr"], []).append(ev["peer"])
+            else:
+                latest(since_fence.setdefault(ev["loc"], {}), ev["peer"], ev["time"])
+            continue
         if ev["type"] != "exit" or not ev["enterptr"]:
             continue
+        for target in issued.pop(ev["enterptr"], ()):
+            latest(since_fence.setdefault(ev["loc"], {}), target, ev["time"])
         enter = e.event(ev["enterptr"])
         name = enter["region"]
         if name not in set(SYNC) | set(OVERLAP) | ROOTED | SCAN:
             continue
         key = ev["com"] if ev.get("com", -1) >= 0 else name
         k = seq[ev["loc"], key] = seq.get((ev["loc"], key), -1) + 1
+        if name == "MPI_Win_fence":
+            for target, end in since_fence.pop(ev["loc"], {}).items():
+                latest(fence_ops.setdefault((key, k), {}), target, end)
         begin = ev.get("collbegin")
         end = ev.get("collend")
         instances.setdefault((key, k), []).append(dict(
@@ -53,14 +71,18 @@ def find(e, out):
     members_of = {}
     for (key, _), ms in instances.items():
         members_of.setdefault(key, set()).update(m["loc"] for m in ms)
-    for (key, _), ms in instances.items():
+    for (key, k), ms in instances.items():
         if len(ms) < len(members_of[key]) or len(ms) < 2 or len({m["name"] for m in ms}) > 1:
             continue
-        judge(sorted(ms, key=lambda m: m["loc"]), out)
+        judge(sorted(ms, key=lambda m: m["loc"]), out, fence_ops.get((key, k), {}))
     return out
 
 
-def judge(ms, out):
+def latest(ends, target, end):
+    ends[target] = max(ends.get(target, end), end)
+
+
+def judge(ms, out, ops_to):
     name, L, E = ms[0]["name"], max(m["begin"] for m in ms), min(m["end"] for m in ms)
     nxn = SYNC.get(name, ("",))[0] == "mpi_wait_nxn"
     if (nxn or name in SCAN) and all(m["sizes"] and m["sent"] == m["recvd"] == 0 for m in ms):
@@ -73,6 +95,9 @@ def judge(ms, out):
             waits = [(wait, lc - m["begin"]), (completion, m["end"] - max(E, lc))]
         elif name in OVERLAP:
             waits = [(OVERLAP[name], L - m["begin"] if E > L else 0)]
+            last = ops_to.get(m["loc"])
+            if name == "MPI_Win_fence" and E > L > m["begin"] and last is not None and m["begin"] < last <= m["end"]:
+                waits.append(("mpi_rma_early_fence", min(last, L) - m["begin"]))
         elif name in ONE_TO_N and root and m is not root and not (root["sizes"] and root["sent"] == 0):
             waits = [("mpi_latebroadcast", min(root["begin"], m["end"]) - m["begin"])]
         elif name in N_TO_ONE and root is m and not (m["sizes"] and m["recvd"] == 0):
