@@ -38,7 +38,7 @@ StateDelta compose(const StateDelta& first, const StateDelta& second) {
   std::vector<StateDelta::Removed> later = second.removed;
   std::sort(later.begin(), later.end(), by_position);
   auto removed_later = [&](Position pos) {
-    auto at = std::lower_bound(later.begin(), later.end(), StateDelta::Removed{pos, 0}, by_position);
+    auto at = std::lower_bound(later.begin(), later.end(), StateDelta::Removed{pos, 0, 0}, by_position);
     return at != later.end() && at->pos == pos;
   };
   for (const Event& record : first.added)
@@ -140,7 +140,7 @@ StateDelta TraceState::take_delta() {
   // Bookmarks keep their deltas: room for records that did not survive would be counted
   // against the budget (and bring checkpoints early), so it is given back.
   if (delta.added.capacity() > delta.added.size() + delta.added.size() / 8) delta.added.shrink_to_fit();
-  for (const Change& change : left_) delta.removed.push_back({change.pos, change.loc});
+  for (const Change& change : left_) delta.removed.push_back({change.pos, change.loc, change.depth});
   delta.pointers = pointers();
   reset_journal();
   return delta;
@@ -153,10 +153,9 @@ void TraceState::apply_delta(const StateDelta& delta) {
       continue;
     }
     std::vector<Event>& stack = stack_of(r.loc);
-    auto at = std::lower_bound(stack.begin(), stack.end(), r.pos, position_less);
-    if (at != stack.end() && at->pos == r.pos) {
-      stack.erase(at);
-      --records_;
+    if (r.depth < stack.size()) {
+      records_ -= stack.size() - r.depth;
+      stack.resize(r.depth);
     }
   }
   for (const Event& record : delta.added) {
@@ -292,7 +291,8 @@ Anomaly TraceState::apply_model(Event& event, Event& retired, bool& has_retired)
         __builtin_prefetch(below + sizeof(Event) - 1);
       }
       --records_;
-      if (journaling_ && retired.pos < journal_start_) left_.push_back({retired.pos, event.loc, 0});
+      if (journaling_ && retired.pos < journal_start_)
+        left_.push_back({retired.pos, event.loc, static_cast<std::uint32_t>(stack.size())});
       return anomaly;
     }
     case EventKind::Send:
