@@ -53,7 +53,9 @@ StateDelta compose(const StateDelta& first, const StateDelta& second) {
 
 std::uint64_t memory_of(const StateSnapshot& snapshot) {
   std::uint64_t bytes = sizeof(StateSnapshot) + snapshot.stacks.capacity() * sizeof(snapshot.stacks[0]) +
-                        snapshot.queue.capacity() * sizeof(Event) + memory_of(snapshot.pointers);
+                        snapshot.queue.capacity() * sizeof(Event) + memory_of(snapshot.pointers) +
+                        snapshot.next_in_channel.capacity() * sizeof(Position) +
+                        snapshot.channels.capacity() * sizeof(snapshot.channels[0]);
   for (const auto& stack : snapshot.stacks) bytes += stack.capacity() * sizeof(Event);
   return bytes;
 }
@@ -103,7 +105,14 @@ StateSnapshot TraceState::snapshot() const {
   std::size_t used = stacks_.size();
   while (used > 0 && stacks_[used - 1].empty()) --used;
   out.stacks.assign(stacks_.begin(), stacks_.begin() + static_cast<std::ptrdiff_t>(used));
-  out.queue = queue();
+  out.queue.reserve(live_sends_);
+  out.next_in_channel.reserve(live_sends_);
+  for (const Queued& entry : sends_) {
+    if (entry.received) continue;
+    out.queue.push_back(entry.send);
+    out.next_in_channel.push_back(entry.next_in_channel);
+  }
+  out.channels.assign(channels_.begin(), channels_.end());
   out.pointers = pointers();
   return out;
 }
@@ -116,7 +125,18 @@ void TraceState::restore(const StateSnapshot& snapshot) {
     stacks_[loc].assign(snapshot.stacks[loc].begin(), snapshot.stacks[loc].end());
     records_ += snapshot.stacks[loc].size();
   }
-  for (const Event& send : snapshot.queue) enqueue(send);
+  if (snapshot.next_in_channel.size() == snapshot.queue.size() &&
+      (snapshot.queue.empty() || !snapshot.channels.empty())) {
+    sends_.resize(snapshot.queue.size());
+    for (std::size_t i = 0; i < sends_.size(); ++i)
+      sends_[i] = Queued{snapshot.queue[i], snapshot.next_in_channel[i], false};
+    live_sends_ = sends_.size();
+    records_ += sends_.size();
+    for (const auto& channel : snapshot.channels)
+      channels_.emplace_hint(channels_.end(), channel.first, channel.second);
+  } else {
+    for (const Event& send : snapshot.queue) enqueue(send);
+  }
   set_pointers(snapshot.pointers);
   newest_ = 0;
   reset_journal();

@@ -28,11 +28,24 @@ struct PointerState {
   std::vector<std::pair<std::int64_t, Position>> last_lock_event;
 };
 
+// A channel of the queue, keyed (source, destination, tag, communicator) so that one
+// source's channels are adjacent: its oldest and newest unreceived sends.
+using QueueChannelKey = std::tuple<Location, Location, std::int64_t, std::int64_t>;
+struct QueueChannel {
+  Position head = 0, tail = 0;
+};
+
 // A whole state, as a full checkpoint stores it.
 struct StateSnapshot {
   std::vector<std::vector<Event>> stacks;  // per location, outermost first
   std::vector<Event> queue;                // unreceived sends, ascending positions
   PointerState pointers;
+  // How the queue links its channels, so that a restore copies them instead of matching
+  // every send to its channel again (a fifth of random access at 32768 locations).
+  // Derived from `queue`: a snapshot without them (read from an index) restores all the
+  // same, at that cost.
+  std::vector<Position> next_in_channel;  // beside queue: the next send of its channel, or 0
+  std::vector<std::pair<QueueChannelKey, QueueChannel>> channels;  // ascending keys
 };
 
 // What changed between two states: the records that left (by position; `loc` of an enter,
@@ -112,10 +125,8 @@ class TraceState {
   // MPI's non-overtaking rule: a FIFO of unreceived sends per (source, destination, tag,
   // communicator), linked through the queued records. Empty channels are removed, so
   // memory follows the messages in flight, not every channel ever used.
-  using ChannelKey = std::tuple<Location, Location, std::int64_t, std::int64_t>;
-  struct Channel {
-    Position head = 0, tail = 0;
-  };
+  using ChannelKey = QueueChannelKey;
+  using Channel = QueueChannel;
   struct Queued {
     Event send;
     Position next_in_channel = 0;
