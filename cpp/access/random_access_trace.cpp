@@ -56,6 +56,10 @@ RandomAccessTrace::RandomAccessTrace(std::unique_ptr<TraceDecoder> decoder, std:
     Bookmark& bookmark = bookmarks_[i];
     if (bookmark.next != static_cast<Position>(i) * bdist_ + 1 || (i > 0 && bookmark.next > size_))
       throw invalid("bookmark position");
+    if (bookmark.checkpoint) {  // an index holds the queue without its channel links
+      state_.restore(*bookmark.checkpoint);
+      *bookmark.checkpoint = state_.snapshot();
+    }
     bookmark.bytes = measure(bookmark);
     bookmark_bytes_ += bookmark.bytes;
   }

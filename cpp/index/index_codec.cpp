@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 namespace earl {
 
@@ -313,6 +314,7 @@ void write_scan(IndexWriter& out, const RandomAccessTrace& access) {
       for (const StateDelta::Removed& r : b.delta.removed) {
         out.u64(r.pos);
         out.i64(r.loc);
+        out.u64(r.depth);
       }
       write_events(out, b.delta.added);
       write_pointers(out, b.delta.pointers);
@@ -344,13 +346,16 @@ RandomAccessTrace::ScanResult read_scan(IndexReader& in) {
       b.checkpoint->queue = read_events(in);
       b.checkpoint->pointers = read_pointers(in);
     } else {
-      std::uint64_t removed = in.count(16);
+      std::uint64_t removed = in.count(24);
       for (std::uint64_t r = 0; r < removed; ++r) {
         StateDelta::Removed gone;
         gone.pos = in.u64();
         std::int64_t loc = in.i64();
         if (loc < -1 || loc >= kMaxLocations) throw IndexDamaged{"a removed record's location is invalid"};
         gone.loc = static_cast<Location>(loc);
+        std::uint64_t depth = in.u64();
+        if (depth > std::numeric_limits<std::uint32_t>::max()) throw IndexDamaged{"a removed record's depth is invalid"};
+        gone.depth = static_cast<std::uint32_t>(depth);
         b.delta.removed.push_back(gone);
       }
       b.delta.added = read_events(in);

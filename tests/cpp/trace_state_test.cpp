@@ -268,11 +268,21 @@ TEST_CASE("snapshot and restore keep the FIFO order of pending sends") {
 
   // Back to the state after 3, in this object and in a fresh one: the matching index is
   // rebuilt from the queue, so 2 is matched first again, then 3.
-  for (bool fresh : {false, true}) {
-    CAPTURE(fresh);
+  // The snapshot keeps the channel links; one read from an index lacks them and restores
+  // by matching each send again: both must give the same state.
+  StateSnapshot unlinked = saved;
+  unlinked.next_in_channel.clear();
+  unlinked.channels.clear();
+  CHECK(saved.next_in_channel == std::vector<Position>{3, 0});
+  REQUIRE(saved.channels.size() == 1);
+  CHECK(saved.channels[0].second.head == 2);
+  CHECK(saved.channels[0].second.tail == 3);
+  for (int variant = 0; variant < 3; ++variant) {
+    bool fresh = variant > 0;
+    CAPTURE(variant);
     TraceState other_state;
     TraceState& target = fresh ? other_state : state;
-    target.restore(saved);
+    target.restore(variant == 2 ? unlinked : saved);
     CHECK(positions(target.stack(0)) == Positions{1});
     CHECK(positions(target.queue()) == Positions{2, 3});
     CHECK(apply(target, recv(4, 1, 0, 5, 0)).event.sendptr == 2);
