@@ -78,7 +78,10 @@ py::list out_of_order(const GroundTruth& t) {
   return out;
 }
 
-py::list collective_waits(const GroundTruth& t, const std::vector<gen::CollectiveWait>& waits) {
+// `kinds`: the run chose its collectives (--collectives), so each instance names its root
+// (process, None: unrooted) and, for barrier-like ones, the completion per process.
+py::list collective_waits(const GroundTruth& t, const std::vector<gen::CollectiveWait>& waits,
+                          bool kinds = false) {
   py::list out;
   for (const auto& x : waits) {
     py::dict e;
@@ -86,7 +89,24 @@ py::list collective_waits(const GroundTruth& t, const std::vector<gen::Collectiv
     e["region"] = t.regions.at(static_cast<std::size_t>(x.region));
     e["enter_max"] = x.enter_max;
     e["waits"] = x.waits;
+    if (kinds) {
+      e["root"] = x.root >= 0 ? py::object(py::int_(x.root)) : py::object(py::none());
+      if (!x.completion.empty()) e["completion"] = x.completion;
+    }
     out.append(e);
+  }
+  return out;
+}
+
+// {metric: {"total", "count", "by_process"}} of the MPI collectives' waits.
+py::dict collective_patterns(const GroundTruth& t) {
+  py::dict out;
+  for (const auto& p : t.collective_patterns) {
+    py::dict e;
+    e["total"] = p.total;
+    e["count"] = p.count;
+    e["by_process"] = p.by_process;
+    out[py::str(p.metric)] = e;
   }
   return out;
 }
@@ -157,7 +177,9 @@ py::dict truth_to_python(const gen::GenOptions& options, const gen::GenResult& r
   d["out_of_order"] = out_of_order(t);
   d["collectives"] = t.collectives;
   d["imbalance_wait_total"] = t.imbalance_wait_total;
-  d["imbalance"] = collective_waits(t, t.imbalance);
+  const bool kinds = !options.collectives.empty();
+  d["imbalance"] = collective_waits(t, t.imbalance, kinds);
+  if (kinds) d["collective_patterns"] = collective_patterns(t);
   py::dict truncated;
   truncated["late_senders"] = t.truncated.late_senders;
   truncated["out_of_order"] = t.truncated.out_of_order;

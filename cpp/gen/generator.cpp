@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "gen/collective_kinds.h"
 #include "gen/options.h"
 #include "gen/rng.h"
 #include "gen/clock_skew.h"
@@ -80,8 +81,16 @@ class Program {
     irecv_ = id("MPI_Irecv");
     wait_ = id("MPI_Wait");
     waitall_ = id("MPI_Waitall");
+    ssend_ = id("MPI_Ssend");
+    for (const CollectiveKind* kind : parse_collectives(o_.collectives)) {
+      kinds_.push_back(kind);
+      kind_region_.push_back(id(kind->region));
+    }
     const bool rma = header.rma_window;
     if (o_.permute_ranks) header.rank_process = permuted_ranks(n_, o_.seed);
+    rank_process_ = header.rank_process;
+    if (rank_process_.empty())
+      for (int r = 0; r < n_; ++r) rank_process_.push_back(r);
     for (TraceWriter* sink : sinks_) sink->begin(header);
 
     // main enters go out with the first round (their times interleave with it).
@@ -240,8 +249,10 @@ class Program {
     // Phase 2: receives (after the matching sends), update, and entering the collective.
     // A fence epoch synchronises all processes between their receives and their updates;
     // without one each process goes on alone, its random draws in the order they always had.
+    const CollectiveKind* kind = kinds_.empty() ? nullptr : kinds_[r % kinds_.size()];
     const int collective =
-        o_.barrier_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.barrier_every) == 0
+        kind ? kind_region_[r % kinds_.size()]
+        : o_.barrier_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.barrier_every) == 0
             ? kMpiBarrier
             : kMpiAllreduce;
     const bool rma_round =
@@ -260,6 +271,11 @@ class Program {
       }
     }
 
+    if (kind) {
+      end_collective(*kind, collective, r);
+      summary_.messages += messages_.size();
+      return;
+    }
     // Phase 3: everybody leaves the collective together, after the last one entered.
     // (An allreduce of one double: 8 bytes sent and received per rank; a barrier moves none.)
     const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
@@ -272,6 +288,49 @@ class Program {
       e.peer = -1;
     }
     summary_.messages += messages_.size();
+  }
+
+  // Phase 3 with --collectives: each process leaves `cost` after the enters it waits for
+  // (gen/collective_kinds.h: all of them, the root's, or its own rank's and the lower
+  // ranks'); the root is MPI_COMM_WORLD rank r mod N. The next round starts after the last
+  // one left, so that rounds never overlap (who left earlier idles in main meanwhile).
+  void end_collective(const CollectiveKind& kind, int region, std::uint64_t r) {
+    const int root_rank = static_cast<int>(r % static_cast<std::uint64_t>(n_));
+    const int root = rank_process_[root_rank];
+    const std::int64_t cost = kind.shape == CollectiveShape::Barrier ? rng_.uniform(2, 6) : rng_.uniform(5, 20);
+    std::vector<std::int64_t>& leave = coll_leave_;
+    leave.assign(n_, 0);
+    const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
+    std::int64_t latest_sender = 0, running = 0;
+    for (int proc = 0; proc < n_; ++proc)
+      if (proc != root) latest_sender = std::max(latest_sender, coll_enter_[proc]);
+    for (int rank = 0; rank < n_; ++rank) {
+      const int proc = rank_process_[rank];
+      running = std::max(running, coll_enter_[proc]);
+      switch (kind.shape) {
+        case CollectiveShape::Barrier:
+        case CollectiveShape::NxN: leave[proc] = latest + cost; break;
+        case CollectiveShape::OneToN:
+          leave[proc] = std::max(coll_enter_[proc], coll_enter_[root]) + cost;
+          break;
+        case CollectiveShape::NToOne:
+          leave[proc] = (proc == root ? std::max(coll_enter_[proc], latest_sender) : coll_enter_[proc]) + cost;
+          break;
+        case CollectiveShape::Scan: leave[proc] = running + cost; break;
+      }
+    }
+    std::int64_t round_end = 0;
+    for (int rank = 0; rank < n_; ++rank) {
+      const int proc = rank_process_[rank];
+      const CollectiveBytes bytes = collective_bytes(kind, proc == root, rank, n_);
+      WriterEvent& e = emit(master(proc), WriterEventKind::Exit, region, leave[proc]);
+      e.flags = kWriterCollective;
+      e.len = bytes.sent;
+      e.received = bytes.received;
+      e.peer = is_rooted(kind.shape) ? master(root) : -1;
+      round_end = std::max(round_end, e.time);
+    }
+    for (int proc = 0; proc < n_; ++proc) clock_[master(proc)] = std::max(clock_[master(proc)], round_end);
   }
 
   // Phase 2 of a round, first part: the receives of process `proc` (after the matching
@@ -481,7 +540,11 @@ class Program {
   std::vector<Message> messages_;
   std::vector<std::vector<std::size_t>> outgoing_, incoming_;
   std::vector<std::size_t> pair_index_, right_index_, left_index_;
-  std::vector<std::int64_t> coll_enter_;
+  std::vector<std::int64_t> coll_enter_, coll_leave_;
+  std::vector<const CollectiveKind*> kinds_;  // --collectives, cycled per round
+  std::vector<int> kind_region_;              // their region ids
+  std::vector<int> rank_process_;             // MPI_COMM_WORLD rank -> process
+  int ssend_ = -1;
   std::vector<std::int32_t> put_ids_;  // per process: the next put's matching id
   int win_create_ = -1, win_fence_ = -1, put_ = -1, win_free_ = -1, epoch_work_ = -1;
   int win_lock_ = -1, win_unlock_ = -1, locked_work_ = -1;
@@ -501,6 +564,9 @@ void GenOptions::validate() const {
     bad("locations * threads must be at most " + std::to_string(kMaxLocations));
   const std::string why = why_not_writable(format);
   if (!why.empty()) bad(why);
+  parse_collectives(collectives);
+  if (late_receiver_rate > 0 && nonblocking)
+    bad("late_receiver_rate needs the blocking exchange (MPI_Ssend/MPI_Recv), not nonblocking");
   if (rollover != 0 && format != "alog")
     bad("rollover is an ALOG notion; format '" + format + "' has no clock roll-over");
 }
@@ -518,6 +584,14 @@ TraceHeader program_header(const GenOptions& options) {
       {"MPI_Allreduce", "brown:solid", "MPI"}, {"MPI_Barrier", "black:solid", "MPI"},
   };
   if (threads > 1) h.regions.push_back({"parallel", "pink:boxes", "OPENMP"});
+  // Collectives beyond MPI_Allreduce/MPI_Barrier, in the table's order, each once.
+  {
+    const std::vector<const CollectiveKind*> used = parse_collectives(options.collectives);
+    for (const CollectiveKind& kind : collective_kinds()) {
+      if (kind.region == h.regions[kMpiAllreduce].name || kind.region == h.regions[kMpiBarrier].name) continue;
+      if (std::find(used.begin(), used.end(), &kind) != used.end()) h.regions.push_back({kind.region, "brown:solid", "MPI"});
+    }
+  }
   if (options.depth > 0) h.regions.push_back({"recursion", "purple:solid", "USER"});
   auto add = [&](std::initializer_list<const char*> names, const char* style) {
     for (const char* name : names) {

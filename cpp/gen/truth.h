@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "format_interface/trace_writer.h"
+#include "gen/collective_kinds.h"
 #include "model/clock.h"
 
 namespace earl::gen {
@@ -30,7 +31,21 @@ struct CollectiveWait {
   std::int64_t index;  // 0-based instance number
   int region;
   double enter_max;
-  std::vector<double> waits;  // per process (its master thread): max enter - own enter
+  // Per process (its master thread). Window calls: max enter - own enter. MPI collectives:
+  // the wait by Scalasca's formula of the kind (gen/collective_kinds.h; for MPI_Allreduce
+  // and MPI_Barrier, whose calls all end after the last enter, max enter - own enter too).
+  std::vector<double> waits;
+  int root = -1;                   // rooted MPI collectives: the root's process
+  std::vector<double> completion;  // Barrier/NxN: per process, Scalasca's completion time
+};
+
+// Per Scalasca metric of the MPI collectives: the sum of the positive waits, how many there
+// are, and the sum per process.
+struct PatternTotal {
+  std::string metric;
+  double total = 0.0;
+  std::uint64_t count = 0;
+  std::vector<double> by_process;
 };
 
 // A passive-target lock epoch that waited for an earlier one (Scalasca's Lock
@@ -75,6 +90,7 @@ struct GroundTruth {
   std::int64_t collectives = 0;
   double imbalance_wait_total = 0.0;
   std::vector<CollectiveWait> imbalance;
+  std::vector<PatternTotal> collective_patterns;  // in the order first met
 
   struct Truncated {
     bool late_senders = false, out_of_order = false, imbalance = false, fence_waits = false,
@@ -190,6 +206,14 @@ class TruthCollector : public TraceWriter {
   int win_create_ = -1, win_fence_ = -1, win_free_ = -1;
   GroundTruth::Rma rma_;
   void instance_complete();
+  // MPI collectives: per region its kind (nullptr: none), per process the leave of the
+  // current instance, how many left, its root (process, -1 none).
+  std::vector<const CollectiveKind*> region_kind_;
+  std::vector<std::int64_t> coll_leave_;
+  int coll_left_ = 0, coll_root_ = -1;
+  std::vector<PatternTotal> patterns_;
+  void add_pattern(const char* metric, int process, double wait);
+  void judge_collective(CollectiveWait& instance);
   // Per target location: the latest release of its window's lock so far (-1: none). Locks
   // are exclusive, so every epoch acquired earlier has released when the next acquires.
   std::vector<std::int64_t> lock_released_;
