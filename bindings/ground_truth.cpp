@@ -43,6 +43,7 @@ py::dict how_it_was_made(const gen::GenOptions& o, const gen::GenResult& result)
   injected["imbalanced"] = result.summary.injected_imbalance;
   if (o.rma_every > 0) injected["fence_imbalanced"] = result.summary.injected_fence_imbalance;
   if (o.lock_every > 0) injected["locks_held_longer"] = result.summary.injected_lock_hold;
+  if (o.late_receiver_rate > 0) injected["late_receivers"] = result.summary.injected_late_receivers;
   d["injected"] = injected;
   return d;
 }
@@ -50,6 +51,21 @@ py::dict how_it_was_made(const gen::GenOptions& o, const gen::GenResult& result)
 py::list late_senders(const GroundTruth& t) {
   py::list out;
   for (const auto& x : t.late_senders) {
+    py::dict e;
+    e["src"] = x.src;
+    e["dest"] = x.dest;
+    e["tag"] = x.tag;
+    e["send_enter"] = x.send_enter;
+    e["recv_enter"] = x.recv_enter;
+    e["wait"] = x.wait;
+    out.append(e);
+  }
+  return out;
+}
+
+py::list late_receivers(const GroundTruth& t) {
+  py::list out;
+  for (const auto& x : t.late_receivers) {
     py::dict e;
     e["src"] = x.src;
     e["dest"] = x.dest;
@@ -172,6 +188,14 @@ py::dict truth_to_python(const gen::GenOptions& options, const gen::GenResult& r
   d["late_sender_count"] = t.late_sender_count;
   d["late_sender_wait_total"] = t.late_sender_wait_total;
   d["late_senders"] = late_senders(t);
+  // Only with injected late receivers, so that other truths stay as they were (the
+  // blocking sends of every run may wait a little for their receivers all the same).
+  const bool receivers = options.late_receiver_rate > 0;
+  if (receivers) {
+    d["late_receiver_count"] = t.late_receiver_count;
+    d["late_receiver_wait_total"] = t.late_receiver_wait_total;
+    d["late_receivers"] = late_receivers(t);
+  }
   d["out_of_order_count"] = t.out_of_order_count;
   d["out_of_order_reports"] = t.out_of_order_reports;
   d["out_of_order"] = out_of_order(t);
@@ -182,6 +206,7 @@ py::dict truth_to_python(const gen::GenOptions& options, const gen::GenResult& r
   if (kinds) d["collective_patterns"] = collective_patterns(t);
   py::dict truncated;
   truncated["late_senders"] = t.truncated.late_senders;
+  if (receivers) truncated["late_receivers"] = t.truncated.late_receivers;
   truncated["out_of_order"] = t.truncated.out_of_order;
   truncated["imbalance"] = t.truncated.imbalance;
   if (t.rma.window) {

@@ -52,6 +52,9 @@ class Program {
     outgoing_.resize(n_);
     incoming_.resize(n_);
     coll_enter_.assign(n_, 0);
+    ssender_.assign(n_, 0);
+    recv_delay_.assign(n_, 0);
+    posted_.assign(n_, -1);
     put_ids_.assign(n_, 0);
     next_request_.assign(n_, 0);
     last_.assign(all, -1);
@@ -206,6 +209,8 @@ class Program {
         incoming_[d].push_back(index);
     }
 
+    draw_late_receivers();
+
     // Phase 1: computation and sends (they depend on nothing but the location itself).
     for (int proc = 0; proc < n_; ++proc) {
       const LocationPlan& p = plan_[proc];
@@ -234,16 +239,13 @@ class Program {
         post_nonblocking(proc);
         continue;
       }
-      for (std::size_t index : outgoing_[proc]) {
-        Message& m = messages_[index];
-        emit(l, WriterEventKind::Enter, kMpiSend, clock_[l] + rng_.uniform(1, 2));
-        WriterEvent& e = emit(l, WriterEventKind::Send, -1, clock_[l] + rng_.uniform(1, 2));
-        e.peer = master(m.dest);
-        e.tag = m.tag;
-        e.len = m.len;
-        m.send_time = e.time;
-        emit(l, WriterEventKind::Exit, kMpiSend, clock_[l] + rng_.uniform(1, 3) + copy_cost(m.len));
+      if (ssender_[proc]) {
+        // Its first message goes with MPI_Ssend, which leaves once the receive is posted
+        // (late_receivers(), after every process' phase 1); the other sends follow then.
+        begin_send(proc, outgoing_[proc].front(), ssend_);
+        continue;
       }
+      send_from(proc, 0);
     }
 
     // Phase 2: receives (after the matching sends), update, and entering the collective.
@@ -259,6 +261,7 @@ class Program {
         o_.rma_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.rma_every) == 0;
     const bool lock_round =
         o_.lock_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.lock_every) == 0;
+    late_receivers();
     if (rma_round || lock_round) {
       for (int proc = 0; proc < n_; ++proc) receive(proc);
       if (rma_round) fence_epoch();
@@ -333,6 +336,66 @@ class Program {
     for (int proc = 0; proc < n_; ++proc) clock_[master(proc)] = std::max(clock_[master(proc)], round_end);
   }
 
+  // The blocking sends of process `proc` from its `first` outgoing message on.
+  void send_from(int proc, std::size_t first) {
+    const int l = master(proc);
+    for (std::size_t i = first; i < outgoing_[proc].size(); ++i) {
+      const Message& m = messages_[outgoing_[proc][i]];
+      begin_send(proc, outgoing_[proc][i], kMpiSend);
+      emit(l, WriterEventKind::Exit, kMpiSend, clock_[l] + rng_.uniform(1, 3) + copy_cost(m.len));
+    }
+  }
+
+  // Enter of a blocking send call and its send event.
+  void begin_send(int proc, std::size_t index, int region) {
+    const int l = master(proc);
+    Message& m = messages_[index];
+    emit(l, WriterEventKind::Enter, region, clock_[l] + rng_.uniform(1, 2));
+    WriterEvent& e = emit(l, WriterEventKind::Send, -1, clock_[l] + rng_.uniform(1, 2));
+    e.peer = master(m.dest);
+    e.tag = m.tag;
+    e.len = m.len;
+    m.send_time = e.time;
+  }
+
+  // Which processes send their first message (to the right neighbour, received first
+  // there) with MPI_Ssend this round: drawn per process in order, never one whose left or
+  // right neighbour already does (an Ssend's receiver sends all its messages first, so no
+  // chain of Ssends waits around the ring); the receiver's delay before it posts.
+  void draw_late_receivers() {
+    std::fill(ssender_.begin(), ssender_.end(), 0);
+    std::fill(recv_delay_.begin(), recv_delay_.end(), 0);
+    if (o_.late_receiver_rate <= 0) return;
+    for (int l = 0; l < n_; ++l) {
+      const int left = (l + n_ - 1) % n_, right = (l + 1) % n_;
+      if (!rng_.bernoulli(o_.late_receiver_rate) || ssender_[left] || ssender_[right]) continue;
+      ssender_[l] = 1;
+      recv_delay_[right] = 1 + rng_.exponential(o_.late_receiver_us);
+      ++summary_.injected_late_receivers;
+    }
+  }
+
+  // Before the receives: every late receiver enters the MPI_Recv of its first message
+  // after its delay, then each MPI_Ssend leaves after its receive was posted and its
+  // process sends the rest.
+  void late_receivers() {
+    for (int proc = 0; proc < n_; ++proc) {
+      posted_[proc] = -1;
+      if (recv_delay_[proc] == 0) continue;
+      const int l = master(proc);
+      posted_[proc] = emit(l, WriterEventKind::Enter, kMpiRecv, clock_[l] + rng_.uniform(1, 2) + recv_delay_[proc]).time;
+    }
+    for (int proc = 0; proc < n_; ++proc) {
+      if (!ssender_[proc]) continue;
+      const int l = master(proc);
+      const Message& m = messages_[outgoing_[proc].front()];
+      const std::int64_t own = clock_[l] + rng_.uniform(1, 3) + copy_cost(m.len);
+      const std::int64_t matched = posted_[m.dest] + rng_.uniform(1, 3);
+      emit(l, WriterEventKind::Exit, ssend_, std::max(own, matched));
+      send_from(proc, 1);
+    }
+  }
+
   // Phase 2 of a round, first part: the receives of process `proc` (after the matching
   // sends) and the end of its exchange.
   void receive(int proc) {
@@ -343,7 +406,8 @@ class Program {
     const int l = master(proc);
     for (std::size_t index : incoming_[proc]) {
       const Message& m = messages_[index];
-      emit(l, WriterEventKind::Enter, kMpiRecv, clock_[l] + rng_.uniform(1, 2));
+      if (index != incoming_[proc].front() || posted_[proc] < 0)  // a late receiver entered already
+        emit(l, WriterEventKind::Enter, kMpiRecv, clock_[l] + rng_.uniform(1, 2));
       const std::int64_t arrival = m.send_time + o_.latency_us + copy_cost(m.len);
       WriterEvent& e = emit(l, WriterEventKind::Recv, -1, std::max(clock_[l] + rng_.uniform(1, 2), arrival));
       e.peer = master(m.src);
@@ -545,6 +609,9 @@ class Program {
   std::vector<int> kind_region_;              // their region ids
   std::vector<int> rank_process_;             // MPI_COMM_WORLD rank -> process
   int ssend_ = -1;
+  std::vector<char> ssender_;                 // per process: sends its first message with MPI_Ssend
+  std::vector<std::int64_t> recv_delay_;      // per process: delay before its first MPI_Recv (0: none)
+  std::vector<std::int64_t> posted_;          // per process: when it entered that MPI_Recv (-1: not yet)
   std::vector<std::int32_t> put_ids_;  // per process: the next put's matching id
   int win_create_ = -1, win_fence_ = -1, put_ = -1, win_free_ = -1, epoch_work_ = -1;
   int win_lock_ = -1, win_unlock_ = -1, locked_work_ = -1;
@@ -604,6 +671,7 @@ TraceHeader program_header(const GenOptions& options) {
     add({"MPI_Win_create", "MPI_Win_fence", "MPI_Put", "MPI_Win_free", "epoch_work"}, "turquoise:solid");
   if (options.nonblocking) add({"MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall"}, "salmon:solid");
   if (options.lock_every > 0) add({"MPI_Win_lock", "MPI_Win_unlock", "locked_work"}, "gold:solid");
+  if (options.late_receiver_rate > 0) add({"MPI_Ssend"}, "red:solid");
   for (int p = 0; p < processes; ++p) {
     h.location_names.push_back("rank " + std::to_string(p));
     for (int k = 1; k < threads; ++k)

@@ -26,7 +26,15 @@
 // - out of order: the location sends two more messages to its right neighbour, tags 200 then
 //   201, which receives 201 first;
 // - imbalance: `update` takes `imbalance_us` (exponential mean) longer, so the others wait
-//   in the collective that ends the round.
+//   in the collective that ends the round;
+// - late receiver (`late_receiver_rate` > 0, off by default; blocking exchange only): the
+//   process sends its first message (tag 100, to its right neighbour) with MPI_Ssend, and
+//   the neighbour enters the MPI_Recv taking it `late_receiver_us` (exponential mean) later
+//   than it would have; the MPI_Ssend leaves only after that enter. Never two neighbours in
+//   a row in one round (drawn in process order), so an Ssend's receiver has sent all its
+//   messages when it posts and no chain of Ssends waits around the ring. The ground truth
+//   judges every blocking send (MPI_Send too) by Scalasca's Late Receiver: enter of the
+//   MPI_Recv - enter of the send call, when the call left after that enter.
 //
 // Rounds never overlap in time (each ends with the collective), so only one round's events
 // are held and sorted by (time, location, sequence) before they go to the sinks.

@@ -49,8 +49,15 @@ void TruthCollector::begin(const TraceHeader& header) {
     if (name == "MPI_Isend") isend_region_ = r;
     if (name == "MPI_Wait") wait_region_ = r;
     if (name == "MPI_Waitall") waitall_region_ = r;
+    if (name == "MPI_Ssend") ssend_region_ = r;
   }
   rma_ = GroundTruth::Rma{};
+  sends_ = 0;
+  send_left_.clear();
+  send_posted_.clear();
+  late_receivers_.clear();
+  late_receiver_count_ = 0;
+  late_receiver_total_ = 0.0;
   lock_released_.assign(n_, -1);
   lock_held_.assign(n_, -1);
   rma_.window = header.rma_window;
@@ -72,6 +79,17 @@ void TruthCollector::late_sender(int src, int dest, int tag, std::int64_t send_e
   ++late_count_;
   if (static_cast<std::int64_t>(late_.size()) < list_limit_)
     late_.push_back({src, dest, tag, seconds(send_enter), seconds(recv_enter), wait});
+}
+
+void TruthCollector::late_receiver(int src, const Posted& posted, std::int64_t send_enter,
+                                   std::int64_t send_leave) {
+  if (send_leave <= posted.posted) return;
+  const double wait = seconds(posted.posted) - seconds(send_enter);
+  if (!(wait > 0)) return;
+  late_receiver_total_ += wait;
+  ++late_receiver_count_;
+  if (static_cast<std::int64_t>(late_receivers_.size()) < list_limit_)
+    late_receivers_.push_back({src, posted.dest, posted.tag, seconds(send_enter), seconds(posted.posted), wait});
 }
 
 void TruthCollector::window_lock(const WriterEvent& e, const std::vector<Frame>& stack) {
@@ -238,6 +256,16 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
         if (stack.empty() || stack.back().region != e.region) fail("exit does not match enter");
         const Frame frame = stack.back();
         stack.pop_back();
+        if (frame.send >= 0) {
+          // A blocking send call ends: judged now if its receive was posted, else then.
+          auto posted = send_posted_.find(frame.send);
+          if (posted != send_posted_.end()) {
+            late_receiver(e.loc, posted->second, frame.enter, e.time);
+            send_posted_.erase(posted);
+          } else {
+            send_left_[frame.send] = e.time;
+          }
+        }
         if (region_kind_[e.region]) {
           // An MPI collective is judged when the last process left it.
           const int p = e.loc / threads_;
@@ -278,7 +306,10 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
         if (e.peer < 0 || e.peer >= n_) fail("send destination out of range");
         const int region = stack.empty() ? -1 : stack.back().region;
         const std::int64_t enter = stack.empty() ? 0 : stack.back().enter;
-        in_flight_[e.peer].push_back({e.loc, e.tag, region, enter});
+        const bool blocking = region >= 0 && (region == send_region_ || region == ssend_region_);
+        if (blocking) stack.back().send = sends_;
+        in_flight_[e.peer].push_back({e.loc, e.tag, region, enter, blocking ? sends_ : -1});
+        ++sends_;
         bytes_sent_[e.loc] += e.len;
         ++messages_;
         max_in_flight_ = std::max(max_in_flight_, messages_ - receives_);
@@ -310,10 +341,23 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
           if (static_cast<std::int64_t>(ooo_.size()) < list_limit_)
             ooo_.push_back({e.peer, e.loc, oldest_tag, e.tag, seconds(e.time)});
         }
-        // Seed 004 section 7: MPI_Send enter - MPI_Recv enter, when positive.
-        if (!stack.empty() && stack.back().region == recv_region_ && sent.send_region == send_region_) {
+        // Seed 004 section 7: MPI_Send (or MPI_Ssend) enter - MPI_Recv enter, when positive.
+        const bool blocking_send = sent.send_region == send_region_ || (ssend_region_ >= 0 && sent.send_region == ssend_region_);
+        if (!stack.empty() && stack.back().region == recv_region_ && blocking_send) {
           const double wait = seconds(sent.send_enter) - seconds(stack.back().enter);
           if (wait > 0) late_sender(e.peer, e.loc, e.tag, sent.send_enter, stack.back().enter, wait);
+        }
+        // Late receiver: a blocking send's call still running when MPI_Recv was entered.
+        if (sent.number >= 0) {
+          auto left = send_left_.find(sent.number);
+          const bool posted = !stack.empty() && stack.back().region == recv_region_;
+          const Posted post{e.loc, e.tag, posted ? stack.back().enter : 0};
+          if (left != send_left_.end()) {
+            if (posted) late_receiver(e.peer, post, sent.send_enter, left->second);
+            send_left_.erase(left);
+          } else if (posted) {
+            send_posted_[sent.number] = post;
+          }
         }
         // Completed in MPI_Wait/MPI_Waitall: judged when the wait ends.
         if (!stack.empty() && (stack.back().region == wait_region_ || stack.back().region == waitall_region_) &&
@@ -364,6 +408,10 @@ GroundTruth TruthCollector::truth() const {
   t.late_sender_count = late_count_;
   t.late_sender_wait_total = late_total_;
   t.late_senders = late_;
+  t.late_receiver_count = late_receiver_count_;
+  t.late_receiver_wait_total = late_receiver_total_;
+  t.late_receivers = late_receivers_;
+  t.truncated.late_receivers = late_receiver_count_ > late_receivers_.size();
   t.out_of_order_count = ooo_count_;
   t.out_of_order_reports = ooo_reports_;
   t.out_of_order = ooo_;

@@ -4,6 +4,7 @@
 // (double)microseconds / 1e6, sums accumulated in file order (seed 004's example scripts).
 #include <cstdint>
 #include <deque>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,14 @@ namespace earl::gen {
 inline double seconds(std::int64_t us) { return ticks_to_seconds(us, kMicrosecondsPerSecond); }
 
 struct LateSender {
+  int src, dest, tag;
+  double send_enter, recv_enter, wait;
+};
+
+// A blocking send (MPI_Send, MPI_Ssend) still running when its receive was posted
+// (Scalasca's Late Receiver): wait = enter of the MPI_Recv - enter of the send call, when
+// the send call left after that enter. Attributed to the sender `src`.
+struct LateReceiver {
   int src, dest, tag;
   double send_enter, recv_enter, wait;
 };
@@ -83,6 +92,10 @@ struct GroundTruth {
   double late_sender_wait_total = 0.0;
   std::vector<LateSender> late_senders;
 
+  std::uint64_t late_receiver_count = 0;
+  double late_receiver_wait_total = 0.0;
+  std::vector<LateReceiver> late_receivers;
+
   std::uint64_t out_of_order_count = 0;  // receives that overtook older messages
   std::uint64_t out_of_order_reports = 0;  // overtaken messages, summed over those receives
   std::vector<OutOfOrder> out_of_order;
@@ -93,7 +106,7 @@ struct GroundTruth {
   std::vector<PatternTotal> collective_patterns;  // in the order first met
 
   struct Truncated {
-    bool late_senders = false, out_of_order = false, imbalance = false, fence_waits = false,
+    bool late_senders = false, late_receivers = false, out_of_order = false, imbalance = false, fence_waits = false,
          lock_waits = false;
   } truncated;
 
@@ -151,11 +164,13 @@ class TruthCollector : public TraceWriter {
   struct Frame {
     int region;
     std::int64_t enter;
+    std::int64_t send = -1;  // a blocking send call: the number of the send inside
   };
   struct InFlight {
     int src, tag;
     int send_region;        // innermost region around the send, -1 none
     std::int64_t send_enter;  // its enter time (us)
+    std::int64_t number;      // of the send, from 0
   };
 
   void fail(const std::string& what) const;
@@ -177,6 +192,22 @@ class TruthCollector : public TraceWriter {
   std::uint64_t events_ = 0, messages_ = 0, receives_ = 0;
   std::uint64_t max_in_flight_ = 0, max_depth_ = 0;
   std::int64_t first_time_ = -1, final_time_ = -1;
+
+  // Late receivers: the blocking sends (MPI_Send, MPI_Ssend) by number whose call left
+  // before their receive was judged (leave), or whose receive was posted while the call
+  // still ran (the receive's dest, tag and post).
+  int ssend_region_ = -1;
+  std::int64_t sends_ = 0;
+  struct Posted {
+    int dest, tag;
+    std::int64_t posted;
+  };
+  std::unordered_map<std::int64_t, std::int64_t> send_left_;
+  std::unordered_map<std::int64_t, Posted> send_posted_;
+  std::vector<LateReceiver> late_receivers_;
+  std::uint64_t late_receiver_count_ = 0;
+  double late_receiver_total_ = 0.0;
+  void late_receiver(int src, const Posted& posted, std::int64_t send_enter, std::int64_t send_leave);
 
   std::vector<LateSender> late_;
   std::uint64_t late_count_ = 0;

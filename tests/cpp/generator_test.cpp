@@ -421,6 +421,96 @@ TEST_CASE("collective kinds keep their invariants") {
   CHECK(parse_collectives("").empty());
 }
 
+// late_receiver_rate: each MPI_Ssend holds one send (tag 100, to the right neighbour) and
+// leaves only after its receiver entered the MPI_Recv that takes it; its receiver sends
+// no MPI_Ssend in the same round (no chain of them around the ring).
+void test_late_receivers(const GenOptions& o, const std::string& name) {
+  MemorySink sink;
+  TruthCollector truth(kMpiSend, kMpiRecv, {kMpiAllreduce, kMpiBarrier}, 100);
+  GenSummary s;
+  REQUIRE_NOTHROW(s = run_program(o, {&sink, &truth}));
+  int ssend = -1;
+  for (std::size_t r = 0; r < sink.header.regions.size(); ++r)
+    if (sink.header.regions[r].name == "MPI_Ssend") ssend = static_cast<int>(r);
+  REQUIRE_MESSAGE(ssend >= 0, (name + ": MPI_Ssend defined"));
+  const int n = o.locations, t = o.threads;
+  std::vector<int> region(n * t, -1);          // innermost region, MPI calls only
+  std::vector<std::int64_t> recv_enter(n * t, -1);
+  std::vector<std::int64_t> round_of(n * t, 0);  // collectives left so far
+  struct Ssend {
+    int loc, dest;
+    std::uint64_t round;
+    std::int64_t leave = -1, posted = -1;
+    int sends = 0;
+  };
+  std::vector<Ssend> ssends;
+  std::vector<std::size_t> current(n * t, 0);  // per location: its open MPI_Ssend
+  std::map<std::tuple<int, int, int>, std::vector<std::size_t>> open;  // channel -> ssends
+  bool one_send = true, right_tag = true;
+  for (const WriterEvent& e : sink.events) {
+    if (e.kind == WriterEventKind::Enter) {
+      region[e.loc] = e.region;
+      if (e.region == kMpiRecv) recv_enter[e.loc] = e.time;
+      if (e.region == ssend) {
+        current[e.loc] = ssends.size();
+        ssends.push_back({e.loc, -1, static_cast<std::uint64_t>(round_of[e.loc])});
+      }
+    } else if (e.kind == WriterEventKind::Exit) {
+      if (e.region == ssend) ssends[current[e.loc]].leave = e.time;
+      if (e.region == kMpiAllreduce || e.region == kMpiBarrier) ++round_of[e.loc];
+      region[e.loc] = -1;
+    } else if (e.kind == WriterEventKind::Send && region[e.loc] == ssend) {
+      Ssend& x = ssends[current[e.loc]];
+      one_send = one_send && x.loc == e.loc && ++x.sends == 1;
+      right_tag = right_tag && e.tag == 100 && e.peer == ((e.loc / t + 1) % n) * t;
+      x.dest = e.peer;
+      open[{e.loc, e.peer, e.tag}].push_back(current[e.loc]);
+    } else if (e.kind == WriterEventKind::Recv) {
+      auto it = open.find({e.peer, e.loc, e.tag});
+      if (it != open.end() && !it->second.empty()) {
+        ssends[it->second.front()].posted = recv_enter[e.loc];
+        it->second.erase(it->second.begin());
+      }
+    }
+  }
+  bool after_post = true, no_chain = true;
+  std::set<std::pair<std::uint64_t, int>> senders;
+  for (const Ssend& x : ssends) {
+    after_post = after_post && x.posted >= 0 && x.leave > x.posted;
+    senders.insert({x.round, x.loc});
+  }
+  for (const Ssend& x : ssends) no_chain = no_chain && !senders.count({x.round, x.dest});
+  CHECK_MESSAGE(ssends.size() == s.injected_late_receivers, (name + ": one MPI_Ssend per injection"));
+  CHECK_MESSAGE(!ssends.empty(), (name + ": some injected"));
+  CHECK_MESSAGE(one_send, (name + ": one send inside each MPI_Ssend"));
+  CHECK_MESSAGE(right_tag, (name + ": the first message, to the right neighbour"));
+  CHECK_MESSAGE(after_post, (name + ": every MPI_Ssend leaves after its receive was posted"));
+  CHECK_MESSAGE(no_chain, (name + ": no MPI_Ssend's receiver sends one in the same round"));
+  const GroundTruth g = truth.truth();
+  CHECK_MESSAGE(g.late_receiver_count > 0, (name + ": the truth finds late receivers"));
+}
+
+TEST_CASE("late receivers keep their invariants") {
+  GenOptions o;
+  o.events = 6000;
+  o.late_receiver_rate = 0.5;
+  test_late_receivers(o, "ring");
+  o.late_receiver_rate = 1.0;
+  o.locations = 2;
+  o.pattern = "neighbors";
+  o.out_of_order_rate = 0.5;
+  test_late_receivers(o, "2 neighbors, always");
+  o.locations = 5;
+  o.threads = 2;
+  o.late_sender_rate = 0.5;
+  o.in_flight = 7;
+  test_late_receivers(o, "5 x 2 threads, in flight, late senders");
+  GenOptions bad;
+  bad.late_receiver_rate = 0.5;
+  bad.nonblocking = true;
+  CHECK_MESSAGE(throws_earl_error([&] { bad.validate(); }), "late receivers need the blocking exchange");
+}
+
 TEST_CASE("OTF2 writer refuses one-sided and request events it cannot write") {
   namespace fs = std::filesystem;
   const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
