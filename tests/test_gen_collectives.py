@@ -222,3 +222,17 @@ def test_command_line_takes_the_list(tmp_path):
     truth = json.load(open(str(out) + ".truth.json"))
     assert truth["options"]["collectives"] == "scan,bcast"
     assert [i["region"] for i in truth["imbalance"][:4]] == ["MPI_Scan", "MPI_Bcast"] * 2
+
+
+def test_the_waits_come_from_the_injected_imbalance(tmp_path):
+    """Without imbalance (and late senders) every kind waits only for jitter, a few tens of
+    microseconds at most; with it (800 us mean) far longer, in every pattern."""
+    from earl.generate import generate
+    quiet = dict(events=4000, seed=6, late_sender_rate=0.0, out_of_order_rate=0.0, collectives=KINDS)
+    balanced = generate(tmp_path / "b.alog", imbalance_rate=0.0, **quiet)
+    imbalanced = generate(tmp_path / "i.alog", imbalance_rate=0.5, **quiet)
+    assert max(max(i["waits"]) for i in balanced["imbalance"]) < 50e-6
+    for metric in ("mpi_wait_nxn", "mpi_barrier_wait", "mpi_latebroadcast", "mpi_earlyreduce",
+                   "mpi_earlyscan"):
+        worst = max(max(i["waits"]) for i in imbalanced["imbalance"] if METRICS[i["region"]][0] == metric)
+        assert worst > 200e-6, metric
