@@ -43,6 +43,7 @@ py::dict how_it_was_made(const gen::GenOptions& o, const gen::GenResult& result)
   injected["imbalanced"] = result.summary.injected_imbalance;
   if (o.rma_every > 0) injected["fence_imbalanced"] = result.summary.injected_fence_imbalance;
   if (o.lock_every > 0) injected["locks_held_longer"] = result.summary.injected_lock_hold;
+  if (o.late_receiver_rate > 0) injected["late_receivers"] = result.summary.injected_late_receivers;
   d["injected"] = injected;
   return d;
 }
@@ -50,6 +51,21 @@ py::dict how_it_was_made(const gen::GenOptions& o, const gen::GenResult& result)
 py::list late_senders(const GroundTruth& t) {
   py::list out;
   for (const auto& x : t.late_senders) {
+    py::dict e;
+    e["src"] = x.src;
+    e["dest"] = x.dest;
+    e["tag"] = x.tag;
+    e["send_enter"] = x.send_enter;
+    e["recv_enter"] = x.recv_enter;
+    e["wait"] = x.wait;
+    out.append(e);
+  }
+  return out;
+}
+
+py::list late_receivers(const GroundTruth& t) {
+  py::list out;
+  for (const auto& x : t.late_receivers) {
     py::dict e;
     e["src"] = x.src;
     e["dest"] = x.dest;
@@ -78,7 +94,10 @@ py::list out_of_order(const GroundTruth& t) {
   return out;
 }
 
-py::list collective_waits(const GroundTruth& t, const std::vector<gen::CollectiveWait>& waits) {
+// `kinds`: the run chose its collectives (--collectives), so each instance names its root
+// (process, None: unrooted) and, for barrier-like ones, the completion per process.
+py::list collective_waits(const GroundTruth& t, const std::vector<gen::CollectiveWait>& waits,
+                          bool kinds = false) {
   py::list out;
   for (const auto& x : waits) {
     py::dict e;
@@ -86,7 +105,24 @@ py::list collective_waits(const GroundTruth& t, const std::vector<gen::Collectiv
     e["region"] = t.regions.at(static_cast<std::size_t>(x.region));
     e["enter_max"] = x.enter_max;
     e["waits"] = x.waits;
+    if (kinds) {
+      e["root"] = x.root >= 0 ? py::object(py::int_(x.root)) : py::object(py::none());
+      if (!x.completion.empty()) e["completion"] = x.completion;
+    }
     out.append(e);
+  }
+  return out;
+}
+
+// {metric: {"total", "count", "by_process"}} of the MPI collectives' waits.
+py::dict collective_patterns(const GroundTruth& t) {
+  py::dict out;
+  for (const auto& p : t.collective_patterns) {
+    py::dict e;
+    e["total"] = p.total;
+    e["count"] = p.count;
+    e["by_process"] = p.by_process;
+    out[py::str(p.metric)] = e;
   }
   return out;
 }
@@ -152,14 +188,25 @@ py::dict truth_to_python(const gen::GenOptions& options, const gen::GenResult& r
   d["late_sender_count"] = t.late_sender_count;
   d["late_sender_wait_total"] = t.late_sender_wait_total;
   d["late_senders"] = late_senders(t);
+  // Only with injected late receivers, so that other truths stay as they were (the
+  // blocking sends of every run may wait a little for their receivers all the same).
+  const bool receivers = options.late_receiver_rate > 0;
+  if (receivers) {
+    d["late_receiver_count"] = t.late_receiver_count;
+    d["late_receiver_wait_total"] = t.late_receiver_wait_total;
+    d["late_receivers"] = late_receivers(t);
+  }
   d["out_of_order_count"] = t.out_of_order_count;
   d["out_of_order_reports"] = t.out_of_order_reports;
   d["out_of_order"] = out_of_order(t);
   d["collectives"] = t.collectives;
   d["imbalance_wait_total"] = t.imbalance_wait_total;
-  d["imbalance"] = collective_waits(t, t.imbalance);
+  const bool kinds = !options.collectives.empty();
+  d["imbalance"] = collective_waits(t, t.imbalance, kinds);
+  if (kinds) d["collective_patterns"] = collective_patterns(t);
   py::dict truncated;
   truncated["late_senders"] = t.truncated.late_senders;
+  if (receivers) truncated["late_receivers"] = t.truncated.late_receivers;
   truncated["out_of_order"] = t.truncated.out_of_order;
   truncated["imbalance"] = t.truncated.imbalance;
   if (t.rma.window) {

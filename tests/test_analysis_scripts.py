@@ -2,7 +2,7 @@
 and the native engine compute the same wait states, cell by cell (pattern, call path,
 location) with the same instance counts, on many generated traces: ALOG and OTF2,
 permuted ranks, threads, both point-to-point patterns, several seeds, RMA fence and lock
-epochs and non-blocking exchanges, and a hand-written
+epochs and non-blocking exchanges, every collective kind with late receivers, and a hand-written
 OTF2 archive with collectives on several communicators."""
 import random
 
@@ -18,6 +18,15 @@ CASES = [("alog", dict(seed=s, pattern=p, locations=n))
 # MPI_Wait/MPI_Waitall late senders; locks on ALOG only (the scripts cannot see OTF2's
 # lock types, so they have no lock competition).
 CASES += [("alog", dict(seed=6, locations=4, rma_every=2, nonblocking=True, lock_every=3))]
+# Every collective kind ending the rounds (ALOG: rooted ones without their root, skipped by
+# both; OTF2 with its ranks in location order, since the scripts take location order for
+# Early Scan's rank order).
+COLLECTIVES = "allreduce,bcast,reduce,gather,scatter,allgather,alltoall,scan,exscan,barrier"
+# With injected late receivers (MPI_Ssend) as well.
+CASES += [("alog", dict(seed=9, locations=4, collectives=COLLECTIVES, late_receiver_rate=0.4))]
+if have_otf2():
+    CASES += [("otf2", dict(seed=10, locations=4, threads=2, collectives=COLLECTIVES,
+                            late_receiver_rate=0.4))]
 if have_otf2():
     CASES += [("otf2", dict(seed=4, permute_ranks=True, locations=4)),
               ("otf2", dict(seed=5, threads=2, pattern="neighbors", locations=3)),

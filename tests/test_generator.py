@@ -527,6 +527,8 @@ def other_value(row):
         return not row["default"]
     if row["name"] == "format":
         return "otf2"
+    if row["name"] == "collectives":
+        return "bcast,scan"
     low = row["min"] if row["min"] is not None else 0
     value = type(row["default"] or 0)(low) if row["type"] == "int" else float(low)
     if value == row["default"]:

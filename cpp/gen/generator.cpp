@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "gen/collective_kinds.h"
 #include "gen/options.h"
 #include "gen/rng.h"
 #include "gen/clock_skew.h"
@@ -51,6 +52,9 @@ class Program {
     outgoing_.resize(n_);
     incoming_.resize(n_);
     coll_enter_.assign(n_, 0);
+    ssender_.assign(n_, 0);
+    recv_delay_.assign(n_, 0);
+    posted_.assign(n_, -1);
     put_ids_.assign(n_, 0);
     next_request_.assign(n_, 0);
     last_.assign(all, -1);
@@ -80,8 +84,16 @@ class Program {
     irecv_ = id("MPI_Irecv");
     wait_ = id("MPI_Wait");
     waitall_ = id("MPI_Waitall");
+    ssend_ = id("MPI_Ssend");
+    for (const CollectiveKind* kind : parse_collectives(o_.collectives)) {
+      kinds_.push_back(kind);
+      kind_region_.push_back(id(kind->region));
+    }
     const bool rma = header.rma_window;
     if (o_.permute_ranks) header.rank_process = permuted_ranks(n_, o_.seed);
+    rank_process_ = header.rank_process;
+    if (rank_process_.empty())
+      for (int r = 0; r < n_; ++r) rank_process_.push_back(r);
     for (TraceWriter* sink : sinks_) sink->begin(header);
 
     // main enters go out with the first round (their times interleave with it).
@@ -197,6 +209,8 @@ class Program {
         incoming_[d].push_back(index);
     }
 
+    draw_late_receivers();
+
     // Phase 1: computation and sends (they depend on nothing but the location itself).
     for (int proc = 0; proc < n_; ++proc) {
       const LocationPlan& p = plan_[proc];
@@ -225,29 +239,29 @@ class Program {
         post_nonblocking(proc);
         continue;
       }
-      for (std::size_t index : outgoing_[proc]) {
-        Message& m = messages_[index];
-        emit(l, WriterEventKind::Enter, kMpiSend, clock_[l] + rng_.uniform(1, 2));
-        WriterEvent& e = emit(l, WriterEventKind::Send, -1, clock_[l] + rng_.uniform(1, 2));
-        e.peer = master(m.dest);
-        e.tag = m.tag;
-        e.len = m.len;
-        m.send_time = e.time;
-        emit(l, WriterEventKind::Exit, kMpiSend, clock_[l] + rng_.uniform(1, 3) + copy_cost(m.len));
+      if (ssender_[proc]) {
+        // Its first message goes with MPI_Ssend, which leaves once the receive is posted
+        // (late_receivers(), after every process' phase 1); the other sends follow then.
+        begin_send(proc, outgoing_[proc].front(), ssend_);
+        continue;
       }
+      send_from(proc, 0);
     }
 
     // Phase 2: receives (after the matching sends), update, and entering the collective.
     // A fence epoch synchronises all processes between their receives and their updates;
     // without one each process goes on alone, its random draws in the order they always had.
+    const CollectiveKind* kind = kinds_.empty() ? nullptr : kinds_[r % kinds_.size()];
     const int collective =
-        o_.barrier_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.barrier_every) == 0
+        kind ? kind_region_[r % kinds_.size()]
+        : o_.barrier_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.barrier_every) == 0
             ? kMpiBarrier
             : kMpiAllreduce;
     const bool rma_round =
         o_.rma_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.rma_every) == 0;
     const bool lock_round =
         o_.lock_every > 0 && (r + 1) % static_cast<std::uint64_t>(o_.lock_every) == 0;
+    late_receivers();
     if (rma_round || lock_round) {
       for (int proc = 0; proc < n_; ++proc) receive(proc);
       if (rma_round) fence_epoch();
@@ -260,6 +274,11 @@ class Program {
       }
     }
 
+    if (kind) {
+      end_collective(*kind, collective, r);
+      summary_.messages += messages_.size();
+      return;
+    }
     // Phase 3: everybody leaves the collective together, after the last one entered.
     // (An allreduce of one double: 8 bytes sent and received per rank; a barrier moves none.)
     const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
@@ -274,6 +293,109 @@ class Program {
     summary_.messages += messages_.size();
   }
 
+  // Phase 3 with --collectives: each process leaves `cost` after the enters it waits for
+  // (gen/collective_kinds.h: all of them, the root's, or its own rank's and the lower
+  // ranks'); the root is MPI_COMM_WORLD rank r mod N. The next round starts after the last
+  // one left, so that rounds never overlap (who left earlier idles in main meanwhile).
+  void end_collective(const CollectiveKind& kind, int region, std::uint64_t r) {
+    const int root_rank = static_cast<int>(r % static_cast<std::uint64_t>(n_));
+    const int root = rank_process_[root_rank];
+    const std::int64_t cost = kind.shape == CollectiveShape::Barrier ? rng_.uniform(2, 6) : rng_.uniform(5, 20);
+    std::vector<std::int64_t>& leave = coll_leave_;
+    leave.assign(n_, 0);
+    const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
+    std::int64_t latest_sender = 0, running = 0;
+    for (int proc = 0; proc < n_; ++proc)
+      if (proc != root) latest_sender = std::max(latest_sender, coll_enter_[proc]);
+    for (int rank = 0; rank < n_; ++rank) {
+      const int proc = rank_process_[rank];
+      running = std::max(running, coll_enter_[proc]);
+      switch (kind.shape) {
+        case CollectiveShape::Barrier:
+        case CollectiveShape::NxN: leave[proc] = latest + cost; break;
+        case CollectiveShape::OneToN:
+          leave[proc] = std::max(coll_enter_[proc], coll_enter_[root]) + cost;
+          break;
+        case CollectiveShape::NToOne:
+          leave[proc] = (proc == root ? std::max(coll_enter_[proc], latest_sender) : coll_enter_[proc]) + cost;
+          break;
+        case CollectiveShape::Scan: leave[proc] = running + cost; break;
+      }
+    }
+    std::int64_t round_end = 0;
+    for (int rank = 0; rank < n_; ++rank) {
+      const int proc = rank_process_[rank];
+      const CollectiveBytes bytes = collective_bytes(kind, proc == root, rank, n_);
+      WriterEvent& e = emit(master(proc), WriterEventKind::Exit, region, leave[proc]);
+      e.flags = kWriterCollective;
+      e.len = bytes.sent;
+      e.received = bytes.received;
+      e.peer = is_rooted(kind.shape) ? master(root) : -1;
+      round_end = std::max(round_end, e.time);
+    }
+    for (int proc = 0; proc < n_; ++proc) clock_[master(proc)] = std::max(clock_[master(proc)], round_end);
+  }
+
+  // The blocking sends of process `proc` from its `first` outgoing message on.
+  void send_from(int proc, std::size_t first) {
+    const int l = master(proc);
+    for (std::size_t i = first; i < outgoing_[proc].size(); ++i) {
+      const Message& m = messages_[outgoing_[proc][i]];
+      begin_send(proc, outgoing_[proc][i], kMpiSend);
+      emit(l, WriterEventKind::Exit, kMpiSend, clock_[l] + rng_.uniform(1, 3) + copy_cost(m.len));
+    }
+  }
+
+  // Enter of a blocking send call and its send event.
+  void begin_send(int proc, std::size_t index, int region) {
+    const int l = master(proc);
+    Message& m = messages_[index];
+    emit(l, WriterEventKind::Enter, region, clock_[l] + rng_.uniform(1, 2));
+    WriterEvent& e = emit(l, WriterEventKind::Send, -1, clock_[l] + rng_.uniform(1, 2));
+    e.peer = master(m.dest);
+    e.tag = m.tag;
+    e.len = m.len;
+    m.send_time = e.time;
+  }
+
+  // Which processes send their first message (to the right neighbour, received first
+  // there) with MPI_Ssend this round: drawn per process in order, never one whose left or
+  // right neighbour already does (an Ssend's receiver sends all its messages first, so no
+  // chain of Ssends waits around the ring); the receiver's delay before it posts.
+  void draw_late_receivers() {
+    std::fill(ssender_.begin(), ssender_.end(), 0);
+    std::fill(recv_delay_.begin(), recv_delay_.end(), 0);
+    if (o_.late_receiver_rate <= 0) return;
+    for (int l = 0; l < n_; ++l) {
+      const int left = (l + n_ - 1) % n_, right = (l + 1) % n_;
+      if (!rng_.bernoulli(o_.late_receiver_rate) || ssender_[left] || ssender_[right]) continue;
+      ssender_[l] = 1;
+      recv_delay_[right] = 1 + rng_.exponential(o_.late_receiver_us);
+      ++summary_.injected_late_receivers;
+    }
+  }
+
+  // Before the receives: every late receiver enters the MPI_Recv of its first message
+  // after its delay, then each MPI_Ssend leaves after its receive was posted and its
+  // process sends the rest.
+  void late_receivers() {
+    for (int proc = 0; proc < n_; ++proc) {
+      posted_[proc] = -1;
+      if (recv_delay_[proc] == 0) continue;
+      const int l = master(proc);
+      posted_[proc] = emit(l, WriterEventKind::Enter, kMpiRecv, clock_[l] + rng_.uniform(1, 2) + recv_delay_[proc]).time;
+    }
+    for (int proc = 0; proc < n_; ++proc) {
+      if (!ssender_[proc]) continue;
+      const int l = master(proc);
+      const Message& m = messages_[outgoing_[proc].front()];
+      const std::int64_t own = clock_[l] + rng_.uniform(1, 3) + copy_cost(m.len);
+      const std::int64_t matched = posted_[m.dest] + rng_.uniform(1, 3);
+      emit(l, WriterEventKind::Exit, ssend_, std::max(own, matched));
+      send_from(proc, 1);
+    }
+  }
+
   // Phase 2 of a round, first part: the receives of process `proc` (after the matching
   // sends) and the end of its exchange.
   void receive(int proc) {
@@ -284,7 +406,8 @@ class Program {
     const int l = master(proc);
     for (std::size_t index : incoming_[proc]) {
       const Message& m = messages_[index];
-      emit(l, WriterEventKind::Enter, kMpiRecv, clock_[l] + rng_.uniform(1, 2));
+      if (index != incoming_[proc].front() || posted_[proc] < 0)  // a late receiver entered already
+        emit(l, WriterEventKind::Enter, kMpiRecv, clock_[l] + rng_.uniform(1, 2));
       const std::int64_t arrival = m.send_time + o_.latency_us + copy_cost(m.len);
       WriterEvent& e = emit(l, WriterEventKind::Recv, -1, std::max(clock_[l] + rng_.uniform(1, 2), arrival));
       e.peer = master(m.src);
@@ -481,7 +604,14 @@ class Program {
   std::vector<Message> messages_;
   std::vector<std::vector<std::size_t>> outgoing_, incoming_;
   std::vector<std::size_t> pair_index_, right_index_, left_index_;
-  std::vector<std::int64_t> coll_enter_;
+  std::vector<std::int64_t> coll_enter_, coll_leave_;
+  std::vector<const CollectiveKind*> kinds_;  // --collectives, cycled per round
+  std::vector<int> kind_region_;              // their region ids
+  std::vector<int> rank_process_;             // MPI_COMM_WORLD rank -> process
+  int ssend_ = -1;
+  std::vector<char> ssender_;                 // per process: sends its first message with MPI_Ssend
+  std::vector<std::int64_t> recv_delay_;      // per process: delay before its first MPI_Recv (0: none)
+  std::vector<std::int64_t> posted_;          // per process: when it entered that MPI_Recv (-1: not yet)
   std::vector<std::int32_t> put_ids_;  // per process: the next put's matching id
   int win_create_ = -1, win_fence_ = -1, put_ = -1, win_free_ = -1, epoch_work_ = -1;
   int win_lock_ = -1, win_unlock_ = -1, locked_work_ = -1;
@@ -501,6 +631,9 @@ void GenOptions::validate() const {
     bad("locations * threads must be at most " + std::to_string(kMaxLocations));
   const std::string why = why_not_writable(format);
   if (!why.empty()) bad(why);
+  parse_collectives(collectives);
+  if (late_receiver_rate > 0 && nonblocking)
+    bad("late_receiver_rate needs the blocking exchange (MPI_Ssend/MPI_Recv), not nonblocking");
   if (rollover != 0 && format != "alog")
     bad("rollover is an ALOG notion; format '" + format + "' has no clock roll-over");
 }
@@ -518,6 +651,14 @@ TraceHeader program_header(const GenOptions& options) {
       {"MPI_Allreduce", "brown:solid", "MPI"}, {"MPI_Barrier", "black:solid", "MPI"},
   };
   if (threads > 1) h.regions.push_back({"parallel", "pink:boxes", "OPENMP"});
+  // Collectives beyond MPI_Allreduce/MPI_Barrier, in the table's order, each once.
+  {
+    const std::vector<const CollectiveKind*> used = parse_collectives(options.collectives);
+    for (const CollectiveKind& kind : collective_kinds()) {
+      if (kind.region == h.regions[kMpiAllreduce].name || kind.region == h.regions[kMpiBarrier].name) continue;
+      if (std::find(used.begin(), used.end(), &kind) != used.end()) h.regions.push_back({kind.region, "brown:solid", "MPI"});
+    }
+  }
   if (options.depth > 0) h.regions.push_back({"recursion", "purple:solid", "USER"});
   auto add = [&](std::initializer_list<const char*> names, const char* style) {
     for (const char* name : names) {
@@ -530,6 +671,7 @@ TraceHeader program_header(const GenOptions& options) {
     add({"MPI_Win_create", "MPI_Win_fence", "MPI_Put", "MPI_Win_free", "epoch_work"}, "turquoise:solid");
   if (options.nonblocking) add({"MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall"}, "salmon:solid");
   if (options.lock_every > 0) add({"MPI_Win_lock", "MPI_Win_unlock", "locked_work"}, "gold:solid");
+  if (options.late_receiver_rate > 0) add({"MPI_Ssend"}, "red:solid");
   for (int p = 0; p < processes; ++p) {
     h.location_names.push_back("rank " + std::to_string(p));
     for (int k = 1; k < threads; ++k)

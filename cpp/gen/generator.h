@@ -12,7 +12,8 @@
 //       MPI_Recv ...   (one recv event inside each instance)
 //     [fence epoch]  [lock epochs]   (optional one-sided phases, below)
 //     update
-//   MPI_Allreduce or MPI_Barrier   (all locations exit together after the last one entered)
+//   MPI_Allreduce or MPI_Barrier   (all locations exit together after the last one entered;
+//                                   with `collectives`, the kinds listed, in turn: below)
 //
 // Point-to-point pattern "ring": every location sends one message (tag 100) to its right
 // neighbour and receives one from its left; "neighbors": additionally one message (tag 101)
@@ -25,7 +26,15 @@
 // - out of order: the location sends two more messages to its right neighbour, tags 200 then
 //   201, which receives 201 first;
 // - imbalance: `update` takes `imbalance_us` (exponential mean) longer, so the others wait
-//   in the collective that ends the round.
+//   in the collective that ends the round;
+// - late receiver (`late_receiver_rate` > 0, off by default; blocking exchange only): the
+//   process sends its first message (tag 100, to its right neighbour) with MPI_Ssend, and
+//   the neighbour enters the MPI_Recv taking it `late_receiver_us` (exponential mean) later
+//   than it would have; the MPI_Ssend leaves only after that enter. Never two neighbours in
+//   a row in one round (drawn in process order), so an Ssend's receiver has sent all its
+//   messages when it posts and no chain of Ssends waits around the ring. The ground truth
+//   judges every blocking send (MPI_Send too) by Scalasca's Late Receiver: enter of the
+//   MPI_Recv - enter of the send call, when the call left after that enter.
 //
 // Rounds never overlap in time (each ends with the collective), so only one round's events
 // are held and sorted by (time, location, sequence) before they go to the sinks.
@@ -94,6 +103,17 @@
 // such wait of the messages it completes, once. OTF2 links requests (MpiIsend/
 // MpiIsendComplete, MpiIrecvRequest/MpiIrecv); ALOG has the sends and receives only.
 //
+// Collective kinds (`collectives`, a comma list of gen/collective_kinds.h's names; empty, the
+// default: MPI_Allreduce, every barrier_every-th round MPI_Barrier): round r ends with the
+// list's kind r mod length. Rooted kinds have MPI_COMM_WORLD rank r mod N as root. After
+// entering, each process leaves `cost` after the enters it waits for: barrier and N x N
+// (allreduce, allgather, alltoall) after the last one's; bcast/scatter non-roots after the
+// root's (the root after its own); reduce/gather the root after the last one's (the others
+// after their own); scan/exscan rank r after those of ranks 0..r, in rank order. The next
+// round starts after the last process left (who left earlier is in main meanwhile), so
+// rounds still never overlap. The imbalance before the collective thus becomes Scalasca's
+// wait of the kind, which the ground truth computes per instance (gen/truth.h).
+//
 // Ranks (`permute_ranks`): MPI_COMM_WORLD's rank r is process rank_process[r], a seeded
 // permutation that is never the identity. Only formats with communicators (OTF2) show it;
 // events, locations and the ground truth do not change.
@@ -127,12 +147,15 @@ struct GenOptions {
   std::int64_t latency_us = 5;    // >= 1: a receive is always later than its send
   std::int64_t bandwidth = 1000;  // bytes per microsecond (copy and transfer cost)
   int barrier_every = 4;          // every k-th collective is MPI_Barrier (0: never)
+  std::string collectives;        // kinds cycled per round (gen/collective_kinds.h); "": as above
   std::int64_t in_flight = 0;     // extra messages per round, all in flight at once
   bool tag_per_message = false;   // each of them with its own tag
   std::int64_t depth = 0;         // nested recursion levels per compute phase
 
   double late_sender_rate = 0.1;
   std::int64_t late_sender_us = 400;
+  double late_receiver_rate = 0.0;   // off by default, leaving the output unchanged
+  std::int64_t late_receiver_us = 300;
   double out_of_order_rate = 0.05;
   double imbalance_rate = 0.1;
   std::int64_t imbalance_us = 800;
@@ -174,6 +197,7 @@ struct GenSummary {
   std::uint64_t injected_imbalance = 0;
   std::uint64_t injected_fence_imbalance = 0;
   std::uint64_t injected_lock_hold = 0;
+  std::uint64_t injected_late_receivers = 0;
 };
 
 // Region ids of the program model, in definition order. kParallel exists only when

@@ -52,7 +52,13 @@ const std::vector<OptionSpec>& option_table() {
       {"bandwidth", &GenOptions::bandwidth, G::Model,
        "bytes per microsecond for message copy and transfer cost", 1},
       {"barrier_every", &GenOptions::barrier_every, G::Model,
-       "every k-th collective is MPI_Barrier, the others MPI_Allreduce (0: never)", 0},
+       "every k-th collective is MPI_Barrier, the others MPI_Allreduce (0: never; ignored "
+       "with --collectives)", 0},
+      {"collectives", &GenOptions::collectives, G::Model,
+       "the collectives that end the rounds, cycled through round by round: a comma-separated "
+       "list of allreduce, barrier, bcast, reduce, gather, scatter, allgather, alltoall, scan, "
+       "exscan (rooted ones at MPI_COMM_WORLD rank round mod N; empty: MPI_Allreduce and "
+       "MPI_Barrier by --barrier-every)"},
       {"in_flight", &GenOptions::in_flight, G::Model,
        "extra messages per round sent to the right neighbours before any is received "
        "(about that many in flight at once; 0: none)",
@@ -67,6 +73,12 @@ const std::vector<OptionSpec>& option_table() {
        "probability per location and round of a delayed MPI_Send", 0, 1},
       {"late_sender_us", &GenOptions::late_sender_us, G::Model,
        "mean extra compute time of a late sender (exponential, microseconds)", 0, kMaxUs},
+      {"late_receiver_rate", &GenOptions::late_receiver_rate, G::Model,
+       "probability per process and round that its first message is an MPI_Ssend whose "
+       "receiver posts MPI_Recv late (never two in a row along the ring; blocking exchange only)",
+       0, 1},
+      {"late_receiver_us", &GenOptions::late_receiver_us, G::Model,
+       "mean delay before the late receiver's MPI_Recv (exponential, microseconds)", 0, kMaxUs},
       {"out_of_order_rate", &GenOptions::out_of_order_rate, G::Model,
        "probability per location and round of a pair of messages that the right neighbour "
        "receives in reverse order",

@@ -30,17 +30,34 @@ void TruthCollector::begin(const TraceHeader& header) {
   bytes_sent_.assign(n_, 0);
   last_time_.assign(n_, -1);
   coll_enter_.assign(processes_, -1);
+  coll_leave_.assign(processes_, -1);
+  coll_left_ = 0;
+  coll_root_ = -1;
+  patterns_.clear();
   is_collective_.assign(nregions_, 0);
+  region_kind_.assign(nregions_, nullptr);
   for (int r : collectives_)
     if (r >= 0 && r < nregions_) is_collective_[r] = 1;
+  for (int r = 0; r < nregions_; ++r)
+    if (const CollectiveKind* kind = collective_kind_of_region(header.regions[r].name)) {
+      region_kind_[r] = kind;
+      is_collective_[r] = 1;
+    }
   completed_.assign(n_, {});
   for (int r = 0; r < nregions_; ++r) {
     const std::string& name = header.regions[r].name;
     if (name == "MPI_Isend") isend_region_ = r;
     if (name == "MPI_Wait") wait_region_ = r;
     if (name == "MPI_Waitall") waitall_region_ = r;
+    if (name == "MPI_Ssend") ssend_region_ = r;
   }
   rma_ = GroundTruth::Rma{};
+  sends_ = 0;
+  send_left_.clear();
+  send_posted_.clear();
+  late_receivers_.clear();
+  late_receiver_count_ = 0;
+  late_receiver_total_ = 0.0;
   lock_released_.assign(n_, -1);
   lock_held_.assign(n_, -1);
   rma_.window = header.rma_window;
@@ -62,6 +79,17 @@ void TruthCollector::late_sender(int src, int dest, int tag, std::int64_t send_e
   ++late_count_;
   if (static_cast<std::int64_t>(late_.size()) < list_limit_)
     late_.push_back({src, dest, tag, seconds(send_enter), seconds(recv_enter), wait});
+}
+
+void TruthCollector::late_receiver(int src, const Posted& posted, std::int64_t send_enter,
+                                   std::int64_t send_leave) {
+  if (send_leave <= posted.posted) return;
+  const double wait = seconds(posted.posted) - seconds(send_enter);
+  if (!(wait > 0)) return;
+  late_receiver_total_ += wait;
+  ++late_receiver_count_;
+  if (static_cast<std::int64_t>(late_receivers_.size()) < list_limit_)
+    late_receivers_.push_back({src, posted.dest, posted.tag, seconds(send_enter), seconds(posted.posted), wait});
 }
 
 void TruthCollector::window_lock(const WriterEvent& e, const std::vector<Frame>& stack) {
@@ -90,18 +118,87 @@ void TruthCollector::window_lock(const WriterEvent& e, const std::vector<Frame>&
     rma_.lock_waits.push_back({e.loc, e.peer, seconds(requested), seconds(e.time), wait});
 }
 
-// The last process entered: the instance's waits go to the imbalance before collectives
-// or to the window's synchronisation.
+void TruthCollector::add_pattern(const char* metric, int process, double wait) {
+  if (!(wait > 0)) return;
+  auto it = std::find_if(patterns_.begin(), patterns_.end(),
+                         [metric](const PatternTotal& p) { return p.metric == metric; });
+  if (it == patterns_.end()) {
+    patterns_.push_back({metric, 0.0, 0, std::vector<double>(processes_, 0.0)});
+    it = patterns_.end() - 1;
+  }
+  it->total += wait;
+  ++it->count;
+  it->by_process[process] += wait;
+}
+
+// Scalasca's formulas on one MPI collective instance (L = latest begin, E = earliest end;
+// the calls' enter and leave bound the operation, as the generator writes them):
+// Barrier/NxN: wait min(L, end) - begin, completion end - max(E, min(L, end)); 1-to-N:
+// non-roots min(root begin, end) - begin; N-to-1: the root min(latest non-root begin, end)
+// - begin; Scan: rank r min(latest begin of ranks 0..r, end) - begin. Waits <= 0 are 0.
+void TruthCollector::judge_collective(CollectiveWait& instance) {
+  const CollectiveKind& kind = *region_kind_[coll_region_];
+  auto s = [](std::int64_t us) { return seconds(us); };
+  auto positive = [](double x) { return x > 0 ? x : 0.0; };
+  const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
+  const std::int64_t earliest_end = *std::min_element(coll_leave_.begin(), coll_leave_.end());
+  std::vector<double>& waits = instance.waits;
+  waits.assign(processes_, 0.0);
+  instance.root = is_rooted(kind.shape) ? coll_root_ : -1;
+  if (is_rooted(kind.shape) && (coll_root_ < 0 || coll_root_ >= processes_)) fail("rooted collective without a root");
+  switch (kind.shape) {
+    case CollectiveShape::Barrier:
+    case CollectiveShape::NxN:
+      instance.completion.assign(processes_, 0.0);
+      for (int p = 0; p < processes_; ++p) {
+        const std::int64_t lc = std::min(latest, coll_leave_[p]);
+        waits[p] = positive(s(lc) - s(coll_enter_[p]));
+        instance.completion[p] = positive(s(coll_leave_[p]) - s(std::max(earliest_end, lc)));
+      }
+      break;
+    case CollectiveShape::OneToN:
+      for (int p = 0; p < processes_; ++p)
+        if (p != coll_root_) waits[p] = positive(s(std::min(coll_enter_[coll_root_], coll_leave_[p])) - s(coll_enter_[p]));
+      break;
+    case CollectiveShape::NToOne: {
+      std::int64_t senders = coll_enter_[coll_root_];
+      for (int p = 0; p < processes_; ++p)
+        if (p != coll_root_) senders = std::max(senders, coll_enter_[p]);
+      waits[coll_root_] = positive(s(std::min(senders, coll_leave_[coll_root_])) - s(coll_enter_[coll_root_]));
+      break;
+    }
+    case CollectiveShape::Scan: {
+      std::int64_t running = -1;
+      for (int rank = 0; rank < processes_; ++rank) {
+        const int p = header_.rank_process.empty() ? rank : header_.rank_process[rank];
+        running = std::max(running, coll_enter_[p]);
+        waits[p] = positive(s(std::min(running, coll_leave_[p])) - s(coll_enter_[p]));
+      }
+      break;
+    }
+  }
+  for (int p = 0; p < processes_; ++p) {
+    imbalance_total_ += waits[p];
+    add_pattern(kind.wait_metric, p, waits[p]);
+    if (kind.completion_metric) add_pattern(kind.completion_metric, p, instance.completion[p]);
+  }
+}
+
+// The last process entered a window call, or left an MPI collective: the instance's waits
+// go to the imbalance before collectives or to the window's synchronisation.
 void TruthCollector::instance_complete() {
   const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
   const bool window = coll_region_ == win_create_ || coll_region_ == win_fence_ || coll_region_ == win_free_;
   CollectiveWait instance{window ? rma_.fences : coll_instances_, coll_region_, seconds(latest), {}};
-  instance.waits.reserve(processes_);
-  for (int l = 0; l < processes_; ++l) {
-    const double wait = seconds(latest) - seconds(coll_enter_[l]);
-    if (!window) imbalance_total_ += wait;
-    if (coll_region_ == win_fence_) rma_.fence_wait_total += wait;
-    instance.waits.push_back(wait);
+  if (window) {
+    instance.waits.reserve(processes_);
+    for (int l = 0; l < processes_; ++l) {
+      const double wait = seconds(latest) - seconds(coll_enter_[l]);
+      if (coll_region_ == win_fence_) rma_.fence_wait_total += wait;
+      instance.waits.push_back(wait);
+    }
+  } else {
+    judge_collective(instance);
   }
   if (coll_region_ == win_create_) {
     rma_.create_waits = std::move(instance.waits);
@@ -117,7 +214,10 @@ void TruthCollector::instance_complete() {
     ++coll_instances_;
   }
   coll_pending_ = 0;
+  coll_left_ = 0;
+  coll_root_ = -1;
   std::fill(coll_enter_.begin(), coll_enter_.end(), -1);
+  std::fill(coll_leave_.begin(), coll_leave_.end(), -1);
 }
 
 void TruthCollector::write(const WriterEvent* events, std::size_t count) {
@@ -148,7 +248,7 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
           if (coll_pending_ == 0) coll_region_ = e.region;
           coll_enter_[p] = e.time;
           if (coll_region_ != e.region) fail("collective instance of mixed regions");
-          if (++coll_pending_ == processes_) instance_complete();
+          if (++coll_pending_ == processes_ && !region_kind_[e.region]) instance_complete();
         }
         break;
       }
@@ -156,6 +256,24 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
         if (stack.empty() || stack.back().region != e.region) fail("exit does not match enter");
         const Frame frame = stack.back();
         stack.pop_back();
+        if (frame.send >= 0) {
+          // A blocking send call ends: judged now if its receive was posted, else then.
+          auto posted = send_posted_.find(frame.send);
+          if (posted != send_posted_.end()) {
+            late_receiver(e.loc, posted->second, frame.enter, e.time);
+            send_posted_.erase(posted);
+          } else {
+            send_left_[frame.send] = e.time;
+          }
+        }
+        if (region_kind_[e.region]) {
+          // An MPI collective is judged when the last process left it.
+          const int p = e.loc / threads_;
+          if (coll_region_ != e.region || coll_enter_[p] < 0 || coll_leave_[p] >= 0) fail("collective exit out of place");
+          coll_leave_[p] = e.time;
+          if (e.peer >= 0) coll_root_ = e.peer / threads_;
+          if (++coll_left_ == processes_) instance_complete();
+        }
         // Seed 004 section 9: incl/excl += diff; the caller's excl -= diff.
         const double diff = seconds(e.time) - seconds(frame.enter);
         if (e.region == wait_region_ || e.region == waitall_region_) {
@@ -188,7 +306,10 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
         if (e.peer < 0 || e.peer >= n_) fail("send destination out of range");
         const int region = stack.empty() ? -1 : stack.back().region;
         const std::int64_t enter = stack.empty() ? 0 : stack.back().enter;
-        in_flight_[e.peer].push_back({e.loc, e.tag, region, enter});
+        const bool blocking = region >= 0 && (region == send_region_ || region == ssend_region_);
+        if (blocking) stack.back().send = sends_;
+        in_flight_[e.peer].push_back({e.loc, e.tag, region, enter, blocking ? sends_ : -1});
+        ++sends_;
         bytes_sent_[e.loc] += e.len;
         ++messages_;
         max_in_flight_ = std::max(max_in_flight_, messages_ - receives_);
@@ -220,10 +341,23 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
           if (static_cast<std::int64_t>(ooo_.size()) < list_limit_)
             ooo_.push_back({e.peer, e.loc, oldest_tag, e.tag, seconds(e.time)});
         }
-        // Seed 004 section 7: MPI_Send enter - MPI_Recv enter, when positive.
-        if (!stack.empty() && stack.back().region == recv_region_ && sent.send_region == send_region_) {
+        // Seed 004 section 7: MPI_Send (or MPI_Ssend) enter - MPI_Recv enter, when positive.
+        const bool blocking_send = sent.send_region == send_region_ || (ssend_region_ >= 0 && sent.send_region == ssend_region_);
+        if (!stack.empty() && stack.back().region == recv_region_ && blocking_send) {
           const double wait = seconds(sent.send_enter) - seconds(stack.back().enter);
           if (wait > 0) late_sender(e.peer, e.loc, e.tag, sent.send_enter, stack.back().enter, wait);
+        }
+        // Late receiver: a blocking send's call still running when MPI_Recv was entered.
+        if (sent.number >= 0) {
+          auto left = send_left_.find(sent.number);
+          const bool posted = !stack.empty() && stack.back().region == recv_region_;
+          const Posted post{e.loc, e.tag, posted ? stack.back().enter : 0};
+          if (left != send_left_.end()) {
+            if (posted) late_receiver(e.peer, post, sent.send_enter, left->second);
+            send_left_.erase(left);
+          } else if (posted) {
+            send_posted_[sent.number] = post;
+          }
         }
         // Completed in MPI_Wait/MPI_Waitall: judged when the wait ends.
         if (!stack.empty() && (stack.back().region == wait_region_ || stack.back().region == waitall_region_) &&
@@ -274,12 +408,17 @@ GroundTruth TruthCollector::truth() const {
   t.late_sender_count = late_count_;
   t.late_sender_wait_total = late_total_;
   t.late_senders = late_;
+  t.late_receiver_count = late_receiver_count_;
+  t.late_receiver_wait_total = late_receiver_total_;
+  t.late_receivers = late_receivers_;
+  t.truncated.late_receivers = late_receiver_count_ > late_receivers_.size();
   t.out_of_order_count = ooo_count_;
   t.out_of_order_reports = ooo_reports_;
   t.out_of_order = ooo_;
   t.collectives = coll_instances_;
   t.imbalance_wait_total = imbalance_total_;
   t.imbalance = imbalance_;
+  t.collective_patterns = patterns_;
   t.truncated.late_senders = late_count_ > late_.size();
   t.truncated.out_of_order = ooo_count_ > ooo_.size();
   t.truncated.imbalance = static_cast<std::uint64_t>(coll_instances_) > imbalance_.size();

@@ -4,10 +4,12 @@
 // (double)microseconds / 1e6, sums accumulated in file order (seed 004's example scripts).
 #include <cstdint>
 #include <deque>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
 #include "format_interface/trace_writer.h"
+#include "gen/collective_kinds.h"
 #include "model/clock.h"
 
 namespace earl::gen {
@@ -16,6 +18,14 @@ namespace earl::gen {
 inline double seconds(std::int64_t us) { return ticks_to_seconds(us, kMicrosecondsPerSecond); }
 
 struct LateSender {
+  int src, dest, tag;
+  double send_enter, recv_enter, wait;
+};
+
+// A blocking send (MPI_Send, MPI_Ssend) still running when its receive was posted
+// (Scalasca's Late Receiver): wait = enter of the MPI_Recv - enter of the send call, when
+// the send call left after that enter. Attributed to the sender `src`.
+struct LateReceiver {
   int src, dest, tag;
   double send_enter, recv_enter, wait;
 };
@@ -30,7 +40,21 @@ struct CollectiveWait {
   std::int64_t index;  // 0-based instance number
   int region;
   double enter_max;
-  std::vector<double> waits;  // per process (its master thread): max enter - own enter
+  // Per process (its master thread). Window calls: max enter - own enter. MPI collectives:
+  // the wait by Scalasca's formula of the kind (gen/collective_kinds.h; for MPI_Allreduce
+  // and MPI_Barrier, whose calls all end after the last enter, max enter - own enter too).
+  std::vector<double> waits;
+  int root = -1;                   // rooted MPI collectives: the root's process
+  std::vector<double> completion;  // Barrier/NxN: per process, Scalasca's completion time
+};
+
+// Per Scalasca metric of the MPI collectives: the sum of the positive waits, how many there
+// are, and the sum per process.
+struct PatternTotal {
+  std::string metric;
+  double total = 0.0;
+  std::uint64_t count = 0;
+  std::vector<double> by_process;
 };
 
 // A passive-target lock epoch that waited for an earlier one (Scalasca's Lock
@@ -68,6 +92,10 @@ struct GroundTruth {
   double late_sender_wait_total = 0.0;
   std::vector<LateSender> late_senders;
 
+  std::uint64_t late_receiver_count = 0;
+  double late_receiver_wait_total = 0.0;
+  std::vector<LateReceiver> late_receivers;
+
   std::uint64_t out_of_order_count = 0;  // receives that overtook older messages
   std::uint64_t out_of_order_reports = 0;  // overtaken messages, summed over those receives
   std::vector<OutOfOrder> out_of_order;
@@ -75,9 +103,10 @@ struct GroundTruth {
   std::int64_t collectives = 0;
   double imbalance_wait_total = 0.0;
   std::vector<CollectiveWait> imbalance;
+  std::vector<PatternTotal> collective_patterns;  // in the order first met
 
   struct Truncated {
-    bool late_senders = false, out_of_order = false, imbalance = false, fence_waits = false,
+    bool late_senders = false, late_receivers = false, out_of_order = false, imbalance = false, fence_waits = false,
          lock_waits = false;
   } truncated;
 
@@ -135,11 +164,13 @@ class TruthCollector : public TraceWriter {
   struct Frame {
     int region;
     std::int64_t enter;
+    std::int64_t send = -1;  // a blocking send call: the number of the send inside
   };
   struct InFlight {
     int src, tag;
     int send_region;        // innermost region around the send, -1 none
     std::int64_t send_enter;  // its enter time (us)
+    std::int64_t number;      // of the send, from 0
   };
 
   void fail(const std::string& what) const;
@@ -161,6 +192,22 @@ class TruthCollector : public TraceWriter {
   std::uint64_t events_ = 0, messages_ = 0, receives_ = 0;
   std::uint64_t max_in_flight_ = 0, max_depth_ = 0;
   std::int64_t first_time_ = -1, final_time_ = -1;
+
+  // Late receivers: the blocking sends (MPI_Send, MPI_Ssend) by number whose call left
+  // before their receive was judged (leave), or whose receive was posted while the call
+  // still ran (the receive's dest, tag and post).
+  int ssend_region_ = -1;
+  std::int64_t sends_ = 0;
+  struct Posted {
+    int dest, tag;
+    std::int64_t posted;
+  };
+  std::unordered_map<std::int64_t, std::int64_t> send_left_;
+  std::unordered_map<std::int64_t, Posted> send_posted_;
+  std::vector<LateReceiver> late_receivers_;
+  std::uint64_t late_receiver_count_ = 0;
+  double late_receiver_total_ = 0.0;
+  void late_receiver(int src, const Posted& posted, std::int64_t send_enter, std::int64_t send_leave);
 
   std::vector<LateSender> late_;
   std::uint64_t late_count_ = 0;
@@ -190,6 +237,14 @@ class TruthCollector : public TraceWriter {
   int win_create_ = -1, win_fence_ = -1, win_free_ = -1;
   GroundTruth::Rma rma_;
   void instance_complete();
+  // MPI collectives: per region its kind (nullptr: none), per process the leave of the
+  // current instance, how many left, its root (process, -1 none).
+  std::vector<const CollectiveKind*> region_kind_;
+  std::vector<std::int64_t> coll_leave_;
+  int coll_left_ = 0, coll_root_ = -1;
+  std::vector<PatternTotal> patterns_;
+  void add_pattern(const char* metric, int process, double wait);
+  void judge_collective(CollectiveWait& instance);
   // Per target location: the latest release of its window's lock so far (-1: none). Locks
   // are exclusive, so every epoch acquired earlier has released when the next acquires.
   std::vector<std::int64_t> lock_released_;

@@ -19,7 +19,11 @@ the collectives; with ``rma_every`` also one-sided fence epochs (MPI_Win_fence, 
 MPI_Win_fence on one window) with imbalance before the closing fence, whose waits the
 truth's ``rma`` entry gives; with ``nonblocking`` the exchange is MPI_Irecv/MPI_Isend
 completed in MPI_Waitall and MPI_Wait; with ``lock_every`` exclusive lock epochs on the
-window whose lock competition the truth's ``rma`` entry gives. Times in the truth are seconds exactly as a reader computes them from the
+window whose lock competition the truth's ``rma`` entry gives; with ``collectives`` (a comma
+list: allreduce, barrier, bcast, reduce, gather, scatter, allgather, alltoall, scan, exscan)
+the rounds end with those collectives in turn, whose waits by Scalasca's formulas the
+truth's ``imbalance`` and ``collective_patterns`` give; with ``late_receiver_rate`` some
+first messages go with MPI_Ssend to a receiver that posts late (truth: ``late_receivers``). Times in the truth are seconds exactly as a reader computes them from the
 trace's integer microseconds (``us / 1e6``, see docs/api-contract.md); totals are summed in file order, the way the
 example scripts of the EARL 2.0 reference do.
 """
@@ -167,6 +171,11 @@ def _summary(path, truth_path, truth):
             % (truth["events"], truth["rounds"], truth["messages"], path, truth_path,
                truth["late_sender_count"], truth["late_sender_wait_total"],
                truth["out_of_order_count"], truth["imbalance_wait_total"]))
+    if "late_receiver_count" in truth:
+        text += "\n  late receivers: %d (%.6f s waited)" % (truth["late_receiver_count"],
+                                                         truth["late_receiver_wait_total"])
+    for metric, entry in truth.get("collective_patterns", {}).items():
+        text += "\n  %s: %d (%.6f s waited)" % (metric, entry["count"], entry["total"])
     rma = truth.get("rma")
     if rma:
         text += ("\n  one-sided: %d fences (%.6f s waited), %d puts, %d lock epochs "

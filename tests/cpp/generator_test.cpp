@@ -3,6 +3,8 @@
 // writer, option validation and what the OTF2 writer refuses.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <climits>
 #include <filesystem>
 #include <cstdlib>
 #include <fstream>
@@ -17,6 +19,7 @@
 #include <doctest/doctest.h>
 
 #include "formats/alog/alog_writer.h"
+#include "gen/collective_kinds.h"
 #include "gen/generator.h"
 #include "gen/rng.h"
 #include "gen/truth.h"
@@ -313,6 +316,201 @@ TEST_CASE("one-sided and non-blocking shapes keep their invariants") {
 #ifdef EARL_HAVE_OTF2
 // What the OTF2 writer refuses: one-sided events without the header's window, a window
 // synchronisation flag on a region that is none, a request record without its id.
+// --collectives: each kind's timing makes its wait well defined. Per instance, in
+// MPI_COMM_WORLD's rank order: barrier-like kinds are left by all at once after the last
+// enter; a 1-to-N kind's non-roots leave after the root entered; an N-to-1 kind's root
+// leaves after every enter; a scan's rank r after the enters of ranks 0..r. Roots rotate
+// over the ranks round by round, every call is flagged, and no round starts before the
+// last process left the previous round's collective.
+void test_collective_kinds(const GenOptions& o, const std::string& name) {
+  MemorySink sink;
+  TruthCollector truth(kMpiSend, kMpiRecv, {kMpiAllreduce, kMpiBarrier}, 100);
+  GenSummary s;
+  REQUIRE_NOTHROW(s = run_program(o, {&sink, &truth}));
+  const TraceHeader& h = sink.header;
+  const std::vector<const CollectiveKind*> kinds = parse_collectives(o.collectives);
+  std::vector<int> rank_process = h.rank_process;
+  if (rank_process.empty())
+    for (int r = 0; r < o.locations; ++r) rank_process.push_back(r);
+  struct Call {
+    std::int64_t enter = -1, leave = -1;
+    int peer = -1;
+    std::int64_t sent = -1;
+  };
+  std::vector<std::vector<Call>> calls(o.locations);  // per process, in order
+  bool flagged = true, no_overlap = true;
+  std::int64_t last_exit = -1;
+  for (const WriterEvent& e : sink.events) {
+    if (e.kind != WriterEventKind::Enter && e.kind != WriterEventKind::Exit) continue;
+    const CollectiveKind* kind = collective_kind_of_region(h.regions[e.region].name);
+    if (!kind) {
+      if (e.kind == WriterEventKind::Enter && e.region == kStep) no_overlap = no_overlap && e.time > last_exit;
+      continue;
+    }
+    flagged = flagged && (e.flags & kWriterCollective) && e.loc % o.threads == 0;
+    auto& mine = calls[e.loc / o.threads];
+    if (e.kind == WriterEventKind::Enter) {
+      mine.push_back({e.time});
+    } else {
+      mine.back().leave = e.time;
+      mine.back().peer = e.peer;
+      mine.back().sent = e.len;
+      last_exit = std::max(last_exit, e.time);
+    }
+  }
+  CHECK_MESSAGE(flagged, (name + ": collective calls flagged, on master threads only"));
+  CHECK_MESSAGE(no_overlap, (name + ": each round starts after the previous collective ended"));
+  bool counts = true, timing = true, roots = true, payload = true;
+  for (const auto& mine : calls) counts = counts && mine.size() == s.rounds;
+  REQUIRE_MESSAGE(counts, (name + ": one collective per process and round"));
+  for (std::uint64_t r = 0; r < s.rounds; ++r) {
+    const CollectiveKind& kind = *kinds[r % kinds.size()];
+    const int root = rank_process[r % static_cast<std::uint64_t>(o.locations)];
+    std::int64_t latest = 0, latest_other = 0, lowest_leave = INT64_MAX, highest_leave = 0, running = 0;
+    for (int p = 0; p < o.locations; ++p) {
+      latest = std::max(latest, calls[p][r].enter);
+      if (p != root) latest_other = std::max(latest_other, calls[p][r].enter);
+      lowest_leave = std::min(lowest_leave, calls[p][r].leave);
+      highest_leave = std::max(highest_leave, calls[p][r].leave);
+    }
+    for (int rank = 0; rank < o.locations; ++rank) {
+      const int p = rank_process[rank];
+      const Call& c = calls[p][r];
+      running = std::max(running, c.enter);
+      switch (kind.shape) {
+        case CollectiveShape::Barrier:
+        case CollectiveShape::NxN:
+          timing = timing && lowest_leave == highest_leave && lowest_leave > latest;
+          break;
+        case CollectiveShape::OneToN: timing = timing && c.leave > calls[root][r].enter; break;
+        case CollectiveShape::NToOne: timing = timing && (p != root || c.leave > latest_other); break;
+        case CollectiveShape::Scan: timing = timing && c.leave > running; break;
+      }
+      roots = roots && c.peer == (is_rooted(kind.shape) ? root * o.threads : -1);
+      payload = payload && c.sent == collective_bytes(kind, p == root, rank, o.locations).sent;
+    }
+  }
+  CHECK_MESSAGE(timing, (name + ": every process leaves after the enters it waits for"));
+  CHECK_MESSAGE(roots, (name + ": roots rotate over the ranks; unrooted kinds name none"));
+  CHECK_MESSAGE(payload, (name + ": bytes sent as the kind's table says"));
+  const GroundTruth t = truth.truth();
+  bool sums = !t.collective_patterns.empty();
+  for (const PatternTotal& p : t.collective_patterns) {
+    double by_process = 0.0;
+    for (double w : p.by_process) by_process += w;
+    sums = sums && p.count > 0 && std::abs(by_process - p.total) < 1e-9;
+  }
+  CHECK_MESSAGE(sums, (name + ": the truth's per-process waits add up to its totals"));
+}
+
+TEST_CASE("collective kinds keep their invariants") {
+  GenOptions o;
+  o.events = 6000;
+  o.imbalance_rate = 0.5;
+  o.collectives = "allreduce,bcast,reduce,gather,scatter,allgather,alltoall,scan,exscan,barrier";
+  test_collective_kinds(o, "all kinds");
+  o.permute_ranks = true;
+  o.threads = 2;
+  o.locations = 5;
+  test_collective_kinds(o, "permuted ranks, threads");
+  o.collectives = "scan";
+  o.late_sender_rate = 1.0;
+  test_collective_kinds(o, "scans only, always late");
+  CHECK_MESSAGE(throws_earl_error([] { parse_collectives("bcast,nope"); }), "unknown kind");
+  CHECK_MESSAGE(throws_earl_error([] { parse_collectives(","); }), "empty entry");
+  CHECK(parse_collectives("").empty());
+}
+
+// late_receiver_rate: each MPI_Ssend holds one send (tag 100, to the right neighbour) and
+// leaves only after its receiver entered the MPI_Recv that takes it; its receiver sends
+// no MPI_Ssend in the same round (no chain of them around the ring).
+void test_late_receivers(const GenOptions& o, const std::string& name) {
+  MemorySink sink;
+  TruthCollector truth(kMpiSend, kMpiRecv, {kMpiAllreduce, kMpiBarrier}, 100);
+  GenSummary s;
+  REQUIRE_NOTHROW(s = run_program(o, {&sink, &truth}));
+  int ssend = -1;
+  for (std::size_t r = 0; r < sink.header.regions.size(); ++r)
+    if (sink.header.regions[r].name == "MPI_Ssend") ssend = static_cast<int>(r);
+  REQUIRE_MESSAGE(ssend >= 0, (name + ": MPI_Ssend defined"));
+  const int n = o.locations, t = o.threads;
+  std::vector<int> region(n * t, -1);          // innermost region, MPI calls only
+  std::vector<std::int64_t> recv_enter(n * t, -1);
+  std::vector<std::int64_t> round_of(n * t, 0);  // collectives left so far
+  struct Ssend {
+    int loc, dest;
+    std::uint64_t round;
+    std::int64_t leave = -1, posted = -1;
+    int sends = 0;
+  };
+  std::vector<Ssend> ssends;
+  std::vector<std::size_t> current(n * t, 0);  // per location: its open MPI_Ssend
+  std::map<std::tuple<int, int, int>, std::vector<std::size_t>> open;  // channel -> ssends
+  bool one_send = true, right_tag = true;
+  for (const WriterEvent& e : sink.events) {
+    if (e.kind == WriterEventKind::Enter) {
+      region[e.loc] = e.region;
+      if (e.region == kMpiRecv) recv_enter[e.loc] = e.time;
+      if (e.region == ssend) {
+        current[e.loc] = ssends.size();
+        ssends.push_back({e.loc, -1, static_cast<std::uint64_t>(round_of[e.loc])});
+      }
+    } else if (e.kind == WriterEventKind::Exit) {
+      if (e.region == ssend) ssends[current[e.loc]].leave = e.time;
+      if (e.region == kMpiAllreduce || e.region == kMpiBarrier) ++round_of[e.loc];
+      region[e.loc] = -1;
+    } else if (e.kind == WriterEventKind::Send && region[e.loc] == ssend) {
+      Ssend& x = ssends[current[e.loc]];
+      one_send = one_send && x.loc == e.loc && ++x.sends == 1;
+      right_tag = right_tag && e.tag == 100 && e.peer == ((e.loc / t + 1) % n) * t;
+      x.dest = e.peer;
+      open[{e.loc, e.peer, e.tag}].push_back(current[e.loc]);
+    } else if (e.kind == WriterEventKind::Recv) {
+      auto it = open.find({e.peer, e.loc, e.tag});
+      if (it != open.end() && !it->second.empty()) {
+        ssends[it->second.front()].posted = recv_enter[e.loc];
+        it->second.erase(it->second.begin());
+      }
+    }
+  }
+  bool after_post = true, no_chain = true;
+  std::set<std::pair<std::uint64_t, int>> senders;
+  for (const Ssend& x : ssends) {
+    after_post = after_post && x.posted >= 0 && x.leave > x.posted;
+    senders.insert({x.round, x.loc});
+  }
+  for (const Ssend& x : ssends) no_chain = no_chain && !senders.count({x.round, x.dest});
+  CHECK_MESSAGE(ssends.size() == s.injected_late_receivers, (name + ": one MPI_Ssend per injection"));
+  CHECK_MESSAGE(!ssends.empty(), (name + ": some injected"));
+  CHECK_MESSAGE(one_send, (name + ": one send inside each MPI_Ssend"));
+  CHECK_MESSAGE(right_tag, (name + ": the first message, to the right neighbour"));
+  CHECK_MESSAGE(after_post, (name + ": every MPI_Ssend leaves after its receive was posted"));
+  CHECK_MESSAGE(no_chain, (name + ": no MPI_Ssend's receiver sends one in the same round"));
+  const GroundTruth g = truth.truth();
+  CHECK_MESSAGE(g.late_receiver_count > 0, (name + ": the truth finds late receivers"));
+}
+
+TEST_CASE("late receivers keep their invariants") {
+  GenOptions o;
+  o.events = 6000;
+  o.late_receiver_rate = 0.5;
+  test_late_receivers(o, "ring");
+  o.late_receiver_rate = 1.0;
+  o.locations = 2;
+  o.pattern = "neighbors";
+  o.out_of_order_rate = 0.5;
+  test_late_receivers(o, "2 neighbors, always");
+  o.locations = 5;
+  o.threads = 2;
+  o.late_sender_rate = 0.5;
+  o.in_flight = 7;
+  test_late_receivers(o, "5 x 2 threads, in flight, late senders");
+  GenOptions bad;
+  bad.late_receiver_rate = 0.5;
+  bad.nonblocking = true;
+  CHECK_MESSAGE(throws_earl_error([&] { bad.validate(); }), "late receivers need the blocking exchange");
+}
+
 TEST_CASE("OTF2 writer refuses one-sided and request events it cannot write") {
   namespace fs = std::filesystem;
   const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
