@@ -16,7 +16,8 @@ namespace earl {
 // why and the trace is scanned again.
 // Version 2: the bookmarks of OTF2 read without the cache hold a digest of each
 // location's record (formats/otf2/otf2_decoder.cpp); an index of version 1 is rebuilt.
-constexpr std::uint32_t kIndexVersion = 2;
+// Version 3: OTF2's rma_group_sync events have a kind of their own (EventKind::RmaGroupSync).
+constexpr std::uint32_t kIndexVersion = 3;
 constexpr std::size_t kHeaderBytes = 72;
 
 struct IndexContents {
