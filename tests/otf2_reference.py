@@ -210,7 +210,7 @@ class Otf2Reference:
                                      int(r.lock_type == LockType.EXCLUSIVE),
                                      "request": None if release else int(name == "RmaRequestLock")}))
                 elif name == "RmaGroupSync":
-                    out.append((ts, {"type": "rma_group_sync", "data1": int(r.sync_level),
+                    out.append((ts, {"type": "rma_group_sync", "data1": r.sync_level.value,
                                      "data2": r.win._ref, "group": r.group._ref}))
                 elif name == "Metric":
                     for member, value in zip(r.metric.members, r.values):
