@@ -175,6 +175,8 @@ void LocationPass::request_record(const Event& e) {
         frames_.back().rma_group = e.tag;
       }
       break;
+    case RequestRecord::WindowLock:    // wlock/wunlock events: window_lock()
+    case RequestRecord::WindowUnlock:
     case RequestRecord::None: break;
   }
 }
