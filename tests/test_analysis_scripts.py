@@ -15,8 +15,8 @@ PATTERNS = ROOT / "scripts" / "patterns"
 CASES = [("alog", dict(seed=s, pattern=p, locations=n))
          for s, p, n in ((1, "ring", 3), (2, "neighbors", 4), (3, "ring", 5))]
 # The generator's one-sided and non-blocking shapes: fences (Wait at Fence/Create/Free),
-# MPI_Wait/MPI_Waitall late senders; locks on ALOG only (the scripts cannot see OTF2's
-# lock types, so they have no lock competition).
+# MPI_Wait/MPI_Waitall late senders; locks here on ALOG (OTF2 lock epochs: the rma tests
+# at the end).
 CASES += [("alog", dict(seed=6, locations=4, rma_every=2, nonblocking=True, lock_every=3))]
 if have_otf2():
     CASES += [("otf2", dict(seed=4, permute_ranks=True, locations=4)),
