@@ -195,7 +195,8 @@ def rma_traces(tmp_path_factory):
         generate(path, format="otf2", events=2500, locations=4, seed=seed, lock_every=2,
                  lock_hold_rate=0.6, late_sender_rate=0.3, barrier_every=2, **options)
         paths.append(path)
-    return paths + [random_rma(folder, seed) for seed in (1, 2, 3)]
+    # seed 14: an operation of an epoch MPI_Win_complete closed would end inside a fence
+    return paths + [random_rma(folder, seed) for seed in (1, 2, 14)]
 
 
 def random_rma(folder, seed):
@@ -203,7 +204,8 @@ def random_rma(folder, seed):
     permuted), on two windows: every branch of the one-sided definitions (a post inside
     MPI_Win_start, MPI_Win_complete or an MPI_Put, closing calls that name no group,
     operations on the other window, shared and exclusive locks, locks taken lazily in
-    MPI_Put, MPI_Win_flush or outside MPI)."""
+    MPI_Put, MPI_Win_flush or outside MPI), and fences right after the epochs (Early Fence
+    takes no operation of an epoch MPI_Win_complete closed)."""
     from otf2.enums import GroupType, LockType, Paradigm, RmaSyncLevel
     from otf2_archives import ArchiveWriter
     rng = random.Random(seed)
@@ -217,7 +219,7 @@ def random_rma(folder, seed):
     windows = aw.d.rma_win("epochs", comm=world), aw.d.rma_win("locks", comm=world)
     groups, ids = {}, iter(range(1, 10 ** 6))
     names = ("main", "work", "MPI_Win_start", "MPI_Win_complete", "MPI_Win_post", "MPI_Win_wait",
-             "MPI_Put", "MPI_Win_lock", "MPI_Win_unlock", "MPI_Win_flush")
+             "MPI_Put", "MPI_Win_lock", "MPI_Win_unlock", "MPI_Win_flush", "MPI_Win_fence")
     regions = {n: aw.region(n, Paradigm.MPI if n.startswith("MPI_") else Paradigm.USER) for n in names}
     e = [aw.ev(l) for l in locs]
     level = RmaSyncLevel.PROCESS | RmaSyncLevel.MEMORY
@@ -248,7 +250,7 @@ def random_rma(folder, seed):
         # active target: origins start, put and complete towards targets that post and wait
         origins = sorted(rng.sample(range(3), rng.randint(1, 2)))
         targets = tuple(t for t in range(3) if t not in origins)
-        ends = []
+        ends, last = [], {}
         for o in origins:
             sync = ("rma_group_sync", 0, level, windows[0], group(targets))
             at = call(o, "MPI_Win_start", now + rng.randrange(60), rng.randrange(1, 40), sync)
@@ -256,11 +258,19 @@ def random_rma(folder, seed):
                 at = put(o, at, rng.choice(targets), windows[rng.random() < 0.2])
             named = [sync] if rng.random() < 0.7 else []
             ends.append(call(o, "MPI_Win_complete", at, rng.randrange(1, 40), *named))
+            last[o] = ends[-1]
         for t in targets:
             sync = ("rma_group_sync", 0, level, windows[0], group(tuple(origins)))
             at = call(t, "MPI_Win_post", now + rng.randrange(60), rng.randrange(1, 5), sync)
             named = [sync] if rng.random() < 0.7 else []
             ends.append(call(t, "MPI_Win_wait", at + rng.randrange(40), rng.randrange(1, 80), *named))
+            last[t] = ends[-1]
+        if rng.random() < 0.5:  # a fence epoch begins as soon as each location is done
+            for l in range(3):
+                at = last[l]
+                if rng.random() < 0.5:
+                    at = put(l, at, rng.choice([t for t in range(3) if t != l]), windows[0])
+                ends.append(call(l, "MPI_Win_fence", at + rng.randrange(20), rng.randrange(1, 60)))
         now = max(ends) + 10
         # passive target: each location may lock a random target's window
         for l in range(3):
