@@ -227,6 +227,15 @@ class PyEventTrace {
     return texts(trace().regions(text_argument(group, "group")));
   }
 
+  py::list members(const py::object& group) {
+    std::int64_t id = 0;
+    if (!index_value(group, "group", id))
+      throw EarlError("no process group " + std::string(py::str(group)) + " in this trace");
+    py::list out;
+    for (Location loc : trace().members(id)) out.append(loc);
+    return out;
+  }
+
   py::dict bookmarks() {
     const RandomAccessTrace& access = trace().access();
     py::dict result;
@@ -459,6 +468,7 @@ void bind_event_trace(py::module_& m) {
       .def("groups", on_trace([](EventTrace& t) { return texts(t.groups()); }))
       .def("group", method(&PyEventTrace::group), py::arg("region"))
       .def("regions", method(&PyEventTrace::regions), py::arg("group") = py::none())
+      .def("members", method(&PyEventTrace::members), py::arg("group"))
       .def("types", on_trace([](EventTrace& t) { return texts(t.types()); }))
       .def("eventTypes", on_trace([](EventTrace& t) { return texts(t.types()); }))
       .def("problems", method(&PyEventTrace::problems))

@@ -23,7 +23,10 @@ Mapping, as the contract states it:
   to a reader as those when it registers no Omp* callback; the contract's "every other
   record" does not reach them); RmaPut/RmaGet -> put_1ts/get_1to (win, rmaid, peer, len),
   RmaOpComplete{Blocking,NonBlocking,Remote} -> put_1te/get_1te (startptr);
-  RmaAcquireLock/RmaRequestLock/RmaReleaseLock -> wlock/wunlock (win, peer);
+  RmaAcquireLock/RmaRequestLock/RmaReleaseLock -> wlock/wunlock (win, peer, exclusive: 1
+  for an exclusive lock, 0 shared; request: 1 for RmaRequestLock, 0 for RmaAcquireLock;
+  both None on wunlock); RmaGroupSync -> rma_group_sync (data1 = sync level, data2 =
+  window, group = the group's id);
 - every other record: its name in lower snake case with data1/data2 (metric: one event per
   member). data1/data2 that the contract leaves open are `ANY`.
 State and pointers (formal model): enterptr = top of the location's region stack before
@@ -42,6 +45,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import otf2
+from otf2.enums import LockType
 
 from time_reference import time_problems
 
@@ -199,8 +203,15 @@ class Otf2Reference:
                     out.append((ts, {"type": "rma_complete", "win": r.win._ref,
                                      "rmaid": r.matching_id}))
                 elif name in ("RmaAcquireLock", "RmaRequestLock", "RmaReleaseLock"):
-                    out.append((ts, {"type": "wunlock" if name == "RmaReleaseLock" else "wlock",
-                                     "win": r.win._ref, "peer": loc_of(r.win.comm, r.remote)}))
+                    release = name == "RmaReleaseLock"
+                    out.append((ts, {"type": "wunlock" if release else "wlock",
+                                     "win": r.win._ref, "peer": loc_of(r.win.comm, r.remote),
+                                     "exclusive": None if release else
+                                     int(r.lock_type == LockType.EXCLUSIVE),
+                                     "request": None if release else int(name == "RmaRequestLock")}))
+                elif name == "RmaGroupSync":
+                    out.append((ts, {"type": "rma_group_sync", "data1": r.sync_level.value,
+                                     "data2": r.win._ref, "group": r.group._ref}))
                 elif name == "Metric":
                     for member, value in zip(r.metric.members, r.values):
                         out.append((ts, {"type": "metric", "data1": member.name,
@@ -302,7 +313,7 @@ class Otf2Reference:
                 for a in ("win", "rmaid", "peer", "len"):
                     ev[a] = start[a]
                 ev["startptr"] = match[1]
-            elif kind in ("wlock", "wunlock"):
+            elif kind in ("wlock", "wunlock", "rma_group_sync"):
                 ev.update(proto)
             else:
                 ev["data1"], ev["data2"] = proto["data1"], proto["data2"]

@@ -15,8 +15,8 @@ PATTERNS = ROOT / "scripts" / "patterns"
 CASES = [("alog", dict(seed=s, pattern=p, locations=n))
          for s, p, n in ((1, "ring", 3), (2, "neighbors", 4), (3, "ring", 5))]
 # The generator's one-sided and non-blocking shapes: fences (Wait at Fence/Create/Free),
-# MPI_Wait/MPI_Waitall late senders; locks on ALOG only (the scripts cannot see OTF2's
-# lock types, so they have no lock competition).
+# MPI_Wait/MPI_Waitall late senders; locks here on ALOG (OTF2 lock epochs: the rma tests
+# at the end).
 CASES += [("alog", dict(seed=6, locations=4, rma_every=2, nonblocking=True, lock_every=3))]
 # Every collective kind ending the rounds (ALOG: rooted ones without their root, skipped by
 # both; OTF2 with its ranks in location order, since the scripts take location order for
@@ -146,7 +146,8 @@ def test_random_collectives_exercise_every_collective_pattern(traces):
 def lua_cells(path, capsys):
     import earl.lua
     out = {}
-    for name in ("late_sender", "late_receiver", "collectives"):
+    from earl.analysis.reference import SCRIPTS
+    for name in SCRIPTS:
         capsys.readouterr()
         earl.lua.run(PATTERNS / f"{name}.lua", [str(path)])
         for line in capsys.readouterr().out.splitlines():
@@ -179,3 +180,143 @@ def test_the_command_runs_the_scripts(traces, capsys):
     # the communication matrix, summed from the events by the scripts' side, is the engine's
     assert [(t["src"], t["dest"], t["bytes"], t["messages"]) for t in out["traffic"]] == \
         sorted(engine.traffic())
+
+
+# One-sided epochs and locks (scripts/patterns/rma.py, rma.lua): the hand-written archives
+# of tests/test_analysis.py (post/start/complete/wait epochs, which the generator does not
+# write, and locks) and generated OTF2 traces with lock epochs and fences.
+RMA_PATTERNS = {"mpi_rma_early_wait", "mpi_rma_late_complete", "mpi_rma_sync_late_post",
+                "mpi_rma_comm_late_post", "mpi_rma_sync_lock_competition",
+                "mpi_rma_comm_lock_competition"}
+
+
+@pytest.fixture(scope="module")
+def rma_traces(tmp_path_factory):
+    if not have_otf2():
+        pytest.skip("no OTF2 support")
+    from analysis_archives import active_target_archive, late_post_in_put_archive, lock_archive
+    from earl.generate import generate
+    folder = tmp_path_factory.mktemp("rma")
+    paths = [make(folder / make.__name__) for make in (active_target_archive, late_post_in_put_archive,
+                                                       lock_archive)]
+    for seed, options in ((8, dict(permute_ranks=True)), (9, dict(threads=2, rma_every=3))):
+        path = folder / f"locks{seed}.otf2"
+        generate(path, format="otf2", events=2500, locations=4, seed=seed, lock_every=2,
+                 lock_hold_rate=0.6, late_sender_rate=0.3, barrier_every=2, **options)
+        paths.append(path)
+    # seed 14: an operation of an epoch MPI_Win_complete closed would end inside a fence
+    return paths + [random_rma(folder, seed) for seed in (1, 2, 14)]
+
+
+def random_rma(folder, seed):
+    """Random active-target epochs and lock epochs among three locations (world ranks
+    permuted), on two windows: every branch of the one-sided definitions (a post inside
+    MPI_Win_start, MPI_Win_complete or an MPI_Put, closing calls that name no group,
+    operations on the other window, shared and exclusive locks, locks taken lazily in
+    MPI_Put, MPI_Win_flush or outside MPI), and fences right after the epochs (Early Fence
+    takes no operation of an epoch MPI_Win_complete closed)."""
+    from otf2.enums import GroupType, LockType, Paradigm, RmaSyncLevel
+    from otf2_archives import ArchiveWriter
+    rng = random.Random(seed)
+    aw = ArchiveWriter(folder, f"rma{seed}", resolution=10 ** 6)
+    locs = []
+    for r in range(3):
+        locs += aw.process(f"MPI Rank {r}")
+    aw.comm_locations(locs)
+    order = [2, 0, 1]  # world rank -> location
+    world = aw.comm("world", [locs[i] for i in order])
+    windows = aw.d.rma_win("epochs", comm=world), aw.d.rma_win("locks", comm=world)
+    groups, ids = {}, iter(range(1, 10 ** 6))
+    names = ("main", "work", "MPI_Win_start", "MPI_Win_complete", "MPI_Win_post", "MPI_Win_wait",
+             "MPI_Put", "MPI_Win_lock", "MPI_Win_unlock", "MPI_Win_flush", "MPI_Win_fence")
+    regions = {n: aw.region(n, Paradigm.MPI if n.startswith("MPI_") else Paradigm.USER) for n in names}
+    e = [aw.ev(l) for l in locs]
+    level = RmaSyncLevel.PROCESS | RmaSyncLevel.MEMORY
+
+    def group(members):
+        if members not in groups:
+            groups[members] = aw.d.group(f"group {members}", group_type=GroupType.COMM_GROUP,
+                                         paradigm=Paradigm.MPI, members=[locs[m] for m in members])
+        return groups[members]
+
+    def call(l, name, begin, length, *records):
+        """name from begin for length ticks; records (method, offset from begin, args...)."""
+        e[l].enter(begin, regions[name])
+        for method, offset, *args in records:
+            getattr(e[l], method)(begin + min(offset, length), *args)
+        e[l].leave(begin + length, regions[name])
+        return begin + length + rng.randrange(1, 8)
+
+    def put(l, at, target, window):
+        op = next(ids)
+        return call(l, "MPI_Put", at, rng.randrange(1, 30), ("rma_put", rng.randrange(3), window,
+                    order.index(target), 8, op), ("rma_op_complete_blocking", 30, window, op))
+
+    now = 1000
+    for l in range(3):
+        e[l].enter(now, regions["main"])
+    for _ in range(25):
+        # active target: origins start, put and complete towards targets that post and wait
+        origins = sorted(rng.sample(range(3), rng.randint(1, 2)))
+        targets = tuple(t for t in range(3) if t not in origins)
+        ends, last = [], {}
+        for o in origins:
+            sync = ("rma_group_sync", 0, level, windows[0], group(targets))
+            at = call(o, "MPI_Win_start", now + rng.randrange(60), rng.randrange(1, 40), sync)
+            for _ in range(rng.randrange(3)):
+                at = put(o, at, rng.choice(targets), windows[rng.random() < 0.2])
+            named = [sync] if rng.random() < 0.7 else []
+            ends.append(call(o, "MPI_Win_complete", at, rng.randrange(1, 40), *named))
+            last[o] = ends[-1]
+        for t in targets:
+            sync = ("rma_group_sync", 0, level, windows[0], group(tuple(origins)))
+            at = call(t, "MPI_Win_post", now + rng.randrange(60), rng.randrange(1, 5), sync)
+            named = [sync] if rng.random() < 0.7 else []
+            ends.append(call(t, "MPI_Win_wait", at + rng.randrange(40), rng.randrange(1, 80), *named))
+            last[t] = ends[-1]
+        if rng.random() < 0.5:  # a fence epoch begins as soon as each location is done
+            for l in range(3):
+                at = last[l]
+                if rng.random() < 0.5:
+                    at = put(l, at, rng.choice([t for t in range(3) if t != l]), windows[0])
+                ends.append(call(l, "MPI_Win_fence", at + rng.randrange(20), rng.randrange(1, 60)))
+        now = max(ends) + 10
+        # passive target: each location may lock a random target's window
+        for l in range(3):
+            if rng.random() < 0.3:
+                ends.append(now)
+                continue
+            target, kind = rng.randrange(3), rng.choice([LockType.EXCLUSIVE, LockType.SHARED])
+            args = (windows[1], order.index(target), 0, kind)
+            at = now + rng.randrange(50)
+            if rng.random() < 0.6:
+                at = call(l, "MPI_Win_lock", at, rng.randrange(1, 40), ("rma_request_lock", 0, *args),
+                          ("rma_acquire_lock", rng.randrange(40), *args))
+            else:  # taken lazily by the next call
+                at = call(l, "MPI_Win_lock", at, 1, ("rma_request_lock", 0, *args))
+                at = call(l, rng.choice(["MPI_Put", "MPI_Win_flush", "work"]), at, rng.randrange(1, 40),
+                          ("rma_acquire_lock", rng.randrange(40), *args))
+            ends.append(call(l, "MPI_Win_unlock", at + rng.randrange(30), rng.randrange(1, 10),
+                             ("rma_release_lock", 0, windows[1], order.index(target), 0)))
+        now = max(ends) + 10
+    for l in range(3):
+        e[l].leave(now, regions["main"])
+    return aw.close()
+
+
+def test_rma_scripts_and_engine_agree(rma_traces, capsys):
+    found = set()
+    for path in rma_traces:
+        engine = earl.analyze(path, progress=lambda f: None)
+        found |= {m for m, _, _ in cells(engine)}
+        same(engine, earl.analyze(path, engine="scripts"))
+    assert RMA_PATTERNS <= found  # every one-sided pattern occurs somewhere
+    pytest.importorskip("lupa")
+    for path in rma_traces:
+        engine = earl.analyze(path, progress=lambda f: None)
+        got = lua_cells(path, capsys)
+        assert {k for k, (v, _) in got.items() if v > 0} == cells(engine).keys(), path
+        for key, value in cells(engine).items():
+            assert got[key][0] == pytest.approx(value, abs=1e-8), key
+        for metric in engine.patterns():
+            assert sum(n for (m, _, _), (_, n) in got.items() if m == metric) == engine.instances(metric)

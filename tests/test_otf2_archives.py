@@ -200,18 +200,26 @@ def test_one_sided_transfers(Otf2Trace, archives):
         assert (e["win"], e["rmaid"], e["peer"], e["len"]) == \
             (start["win"], start["rmaid"], start["peer"], start["len"])
     locks = by("wlock") + by("wunlock")
-    assert [(e["type"], e["loc"], e["win"], e["peer"]) for e in locks] == \
-        [("wlock", 1, win, 2), ("wlock", 1, win, 2), ("wunlock", 1, win, 2)]
-    assert all(list(e) == ["pos", "loc", "time", "type", "enterptr", "win", "peer"]
-               for e in locks)
+    # an exclusive lock requested (RmaRequestLock), acquired (RmaAcquireLock), released
+    assert [(e["type"], e["loc"], e["win"], e["peer"], e["exclusive"], e["request"]) for e in locks] == \
+        [("wlock", 1, win, 2, 1, 1), ("wlock", 1, win, 2, 1, 0), ("wunlock", 1, win, 2, None, None)]
+    assert all(list(e) == ["pos", "loc", "time", "type", "enterptr", "win", "peer", "exclusive",
+                           "request"] for e in locks)
     assert ranks == [1, 2, 0]
     others = {"rma_win_create", "rma_win_destroy", "rma_sync", "rma_wait_change",
               "rma_atomic", "rma_op_test", "rma_try_lock", "rma_collective_begin",
-              "rma_collective_end", "rma_group_sync"}
-    assert others <= set(tr.types())
+              "rma_collective_end"}
+    assert others | {"rma_group_sync"} <= set(tr.types())
     for e in evs:
         if e["type"] in others:
             assert list(e) == ["pos", "loc", "time", "type", "enterptr", "data1", "data2"]
+    # RmaGroupSync names the window communicator's group: its members in rank order
+    syncs = by("rma_group_sync")
+    assert [e["loc"] for e in syncs] == [0, 1, 2]
+    for e in syncs:
+        assert list(e) == ["pos", "loc", "time", "type", "enterptr", "data1", "data2", "group"]
+        assert (e["data1"], e["data2"]) == (1, win)   # RmaSyncLevel.PROCESS
+        assert tr.members(e["group"]) == ranks
     # RmaCollectiveEnd does not make the next Leave a collective exit
     fence = [e for e in evs if e["type"] == "exit" and e["region"] == "MPI_Win_fence"]
     assert all(list(e) == ["pos", "loc", "time", "type", "enterptr", "region"] for e in fence)

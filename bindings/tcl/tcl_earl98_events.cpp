@@ -92,6 +92,7 @@ Cells98 attributes98(TraceNames& names, EventTrace& trace, const Event& e, int p
       if (e.kind == EventKind::Recv) cells.emplace_back("sendptr", pointer_obj(e.sendptr));
       break;
     case EventKind::Other:
+    case EventKind::RmaGroupSync:  // the 1998 dialect keeps its one data element
       cells.emplace_back("data", data_obj(names, trace, e, places));
       break;
     default:

@@ -157,11 +157,11 @@ Tcl_Obj* problems_dict(const Problems& found) {
 const char* const kMethods[] = {
     "event", "next", "prev", "jump", "reset", "attributes", "values", "stack", "queue",
     "file", "format", "nrlocs", "locsym", "regions", "groups", "group", "types", "eventTypes",
-    "problems", "iterator", "size", "close", "closed", nullptr};
+    "problems", "iterator", "size", "close", "closed", "members", nullptr};
 enum Method {
   kEvent, kNext, kPrev, kJump, kReset, kAttributes, kValues, kStack, kQueue,
   kFile, kFormat, kNrlocs, kLocsym, kRegions, kGroups, kGroup, kTypes, kEventTypes,
-  kProblems, kIterator, kSize, kClose, kClosed
+  kProblems, kIterator, kSize, kClose, kClosed, kMembers
 };
 
 int call(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
@@ -290,6 +290,15 @@ int call(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
       Lock lock(shared.mutex());
       std::string name = shared.trace().group(Tcl_GetString(objv[2]));
       Tcl_SetObjResult(interp, Tcl_NewStringObj(name.data(), static_cast<int>(name.size())));
+      return TCL_OK;
+    }
+    case kMembers: {
+      check_count(objc, 3, 3, objv, "members group");
+      const Tcl_WideInt group = integer_argument(objv[2], here(), "group");
+      Lock lock(shared.mutex());
+      Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
+      for (Location loc : shared.trace().members(group)) Tcl_ListObjAppendElement(nullptr, list, Tcl_NewIntObj(loc));
+      Tcl_SetObjResult(interp, list);
       return TCL_OK;
     }
     case kProblems: {

@@ -38,7 +38,8 @@ void LocationPass::event(const Event& e) {
     case EventKind::CollectiveExit: exit(e); break;
     case EventKind::Send: send(e); break;
     case EventKind::Recv: recv(e); break;
-    case EventKind::Other: request_record(e); break;
+    case EventKind::Other:
+    case EventKind::RmaGroupSync: request_record(e); break;
     case EventKind::RmaTransferStart:
       if (frames_.empty()) rma_op_ended({e.com, e.peer, e.time}, e.time, kNoCallPath);
       else pending_rma_ops_.push_back({e.com, e.peer, e.time});
@@ -174,6 +175,8 @@ void LocationPass::request_record(const Event& e) {
         frames_.back().rma_group = e.tag;
       }
       break;
+    case RequestRecord::WindowLock:    // wlock/wunlock events: window_lock()
+    case RequestRecord::WindowUnlock:
     case RequestRecord::None: break;
   }
 }

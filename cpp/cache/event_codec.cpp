@@ -134,7 +134,7 @@ bool peek_tick(const std::uint8_t* in, const std::uint8_t* end, std::uint64_t pr
 std::size_t decode_event(const std::uint8_t* in, const std::uint8_t* end,
                          std::uint64_t previous_tick, Event& event, std::uint64_t& tick) {
   const std::uint8_t* start = in;
-  if (in == end || *in > static_cast<std::uint8_t>(EventKind::ThreadLock)) return 0;
+  if (in == end || *in > static_cast<std::uint8_t>(kLastEventKind)) return 0;
   event.kind = static_cast<EventKind>(*in++);
   std::uint64_t fields = 0, v = 0;
   if (!(in = get(in, end, fields)) || fields >= (kPointer << 1)) return 0;

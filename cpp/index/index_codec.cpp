@@ -165,7 +165,7 @@ Event read_event(IndexReader& in) {
   e.type = static_cast<SymbolId>(ids);
   e.region = static_cast<SymbolId>(ids >> 32);
   std::uint8_t kind = in.u8();
-  if (kind > static_cast<std::uint8_t>(EventKind::ThreadLock)) throw IndexDamaged{"an event kind is unknown"};
+  if (kind > static_cast<std::uint8_t>(kLastEventKind)) throw IndexDamaged{"an event kind is unknown"};
   e.kind = static_cast<EventKind>(kind);
   e.flags = in.u8();
   e.data1 = read_value(in);

@@ -17,7 +17,8 @@ namespace earl {
 // Version 2: the bookmarks of OTF2 read without the cache hold a digest of each
 // location's record (formats/otf2/otf2_decoder.cpp); an index of version 1 is rebuilt.
 // Version 3: a delta's removed enters hold their depth in the stack (state/trace_state.h).
-constexpr std::uint32_t kIndexVersion = 3;
+// Version 4: OTF2's rma_group_sync events have a kind of their own (EventKind::RmaGroupSync).
+constexpr std::uint32_t kIndexVersion = 4;
 constexpr std::size_t kHeaderBytes = 72;
 
 struct IndexContents {

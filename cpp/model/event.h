@@ -20,11 +20,14 @@ enum class EventKind : std::uint8_t {
   RmaTransferStart,  // put_1ts, get_1to: win, rmaid, peer, len
   RmaTransferEnd,    // put_1te, get_1te: win, rmaid, peer, len, startptr
   RmaTargetStart,    // get_1ts: win, rmaid, peer, len, originptr
-  WindowLock,        // wlock, wunlock: win, peer
+  WindowLock,        // wlock, wunlock: win, peer, exclusive, request
   Fork,              // fork
   Join,              // join: forkptr
   ThreadLock,        // alock, rlock: lockid, lockptr
+  RmaGroupSync,      // rma_group_sync: data1, data2, group
 };
+// The last kind: the cache and the index reject kind bytes beyond it.
+constexpr EventKind kLastEventKind = EventKind::RmaGroupSync;
 
 // A decoder marks an event whose record refers to something the trace does not define
 // (a rank outside its communicator, an undefined communicator or region); the state
@@ -68,8 +71,9 @@ struct Event {
   double time = 0.0;
   Position enterptr = 0;
   Position sendptr = 0;      // recv: sendptr; startptr, originptr, forkptr, lockptr
-  std::int64_t tag = 0;      // send/recv: tag; collective exit: recvd; rma: rmaid; lock: lockid
-  std::int64_t com = -1;     // send/recv/collective exit: com (-1: none); rma: win
+  std::int64_t tag = 0;      // send/recv: tag; collective exit: recvd; rma: rmaid; lock: lockid;
+                             // rma_group_sync: group
+  std::int64_t com = -1;     // send/recv/collective exit: com (-1: none); rma, rma_group_sync: win
   std::uint64_t len = 0;     // send/recv/rma: bytes; collective exit: sent
   Location loc = 0;
   Location peer = -1;        // send: dest, recv: src, rma: peer, collective exit: root

@@ -374,6 +374,7 @@ Anomaly TraceState::apply_model(Event& event, Event& retired, bool& has_retired)
     case EventKind::RmaTargetStart:  // originptr is set by the decoder where derivable
     case EventKind::WindowLock:
     case EventKind::Other:
+    case EventKind::RmaGroupSync:
       return Anomaly::None;
   }
   return Anomaly::None;

@@ -7,7 +7,7 @@ const char* attribute_name(Attribute attribute) {
       "pos", "loc", "time", "type", "enterptr", "region", "dest", "src", "tag", "com", "len",
       "sendptr", "data1", "data2", "root", "sent", "recvd", "collbegin", "collend", "win",
       "rmaid", "peer",
-      "startptr", "originptr", "forkptr", "lockid", "lockptr"};
+      "startptr", "originptr", "forkptr", "lockid", "lockptr", "exclusive", "request", "group"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Attribute::Count_),
                 "one name per attribute");
   return names[static_cast<int>(attribute)];
@@ -46,7 +46,13 @@ const std::vector<AttributeSpec>& attribute_specs(EventKind kind) {
   static const auto target_start = with_common({{A::Win, S::Com}, {A::Rmaid, S::Tag},
                                                 {A::Peer, S::Peer}, {A::Len, S::Len},
                                                 {A::Originptr, S::Pointer}});
-  static const auto window_lock = with_common({{A::Win, S::Com}, {A::Peer, S::Peer}});
+  // OTF2's lock records: exclusive 1 or shared 0, request 1 for RmaRequestLock (asked
+  // for, not yet held) and 0 for RmaAcquireLock; a release (wunlock) has neither.
+  static const auto window_lock = with_common({{A::Win, S::Com}, {A::Peer, S::Peer},
+                                               {A::Exclusive, S::Data1}, {A::Request, S::Data2}});
+  // OTF2's RmaGroupSync: the process group (EventTrace::members) it synchronises with.
+  static const auto group_sync = with_common({{A::Data1, S::Data1}, {A::Data2, S::Data2},
+                                              {A::Group, S::Tag}});
   static const auto fork = with_common({});
   static const auto join = with_common({{A::Forkptr, S::Pointer}});
   static const auto lock = with_common({{A::Lockid, S::Tag}, {A::Lockptr, S::Pointer}});
@@ -64,6 +70,7 @@ const std::vector<AttributeSpec>& attribute_specs(EventKind kind) {
     case EventKind::Fork: return fork;
     case EventKind::Join: return join;
     case EventKind::ThreadLock: return lock;
+    case EventKind::RmaGroupSync: return group_sync;
   }
   return other;
 }

@@ -254,6 +254,15 @@ std::vector<std::string> EventTrace::regions(const std::optional<std::string>& g
   return names;
 }
 
+const std::vector<Location>& EventTrace::members(std::int64_t group) const {
+  const auto& groups = definitions().location_groups;
+  auto found = groups.find(group);
+  if (found == groups.end())
+    throw EarlError("no process group " + std::to_string(group) + " in this trace" +
+                    (groups.empty() ? " (it defines none)" : ""));
+  return found->second;
+}
+
 std::vector<std::string> EventTrace::types() const { return definitions().types.names(); }
 
 }  // namespace earl

@@ -68,6 +68,10 @@ class EventTrace {
   std::string group(const std::string& region) const;
   std::vector<std::string> regions(const std::optional<std::string>& group = std::nullopt) const;
   std::vector<std::string> types() const;
+  // The locations of a process group the trace defines (OTF2's Group definitions of MPI
+  // groups and communicators; the group attribute of rma_group_sync names one), in rank
+  // order. EarlError naming the id where the trace defines no such group.
+  const std::vector<Location>& members(std::int64_t group) const;
   const Problems& problems() const { return access_->problems(); }
   const RandomAccessTrace& access() const { return *access_; }
   const Definitions& definitions() const { return access_->definitions(); }

@@ -72,28 +72,51 @@ end
 
 local e = EventTrace(arg[1])
 local instances, order, seq, members = {}, {}, {}, {}
--- Early Fence: the targets of the RMA operations each call issued (by its enter's
--- position), per location the end of its last operation to each target since its last
--- fence, per fence instance the same over all its members.
+-- Early Fence: the (window, target) of the RMA operations each call issued (by its
+-- enter's position), per location and window the end of its last operation to each
+-- target since its last fence (an MPI_Win_complete takes its window's out), per fence
+-- instance the same over all its members.
 local issued, since_fence, fence_ops = {}, {}, {}
+local synced, starts = {}, {}  -- the window a call's rma_group_sync names; open MPI_Win_start windows
+local function note_op(loc, window, target, time)
+  since_fence[loc] = since_fence[loc] or {}
+  since_fence[loc][window] = since_fence[loc][window] or {}
+  latest(since_fence[loc][window], target, time)
+end
+-- The window of the epoch an MPI_Win_complete closes, as collectives.py's closed_window.
+local function closed_window(open, window)
+  for _, w in ipairs({window, -1}) do
+    if open[w] then open[w] = nil; return window end
+  end
+  local only, count = nil, 0
+  for w in pairs(open) do only, count = w, count + 1 end
+  if window < 0 and count == 1 then open[only] = nil; return only end
+  return window
+end
 while e:next() do
   local ev = e:event()
+  if ev.type == "rma_group_sync" and ev.enterptr ~= 0 then synced[ev.enterptr] = ev.data2 end
   if RMA_OPS[ev.type] then
     if ev.enterptr ~= 0 then
       issued[ev.enterptr] = issued[ev.enterptr] or {}
-      table.insert(issued[ev.enterptr], ev.peer)
+      table.insert(issued[ev.enterptr], {ev.win, ev.peer})
     else
-      since_fence[ev.loc] = since_fence[ev.loc] or {}
-      latest(since_fence[ev.loc], ev.peer, ev.time)
+      note_op(ev.loc, ev.win, ev.peer, ev.time)
     end
   elseif ev.type == "exit" and ev.enterptr ~= 0 then
-    for _, target in ipairs(issued[ev.enterptr] or {}) do
-      since_fence[ev.loc] = since_fence[ev.loc] or {}
-      latest(since_fence[ev.loc], target, ev.time)
-    end
+    for _, op in ipairs(issued[ev.enterptr] or {}) do note_op(ev.loc, op[1], op[2], ev.time) end
     issued[ev.enterptr] = nil
     local enter = e:event(ev.enterptr)
     local name = enter.region
+    local window = synced[ev.enterptr] or -1
+    synced[ev.enterptr] = nil
+    starts[ev.loc] = starts[ev.loc] or {}
+    if name == "MPI_Win_start" then
+      starts[ev.loc][window] = true
+    elseif name == "MPI_Win_complete" then
+      window = closed_window(starts[ev.loc], window)
+      if window >= 0 and since_fence[ev.loc] then since_fence[ev.loc][window] = nil end
+    end
     if SYNC[name] or OVERLAP[name] or ONE_TO_N[name] or N_TO_ONE[name] or SCAN[name] then
       local key = (ev.com and ev.com >= 0) and ("com " .. ev.com) or name
       local s = (seq[ev.loc .. "|" .. key] or -1) + 1
@@ -102,7 +125,9 @@ while e:next() do
       if not instances[id] then instances[id] = {}; order[#order + 1] = {id, key} end
       if name == "MPI_Win_fence" then
         fence_ops[id] = fence_ops[id] or {}
-        for target, time in pairs(since_fence[ev.loc] or {}) do latest(fence_ops[id], target, time) end
+        for _, targets in pairs(since_fence[ev.loc] or {}) do
+          for target, time in pairs(targets) do latest(fence_ops[id], target, time) end
+        end
         since_fence[ev.loc] = nil
       end
       -- OTF2's MpiCollectiveBegin/End times where the trace has them

@@ -8,7 +8,9 @@ a member waits:
   Win_fence/create/free:     L - begin, when all calls overlap (E > L)
   Early Fence (its part):    the last RMA operation to this location issued before the
                              fence ends inside it: min(that end, L) - begin; an operation
-                             (put_1ts, get_1to) ends when the call issuing it leaves
+                             (put_1ts, get_1to) ends when the call issuing it leaves; one
+                             of an epoch an MPI_Win_complete closed (on its window) is no
+                             fence's
   Bcast, Scatter[v]:         non-roots min(root begin, end) - begin
   Reduce, Gather[v]:         the root min(L of the others, end) - begin
   Scan, Exscan:              rank r: min(L over ranks <= r that send, end) - begin
@@ -38,28 +40,39 @@ RMA_OPS = {"put_1ts", "get_1to"}
 
 def find(e, out):
     instances, seq = {}, {}
-    issued = {}       # enter position of a call -> targets of the RMA operations it issued
-    since_fence = {}  # location -> {target: when its last operation to it ended}
+    issued = {}       # enter position of a call -> (window, target) of the RMA operations it issued
+    since_fence = {}  # location -> {(window, target): when its last operation to it ended}
     fence_ops = {}    # fence instance -> {target: last end}
+    synced = {}       # enter position of a call -> the window its rma_group_sync names
+    starts = {}       # location -> windows of its open MPI_Win_start epochs (-1: unnamed)
     for ev in e:
+        if ev["type"] == "rma_group_sync" and ev["enterptr"]:
+            synced[ev["enterptr"]] = ev["data2"]
         if ev["type"] in RMA_OPS:
             if ev["enterptr"]:
-                issued.setdefault(ev["enterptr"], []).append(ev["peer"])
+                issued.setdefault(ev["enterptr"], []).append((ev["win"], ev["peer"]))
             else:
-                latest(since_fence.setdefault(ev["loc"], {}), ev["peer"], ev["time"])
+                latest(since_fence.setdefault(ev["loc"], {}), (ev["win"], ev["peer"]), ev["time"])
             continue
         if ev["type"] != "exit" or not ev["enterptr"]:
             continue
-        for target in issued.pop(ev["enterptr"], ()):
-            latest(since_fence.setdefault(ev["loc"], {}), target, ev["time"])
+        for op in issued.pop(ev["enterptr"], ()):
+            latest(since_fence.setdefault(ev["loc"], {}), op, ev["time"])
         enter = e.event(ev["enterptr"])
         name = enter["region"]
+        window = synced.pop(ev["enterptr"], -1)
+        if name == "MPI_Win_start":
+            starts.setdefault(ev["loc"], set()).add(window)
+        elif name == "MPI_Win_complete":  # its epoch's operations are no fence's
+            window = closed_window(starts.setdefault(ev["loc"], set()), window)
+            since_fence[ev["loc"]] = {op: t for op, t in since_fence.get(ev["loc"], {}).items()
+                                      if window < 0 or op[0] != window}
         if name not in set(SYNC) | set(OVERLAP) | ROOTED | SCAN:
             continue
         key = ev["com"] if ev.get("com", -1) >= 0 else name
         k = seq[ev["loc"], key] = seq.get((ev["loc"], key), -1) + 1
         if name == "MPI_Win_fence":
-            for target, end in since_fence.pop(ev["loc"], {}).items():
+            for (_, target), end in since_fence.pop(ev["loc"], {}).items():
                 latest(fence_ops.setdefault((key, k), {}), target, end)
         begin = ev.get("collbegin")
         end = ev.get("collend")
@@ -76,6 +89,18 @@ def find(e, out):
             continue
         judge(sorted(ms, key=lambda m: m["loc"]), out, fence_ops.get((key, k), {}))
     return out
+
+
+def closed_window(open_windows, window):
+    """The window of the epoch an MPI_Win_complete closes (as rma.py finds the epoch): the
+    one its rma_group_sync names, else that of the only open epoch."""
+    for w in (window, -1):
+        if w in open_windows:
+            open_windows.remove(w)
+            return window
+    if window < 0 and len(open_windows) == 1:
+        return open_windows.pop()
+    return window
 
 
 def latest(ends, target, end):

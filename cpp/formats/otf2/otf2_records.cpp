@@ -234,9 +234,9 @@ OTF2_CallbackCode on_rma_complete(OTF2_LocationRef, OTF2_TimeStamp time, uint64_
   return kOk;
 }
 
-// RmaRequestLock and RmaAcquireLock both become wlock; the analysis (lock contention) also
-// needs which one it was and the lock type: kept internally, data1 = exclusive (1) or
-// shared (0), data2 = 1 for a request. No attribute shows them.
+// RmaRequestLock and RmaAcquireLock both become wlock; which one it was and the lock type
+// (the analysis' lock contention) are the attributes exclusive (data1: 1 exclusive, 0
+// shared) and request (data2: 1 for a request).
 template <bool Request>
 OTF2_CallbackCode on_rma_lock(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                               OTF2_AttributeList*, OTF2_RmaWinRef window, uint32_t remote,
@@ -369,12 +369,13 @@ OTF2_CallbackCode on_record(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, voi
   return kOk;
 }
 
-// data1 = sync level, data2 = window, as for any record; the analysis also needs the
-// group (kept internally: com = window, tag = group id, members in the definitions).
+// data1 = sync level, data2 = window, as for any record, and the attribute group (tag;
+// its members in the definitions); com = window for the analysis.
 OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* data,
                                    OTF2_AttributeList*, OTF2_RmaSyncLevel level, OTF2_RmaWinRef window,
                                    OTF2_GroupRef group) {
   Event& e = other(archive(data), time, kRecRmaGroupSync);
+  e.kind = EventKind::RmaGroupSync;
   e.data1 = Value::of_uint(level);
   e.data2 = Value::of_uint(window);
   e.com = window;

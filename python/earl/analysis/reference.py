@@ -8,7 +8,7 @@ from pathlib import Path
 
 from earl import EarlError, _core
 
-SCRIPTS = ("late_sender", "late_receiver", "collectives")
+SCRIPTS = ("late_sender", "late_receiver", "collectives", "rma")
 
 
 def patterns_folder():
