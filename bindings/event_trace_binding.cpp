@@ -236,6 +236,15 @@ class PyEventTrace {
     return out;
   }
 
+  py::list ranks(const py::object& com) {
+    std::int64_t id = 0;
+    if (!index_value(com, "com", id))
+      throw EarlError("no communicator " + std::string(py::str(com)) + " with named ranks in this trace");
+    py::list out;
+    for (Location loc : trace().ranks(id)) out.append(loc);
+    return out;
+  }
+
   py::dict bookmarks() {
     const RandomAccessTrace& access = trace().access();
     py::dict result;
@@ -469,6 +478,7 @@ void bind_event_trace(py::module_& m) {
       .def("group", method(&PyEventTrace::group), py::arg("region"))
       .def("regions", method(&PyEventTrace::regions), py::arg("group") = py::none())
       .def("members", method(&PyEventTrace::members), py::arg("group"))
+      .def("ranks", method(&PyEventTrace::ranks), py::arg("com"))
       .def("types", on_trace([](EventTrace& t) { return texts(t.types()); }))
       .def("eventTypes", on_trace([](EventTrace& t) { return texts(t.types()); }))
       .def("problems", method(&PyEventTrace::problems))

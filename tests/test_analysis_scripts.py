@@ -19,14 +19,15 @@ CASES = [("alog", dict(seed=s, pattern=p, locations=n))
 # at the end).
 CASES += [("alog", dict(seed=6, locations=4, rma_every=2, nonblocking=True, lock_every=3))]
 # Every collective kind ending the rounds (ALOG: rooted ones without their root, skipped by
-# both; OTF2 with its ranks in location order, since the scripts take location order for
-# Early Scan's rank order).
+# both; OTF2 also with permuted ranks: Early Scan takes the communicator's rank order,
+# which the scripts read with ranks(com)).
 COLLECTIVES = "allreduce,bcast,reduce,gather,scatter,allgather,alltoall,scan,exscan,barrier"
 # With injected late receivers (MPI_Ssend) as well.
 CASES += [("alog", dict(seed=9, locations=4, collectives=COLLECTIVES, late_receiver_rate=0.4))]
 if have_otf2():
     CASES += [("otf2", dict(seed=10, locations=4, threads=2, collectives=COLLECTIVES,
-                            late_receiver_rate=0.4))]
+                            late_receiver_rate=0.4)),
+              ("otf2", dict(seed=14, locations=5, permute_ranks=True, collectives=COLLECTIVES))]
 if have_otf2():
     CASES += [("otf2", dict(seed=4, permute_ranks=True, locations=4)),
               ("otf2", dict(seed=5, threads=2, pattern="neighbors", locations=3)),

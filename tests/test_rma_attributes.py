@@ -126,3 +126,37 @@ def test_tcl_sees_the_same(archives):
         _, locks = syncs_and_locks(t)
     assert tcl.tk.splitlist(got) == tuple(f"{ev['loc']} {ev['exclusive']} {ev['request']}"
                                           for ev in locks if ev["type"] == "wlock")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ranks_of_a_communicator_in_python_lua_and_tcl(tmp_path, threads):
+    """ranks(com): the generator's MPI_COMM_WORLD with permuted ranks (its truth says which
+    process each rank is; a process' MPI location is its master thread)."""
+    from earl.generate import generate
+    path = tmp_path / "permuted.otf2"
+    truth = generate(str(path), format="otf2", events=600, locations=5, threads=threads,
+                     permute_ranks=True, seed=9)
+    expected = [process * threads for process in truth["rank_process"]]
+    assert expected != sorted(expected)
+    with earl.EventTrace(str(path)) as t:
+        world = next(ev["com"] for ev in t if ev["type"] == "send")
+        assert t.ranks(world) == expected
+        with pytest.raises(earl.EarlError, match=f"no communicator {world + 50} with named ranks"):
+            t.ranks(world + 50)
+        with pytest.raises(TypeError, match="com must be an integer"):
+            t.ranks("0")
+    lua = pytest.importorskip("earl.lua").runtime()
+    lua.globals().path = str(path)
+    assert list(lua.execute(f"return EventTrace(path):ranks({world})").values()) == expected
+    with pytest.raises(Exception, match=f"no communicator {world + 50} with named ranks"):
+        lua.execute(f"EventTrace(path):ranks({world + 50})")
+    if LIBRARY is not None:
+        tcl = interp()
+        tcl.tk.call("set", "path", str(path))
+        tcl.eval("EventTrace e -file $path")
+        assert [int(x) for x in tcl.tk.splitlist(tcl.eval(f"e ranks {world}"))] == expected
+        assert "with named ranks" in error_of(tcl, f"e ranks {world + 50}")
+        tcl.eval("rename e {}")
+    alog = write_alog(tmp_path, ["-3 0 0 1 0 0", "-13 0 1 2 0 0 main", "1 0 0 0 0 1", "2 0 0 0 0 2"])
+    with earl.EventTrace(str(alog)) as t, pytest.raises(earl.EarlError, match="it names none"):
+        t.ranks(0)

@@ -405,6 +405,23 @@ int members(lua_State* L) {
   return 1;
 }
 
+// The locations of a communicator in rank order, a 1-based sequence (rank r at r + 1).
+int ranks(lua_State* L) {
+  SharedTrace& shared = shared_of(L, "ranks");
+  const lua_Integer com = integer_argument(L, 2, "EventTrace:ranks", "com");
+  std::vector<Location> locations;
+  {
+    Lock lock(shared.mutex());
+    locations = shared.trace().ranks(com);
+  }
+  lua_createtable(L, static_cast<int>(locations.size()), 0);
+  for (std::size_t i = 0; i < locations.size(); ++i) {
+    lua_pushinteger(L, locations[i]);
+    lua_rawseti(L, -2, static_cast<lua_Integer>(i) + 1);
+  }
+  return 1;
+}
+
 int regions(lua_State* L) {
   SharedTrace& shared = shared_of(L, "regions");
   const char* group = lua_isnoneornil(L, 2) ? nullptr : string_argument(L, 2, "EventTrace:regions", "group");
@@ -641,6 +658,7 @@ EARL_LUA_FUNCTION(l_locsym, locsym)
 EARL_LUA_FUNCTION(l_groups, groups)
 EARL_LUA_FUNCTION(l_group, group)
 EARL_LUA_FUNCTION(l_members, members)
+EARL_LUA_FUNCTION(l_ranks, ranks)
 EARL_LUA_FUNCTION(l_regions, regions)
 EARL_LUA_FUNCTION(l_types, types)
 EARL_LUA_FUNCTION(l_problems, problems)
@@ -659,7 +677,8 @@ const luaL_Reg kMethods[] = {
     {"nrlocs", l_nrlocs},     {"locsym", l_locsym},         {"groups", l_groups},
     {"group", l_group},       {"regions", l_regions},       {"types", l_types},
     {"eventTypes", l_types},  {"problems", l_problems},     {"close", l_close},
-    {"closed", l_closed},     {"members", l_members},       {nullptr, nullptr}};
+    {"closed", l_closed},     {"members", l_members},
+    {"ranks", l_ranks},       {nullptr, nullptr}};
 
 }  // namespace
 

@@ -157,11 +157,11 @@ Tcl_Obj* problems_dict(const Problems& found) {
 const char* const kMethods[] = {
     "event", "next", "prev", "jump", "reset", "attributes", "values", "stack", "queue",
     "file", "format", "nrlocs", "locsym", "regions", "groups", "group", "types", "eventTypes",
-    "problems", "iterator", "size", "close", "closed", "members", nullptr};
+    "problems", "iterator", "size", "close", "closed", "members", "ranks", nullptr};
 enum Method {
   kEvent, kNext, kPrev, kJump, kReset, kAttributes, kValues, kStack, kQueue,
   kFile, kFormat, kNrlocs, kLocsym, kRegions, kGroups, kGroup, kTypes, kEventTypes,
-  kProblems, kIterator, kSize, kClose, kClosed, kMembers
+  kProblems, kIterator, kSize, kClose, kClosed, kMembers, kRanks
 };
 
 int call(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
@@ -298,6 +298,15 @@ int call(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
       Lock lock(shared.mutex());
       Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
       for (Location loc : shared.trace().members(group)) Tcl_ListObjAppendElement(nullptr, list, Tcl_NewIntObj(loc));
+      Tcl_SetObjResult(interp, list);
+      return TCL_OK;
+    }
+    case kRanks: {
+      check_count(objc, 3, 3, objv, "ranks com");
+      const Tcl_WideInt com = integer_argument(objv[2], here(), "com");
+      Lock lock(shared.mutex());
+      Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
+      for (Location loc : shared.trace().ranks(com)) Tcl_ListObjAppendElement(nullptr, list, Tcl_NewIntObj(loc));
       Tcl_SetObjResult(interp, list);
       return TCL_OK;
     }

@@ -263,6 +263,15 @@ const std::vector<Location>& EventTrace::members(std::int64_t group) const {
   return found->second;
 }
 
+const std::vector<Location>& EventTrace::ranks(std::int64_t com) const {
+  const auto& communicators = definitions().communicator_groups;
+  auto found = communicators.find(com);
+  if (found == communicators.end())
+    throw EarlError("no communicator " + std::to_string(com) + " with named ranks in this trace" +
+                    (communicators.empty() ? " (it names none)" : ""));
+  return members(found->second);
+}
+
 std::vector<std::string> EventTrace::types() const { return definitions().types.names(); }
 
 }  // namespace earl

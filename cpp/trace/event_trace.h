@@ -72,6 +72,9 @@ class EventTrace {
   // groups and communicators; the group attribute of rma_group_sync names one), in rank
   // order. EarlError naming the id where the trace defines no such group.
   const std::vector<Location>& members(std::int64_t group) const;
+  // The locations of communicator `com` (its id as events' `com` name it) in rank order:
+  // rank r is element r. EarlError for a communicator whose ranks the trace does not name.
+  const std::vector<Location>& ranks(std::int64_t com) const;
   const Problems& problems() const { return access_->problems(); }
   const RandomAccessTrace& access() const { return *access_; }
   const Definitions& definitions() const { return access_->definitions(); }

@@ -33,8 +33,14 @@ local function latest(ends, target, time)
   if not ends[target] or ends[target] < time then ends[target] = time end
 end
 
-local function judge(ms, ops_to)
-  table.sort(ms, function(a, b) return a.loc < b.loc end)
+-- Members in rank order: the communicator's (rank_of[loc]) where the trace names it (OTF2),
+-- else location order (ALOG).
+local function judge(ms, ops_to, rank_of)
+  local function rank(m) return rank_of[m.loc] or math.huge end
+  table.sort(ms, function(a, b)
+    if rank(a) ~= rank(b) then return rank(a) < rank(b) end
+    return a.loc < b.loc
+  end)
   local name, L, E = ms[1].name, -math.huge, math.huge
   for _, m in ipairs(ms) do L, E = math.max(L, m.begin), math.min(E, m["end"]) end
   local nxn = SYNC[name] and SYNC[name][1] == "mpi_wait_nxn"
@@ -122,7 +128,10 @@ while e:next() do
       local s = (seq[ev.loc .. "|" .. key] or -1) + 1
       seq[ev.loc .. "|" .. key] = s
       local id = key .. "|" .. s
-      if not instances[id] then instances[id] = {}; order[#order + 1] = {id, key} end
+      if not instances[id] then
+        instances[id] = {}
+        order[#order + 1] = {id, key, (ev.com and ev.com >= 0) and ev.com or nil}
+      end
       if name == "MPI_Win_fence" then
         fence_ops[id] = fence_ops[id] or {}
         for _, targets in pairs(since_fence[ev.loc] or {}) do
@@ -140,11 +149,22 @@ while e:next() do
     end
   end
 end
+local rank_maps = {}
+local function ranks_of(com)
+  if com == nil then return {} end
+  if not rank_maps[com] then
+    local named, ranks = pcall(e.ranks, e, com)
+    local map = {}
+    if named then for r, loc in ipairs(ranks) do map[loc] = r end end
+    rank_maps[com] = map
+  end
+  return rank_maps[com]
+end
 for _, entry in ipairs(order) do
   local ms, size = instances[entry[1]], 0
   for _ in pairs(members[entry[2]]) do size = size + 1 end
   local same = true
   for _, m in ipairs(ms) do same = same and m.name == ms[1].name end
-  if #ms >= size and #ms >= 2 and same then judge(ms, fence_ops[entry[1]] or {}) end
+  if #ms >= size and #ms >= 2 and same then judge(ms, fence_ops[entry[1]] or {}, ranks_of(entry[3])) end
 end
 for key, cell in pairs(out) do print(string.format("%s %.9f %d", key, cell[1], cell[2])) end

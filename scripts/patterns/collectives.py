@@ -14,15 +14,15 @@ a member waits:
   Bcast, Scatter[v]:         non-roots min(root begin, end) - begin
   Reduce, Gather[v]:         the root min(L of the others, end) - begin
   Scan, Exscan:              rank r: min(L over ranks <= r that send, end) - begin
-Instances with no payload (sizes recorded, all 0) and of one member are skipped. Scripts
-see no communicator's rank order, so location order stands for rank order here; the
-engine takes the communicator's ranks where the trace names them (OTF2).
+Instances with no payload (sizes recorded, all 0) and of one member are skipped. Rank
+order is the communicator's (`e.ranks(com)`) where the trace names it (OTF2), else
+location order (ALOG).
 
     python scripts/patterns/collectives.py TRACE
 """
 import sys
 
-from earl import EventTrace
+from earl import EarlError, EventTrace
 from late_sender import add, path_of
 
 SYNC = {"MPI_Barrier": ("mpi_barrier_wait", "mpi_barrier_completion"),
@@ -87,8 +87,20 @@ def find(e, out):
     for (key, k), ms in instances.items():
         if len(ms) < len(members_of[key]) or len(ms) < 2 or len({m["name"] for m in ms}) > 1:
             continue
-        judge(sorted(ms, key=lambda m: m["loc"]), out, fence_ops.get((key, k), {}))
+        judge(sorted(ms, key=rank_order(e, key)), out, fence_ops.get((key, k), {}))
     return out
+
+
+def rank_order(e, key):
+    """Sort key of an instance's members: rank in the communicator, else location."""
+    try:
+        ranks = e.ranks(key) if isinstance(key, int) else None
+    except EarlError:
+        ranks = None
+    if not ranks:
+        return lambda m: m["loc"]
+    rank_of = {loc: r for r, loc in enumerate(ranks)}
+    return lambda m: (rank_of.get(m["loc"], len(ranks)), m["loc"])
 
 
 def closed_window(open_windows, window):
