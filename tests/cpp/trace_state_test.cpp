@@ -93,7 +93,8 @@ Step apply(TraceState& state, Event event) {
   return step;
 }
 
-std::vector<Position> positions(const std::vector<Event>& events) {
+template <class Events>
+std::vector<Position> positions(const Events& events) {
   std::vector<Position> out;
   for (const Event& e : events) out.push_back(e.pos);
   return out;
