@@ -7,13 +7,15 @@ namespace earl {
 
 namespace {
 
-const std::vector<Event> kEmptyStack;
-
 bool position_less(const Event& event, Position pos) { return event.pos < pos; }
 
+const Event* find_by_position(const Event* begin, const Event* end, Position pos) {
+  const Event* found = std::lower_bound(begin, end, pos, position_less);
+  return (found != end && found->pos == pos) ? found : nullptr;
+}
+
 const Event* find_by_position(const std::vector<Event>& events, Position pos) {
-  auto found = std::lower_bound(events.begin(), events.end(), pos, position_less);
-  return (found != events.end() && found->pos == pos) ? &*found : nullptr;
+  return find_by_position(events.data(), events.data() + events.size(), pos);
 }
 
 std::uint64_t memory_of(const PointerState& pointers) {
@@ -29,6 +31,11 @@ bool contains_position(const std::vector<Event>& ascending, Position pos) {
 }
 
 }  // namespace
+
+const Event* StackView::find(Position pos) const {
+  if (const Event* low = find_by_position(low_, low_ + low_size_, pos)) return low;
+  return find_by_position(high_, high_ + high_size_, pos);
+}
 
 StateDelta compose(const StateDelta& first, const StateDelta& second) {
   StateDelta out;
@@ -66,7 +73,11 @@ std::uint64_t memory_of(const StateDelta& delta) {
 }
 
 void TraceState::clear() {
-  for (auto& stack : stacks_) stack.clear();
+  for (LocationStack& stack : stacks_) {
+    stack.borrowed_size = 0;
+    stack.borrowed = nullptr;
+    stack.own.clear();
+  }
   sends_.clear();
   live_sends_ = 0;
   channels_.clear();
@@ -103,8 +114,14 @@ void TraceState::set_pointers(const PointerState& pointers) {
 StateSnapshot TraceState::snapshot() const {
   StateSnapshot out;
   std::size_t used = stacks_.size();
-  while (used > 0 && stacks_[used - 1].empty()) --used;
-  out.stacks.assign(stacks_.begin(), stacks_.begin() + static_cast<std::ptrdiff_t>(used));
+  while (used > 0 && stacks_[used - 1].size() == 0) --used;
+  out.stacks.resize(used);
+  for (std::size_t loc = 0; loc < used; ++loc) {
+    const LocationStack& stack = stacks_[loc];
+    out.stacks[loc].reserve(stack.size());
+    out.stacks[loc].assign(stack.borrowed, stack.borrowed + stack.borrowed_size);
+    out.stacks[loc].insert(out.stacks[loc].end(), stack.own.begin(), stack.own.end());
+  }
   out.queue.reserve(live_sends_);
   out.next_in_channel.reserve(live_sends_);
   for (const Queued& entry : sends_) {
@@ -119,11 +136,14 @@ StateSnapshot TraceState::snapshot() const {
 
 void TraceState::restore(const StateSnapshot& snapshot) {
   clear();
-  // Assigning into the existing vectors keeps their capacity: no allocation per location.
+  // One pass over the locations, each setting where its borrowed prefix lies; the own
+  // vectors keep their capacity (no allocation per location later either).
   if (stacks_.size() < snapshot.stacks.size()) stacks_.resize(snapshot.stacks.size());
   for (std::size_t loc = 0; loc < snapshot.stacks.size(); ++loc) {
-    stacks_[loc].assign(snapshot.stacks[loc].begin(), snapshot.stacks[loc].end());
-    records_ += snapshot.stacks[loc].size();
+    const std::vector<Event>& saved = snapshot.stacks[loc];
+    stacks_[loc].borrowed = saved.data();
+    stacks_[loc].borrowed_size = static_cast<std::uint32_t>(saved.size());
+    records_ += saved.size();
   }
   if (snapshot.next_in_channel.size() == snapshot.queue.size() &&
       (snapshot.queue.empty() || !snapshot.channels.empty())) {
@@ -153,7 +173,7 @@ StateDelta TraceState::take_delta() {
     }
     // An enter is alive while its stack still holds it at the depth it was pushed to:
     // an index instead of a search (which was a twentieth of the scan at depth 10^4).
-    const std::vector<Event>& stack = stacks_[static_cast<std::size_t>(change.loc)];
+    StackView stack = stacks_[static_cast<std::size_t>(change.loc)].view();
     if (change.depth < stack.size() && stack[change.depth].pos == change.pos)
       delta.added.push_back(stack[change.depth]);
   }
@@ -172,17 +192,17 @@ void TraceState::apply_delta(const StateDelta& delta) {
       remove_send(r.pos);
       continue;
     }
-    std::vector<Event>& stack = stack_of(r.loc);
+    LocationStack& stack = stack_of(r.loc);
     if (r.depth < stack.size()) {
       records_ -= stack.size() - r.depth;
-      stack.resize(r.depth);
+      stack.cut(r.depth);
     }
   }
   for (const Event& record : delta.added) {
     if (record.kind == EventKind::Send) {
       enqueue(record);
     } else {
-      stack_of(record.loc).push_back(record);
+      stack_of(record.loc).own.push_back(record);
       ++records_;
     }
   }
@@ -190,14 +210,14 @@ void TraceState::apply_delta(const StateDelta& delta) {
   reset_journal();
 }
 
-std::vector<Event>& TraceState::stack_of(Location loc) {
+TraceState::LocationStack& TraceState::stack_of(Location loc) {
   if (static_cast<std::size_t>(loc) >= stacks_.size()) stacks_.resize(loc + 1);
   return stacks_[loc];
 }
 
-const std::vector<Event>& TraceState::stack(Location loc) const {
-  if (loc < 0 || static_cast<std::size_t>(loc) >= stacks_.size()) return kEmptyStack;
-  return stacks_[loc];
+StackView TraceState::stack(Location loc) const {
+  if (loc < 0 || static_cast<std::size_t>(loc) >= stacks_.size()) return {};
+  return stacks_[loc].view();
 }
 
 TraceState::Queued* TraceState::queued_at(Position pos) {
@@ -284,29 +304,29 @@ Anomaly TraceState::apply(Event& event, Event& retired, bool& has_retired) {
 
 Anomaly TraceState::apply_model(Event& event, Event& retired, bool& has_retired) {
   has_retired = false;
-  std::vector<Event>& stack = stack_of(event.loc);
-  event.enterptr = stack.empty() ? 0 : stack.back().pos;
+  LocationStack& stack = stack_of(event.loc);
+  event.enterptr = stack.size() == 0 ? 0 : stack.top().pos;
   switch (event.kind) {
     case EventKind::Enter:
       if (journaling_)
         came_.push_back({event.pos, event.loc, static_cast<std::uint32_t>(stack.size())});
-      stack.push_back(event);
+      stack.own.push_back(event);
       ++records_;
       return Anomaly::None;
     case EventKind::Exit:
     case EventKind::CollectiveExit: {
-      if (stack.empty()) return Anomaly::ExitOnEmptyStack;
+      if (stack.size() == 0) return Anomaly::ExitOnEmptyStack;
       // An exit always closes the innermost instance, even when its region differs.
       Anomaly anomaly =
-          stack.back().region == event.region ? Anomaly::None : Anomaly::MismatchedExit;
-      retired = stack.back();
+          stack.top().region == event.region ? Anomaly::None : Anomaly::MismatchedExit;
+      retired = stack.top();
       has_retired = true;
-      stack.pop_back();
+      stack.pop();
       // The next exit here reads the record below, written long ago when the stack is
       // deep (at depth 10^4 that read missed the cache at nearly every exit): fetch it
       // while the other locations' events run.
       if (stack.size() >= 2) {
-        const char* below = reinterpret_cast<const char*>(&stack[stack.size() - 2]);
+        const char* below = reinterpret_cast<const char*>(&stack.view()[stack.size() - 2]);
         __builtin_prefetch(below);
         __builtin_prefetch(below + sizeof(Event) - 1);
       }
@@ -386,13 +406,13 @@ const Event* TraceState::find_send(Position pos) const {
 }
 
 const Event* TraceState::find_enter(Location loc, Position pos) const {
-  return find_by_position(stack(loc), pos);
+  return stack(loc).find(pos);
 }
 
 const Event* TraceState::find(Position pos) const {
   if (const Event* send = find_send(pos)) return send;
-  for (const auto& stack : stacks_)
-    if (const Event* enter = find_by_position(stack, pos)) return enter;
+  for (const LocationStack& stack : stacks_)
+    if (const Event* enter = stack.view().find(pos)) return enter;
   return nullptr;
 }
 

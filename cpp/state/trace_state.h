@@ -35,6 +35,45 @@ struct QueueChannel {
   Position head = 0, tail = 0;
 };
 
+// A location's region stack as the state holds it, outermost first: a prefix that the
+// last restore borrowed from its checkpoint, then the records pushed since.
+class StackView {
+ public:
+  StackView() = default;
+  StackView(const Event* low, std::size_t low_size, const Event* high, std::size_t high_size)
+      : low_(low), high_(high), low_size_(low_size), high_size_(high_size) {}
+  std::size_t size() const { return low_size_ + high_size_; }
+  bool empty() const { return size() == 0; }
+  const Event& operator[](std::size_t i) const {
+    return i < low_size_ ? low_[i] : high_[i - low_size_];
+  }
+  const Event& back() const { return (*this)[size() - 1]; }
+  class const_iterator {
+   public:
+    const_iterator(const StackView* view, std::size_t i) : view_(view), i_(i) {}
+    const Event& operator*() const { return (*view_)[i_]; }
+    const_iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator!=(const const_iterator& other) const { return i_ != other.i_; }
+    bool operator==(const const_iterator& other) const { return i_ == other.i_; }
+
+   private:
+    const StackView* view_;
+    std::size_t i_;
+  };
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size()}; }
+  // The record at pos, or nullptr (a binary search of each part).
+  const Event* find(Position pos) const;
+
+ private:
+  const Event* low_ = nullptr;
+  const Event* high_ = nullptr;
+  std::size_t low_size_ = 0, high_size_ = 0;
+};
+
 // A whole state, as a full checkpoint stores it.
 struct StateSnapshot {
   std::vector<std::vector<Event>> stacks;  // per location, outermost first
@@ -85,6 +124,10 @@ class TraceState {
   TraceState& operator=(const TraceState&) = delete;
 
   void clear();
+  // Copies the queue and pointers; the stacks are borrowed, not copied (copying 32768
+  // locations' stacks was a seventh of random access at that width, and a delta cuts most
+  // of them anyway): `snapshot` must stay unchanged and alive until the next restore or
+  // clear. Pushes go to the state's own records above the borrowed prefix.
   void restore(const StateSnapshot& snapshot);
   StateSnapshot snapshot() const;
 
@@ -111,7 +154,7 @@ class TraceState {
   // Either of them, looking through every stack (O(locations): tests and rare paths).
   const Event* find(Position pos) const;
 
-  const std::vector<Event>& stack(Location loc) const;
+  StackView stack(Location loc) const;
   // Unreceived sends, ascending positions (O(messages in flight)).
   std::vector<Event> queue() const;
   // Positions of the unreceived sends from src to dest (-1 = any), ascending. Costs
@@ -138,8 +181,33 @@ class TraceState {
     std::uint32_t depth;  // an enter's index in its stack: alive iff still there
   };
 
+  // A location's stack: `borrowed_size` records of a restored checkpoint (outermost
+  // first), then `own`. Records only leave from the top, so the borrowed prefix only
+  // shrinks; nothing is copied out of it.
+  struct LocationStack {
+    const Event* borrowed = nullptr;
+    std::uint32_t borrowed_size = 0;
+    std::vector<Event> own;
+    std::size_t size() const { return borrowed_size + own.size(); }
+    const Event& top() const { return own.empty() ? borrowed[borrowed_size - 1] : own.back(); }
+    void pop() {
+      if (own.empty()) --borrowed_size;
+      else own.pop_back();
+    }
+    // Leaves the outermost `depth` records.
+    void cut(std::size_t depth) {
+      if (depth < borrowed_size) {
+        borrowed_size = static_cast<std::uint32_t>(depth);
+        own.clear();
+      } else if (depth - borrowed_size < own.size()) {
+        own.resize(depth - borrowed_size);
+      }
+    }
+    StackView view() const { return {borrowed, borrowed_size, own.data(), own.size()}; }
+  };
+
   Anomaly apply_model(Event& event, Event& retired, bool& has_retired);
-  std::vector<Event>& stack_of(Location loc);
+  LocationStack& stack_of(Location loc);
   void enqueue(const Event& send);
   // Takes the oldest send out of its channel and the queue.
   void dequeue(std::pmr::map<ChannelKey, Channel>::iterator channel, Event& retired);
@@ -152,7 +220,7 @@ class TraceState {
   PointerState pointers() const;
   void set_pointers(const PointerState& pointers);
 
-  std::vector<std::vector<Event>> stacks_;
+  std::vector<LocationStack> stacks_;
   // The queued sends in one vector by ascending position (sends arrive in position order,
   // so a send is appended): a restore fills it in one sweep instead of building a tree,
   // whose nodes were a fifth of random access at width. A received send stays as a

@@ -93,7 +93,8 @@ Step apply(TraceState& state, Event event) {
   return step;
 }
 
-std::vector<Position> positions(const std::vector<Event>& events) {
+template <class Events>
+std::vector<Position> positions(const Events& events) {
   std::vector<Position> out;
   for (const Event& e : events) out.push_back(e.pos);
   return out;
@@ -289,6 +290,40 @@ TEST_CASE("snapshot and restore keep the FIFO order of pending sends") {
     CHECK(apply(target, recv(5, 1, 0, 5, 0)).event.sendptr == 3);
     CHECK(apply(target, recv(6, 1, 0, 5, 0)).event.sendptr == 0);
   }
+}
+
+TEST_CASE("a restored state pops into the checkpoint's stacks and pushes above them") {
+  TraceState state;
+  apply(state, enter(1, 0, kMain));
+  apply(state, enter(2, 0, kWork));
+  apply(state, enter(3, 1, kMain));
+  StateSnapshot saved = state.snapshot();
+  TraceState target;
+  target.restore(saved);
+  CHECK(target.records() == 3);
+  REQUIRE(target.find_enter(1, 3) != nullptr);
+  Step s = apply(target, exit_(4, 0, kWork));  // pops the checkpoint's top: 2
+  CHECK(s.event.enterptr == 2);
+  CHECK(s.retired.pos == 2);
+  CHECK(apply(target, enter(5, 0, kWork)).event.enterptr == 1);
+  CHECK(positions(target.stack(0)) == Positions{1, 5});
+  CHECK(target.find_enter(0, 1) != nullptr);
+  CHECK(target.find_enter(0, 5) != nullptr);
+  CHECK(target.find_enter(0, 2) == nullptr);
+  CHECK(apply(target, exit_(6, 0, kWork)).retired.pos == 5);
+  CHECK(apply(target, exit_(7, 0, kMain)).retired.pos == 1);  // the checkpoint's last
+  CHECK(apply(target, exit_(8, 0, kMain)).anomaly == Anomaly::ExitOnEmptyStack);
+  CHECK(apply(target, enter(9, 0, kMain)).event.enterptr == 0);
+  CHECK(target.records() == 2);
+  StateSnapshot now = target.snapshot();
+  REQUIRE(now.stacks.size() == 2);
+  CHECK(positions(now.stacks[0]) == Positions{9});
+  CHECK(positions(now.stacks[1]) == Positions{3});
+  // The checkpoint itself is unchanged: a second restore finds it whole.
+  CHECK(positions(saved.stacks[0]) == Positions{1, 2});
+  target.restore(saved);
+  CHECK(positions(target.stack(0)) == Positions{1, 2});
+  CHECK(target.records() == 3);
 }
 
 TEST_CASE("clear empties stacks, queue and pending sends") {
