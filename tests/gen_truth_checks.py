@@ -1,6 +1,42 @@
-"""Checks of a wait-state report against the generator's ground truth that several test
-files share (tests/test_gen_*.py)."""
+"""What the tests of the generator's shapes against its ground truth share
+(tests/test_gen_*.py): the runs each shape is checked on, generating and analysing one, the
+`generated` fixture test_analysis' ground-truth tests take, and the profile check."""
 import pytest
+
+import earl
+from script_checks import have_otf2
+
+needs_otf2 = pytest.mark.skipif(not have_otf2(), reason="no OTF2 support")
+
+# Every shape is checked on ALOG, OTF2, OTF2 with permuted ranks and OTF2 with threads.
+STANDARD_CASES = [
+    pytest.param(("alog", dict()), id="alog"),
+    pytest.param(("otf2", dict()), id="otf2", marks=needs_otf2),
+    pytest.param(("otf2", dict(permute_ranks=True)), id="otf2-permuted", marks=needs_otf2),
+    pytest.param(("otf2", dict(threads=2, seed=7)), id="otf2-threads", marks=needs_otf2),
+]
+ALOG_NEIGHBORS = pytest.param(("alog", dict(pattern="neighbors", locations=5, seed=4)), id="alog-neighbors")
+
+BASE_OPTIONS = dict(locations=4, events=8000, seed=3, late_sender_rate=0.3, imbalance_rate=0.3,
+                    out_of_order_rate=0.2, barrier_every=3)
+
+
+def generate_and_analyze(case, tmp_path_factory, **shape):
+    """(path, report, truth) of the run `case` (format, its own options) names, generated
+    with BASE_OPTIONS, then `shape`, then the case's options."""
+    from earl.generate import generate
+    fmt, extra = case
+    options = dict(BASE_OPTIONS, **shape)
+    options.update(extra)
+    path = tmp_path_factory.mktemp("gen") / f"run.{fmt}"
+    truth = generate(path, format=fmt, **options)
+    return path, earl.analyze(path, progress=lambda f: None), truth
+
+
+@pytest.fixture(scope="module")
+def generated(generated_run):
+    """(report, truth), the fixture of the ground-truth tests imported from test_analysis."""
+    return generated_run[1:]
 
 
 def approx(x):

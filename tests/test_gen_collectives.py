@@ -11,11 +11,10 @@ from collections import Counter
 import pytest
 
 import earl
-from gen_truth_checks import approx, check_profile
-from script_checks import have_otf2
+from gen_truth_checks import (ALOG_NEIGHBORS, STANDARD_CASES, approx, check_profile,  # noqa: F401
+                              generate_and_analyze, generated, needs_otf2)
 from test_analysis import MPI_REGIONS, test_late_senders_are_the_injected_ones  # noqa: F401
 
-needs_otf2 = pytest.mark.skipif(not have_otf2(), reason="no OTF2 support")
 
 KINDS = "allreduce,bcast,reduce,gather,scatter,allgather,alltoall,scan,exscan,barrier"
 REGION = {k: "MPI_" + k.capitalize() for k in KINDS.split(",")}
@@ -31,39 +30,22 @@ METRICS = {"MPI_Allreduce": ("mpi_wait_nxn", "mpi_nxn_completion"),
            "MPI_Scan": ("mpi_earlyscan",), "MPI_Exscan": ("mpi_earlyscan",)}
 ALL_METRICS = sorted({m for ms in METRICS.values() for m in ms})
 
-CASES = [
-    pytest.param(("alog", dict()), id="alog"),
-    pytest.param(("otf2", dict()), id="otf2", marks=needs_otf2),
-    pytest.param(("otf2", dict(permute_ranks=True)), id="otf2-permuted", marks=needs_otf2),
-    pytest.param(("otf2", dict(threads=2, seed=7)), id="otf2-threads", marks=needs_otf2),
-]
+CASES = STANDARD_CASES
 
 
 @pytest.fixture(scope="module", params=CASES)
 def generated_run(request, tmp_path_factory):
-    from earl.generate import generate
-    fmt, extra = request.param
-    options = dict(locations=4, events=8000, seed=3, late_sender_rate=0.3, imbalance_rate=0.4,
-                   out_of_order_rate=0.2, collectives=KINDS)
-    options.update(extra)
-    path = tmp_path_factory.mktemp("gen") / f"run.{fmt}"
-    truth = generate(path, format=fmt, **options)
-    return path, earl.analyze(path, progress=lambda f: None), truth, fmt
+    return generate_and_analyze(request.param, tmp_path_factory, imbalance_rate=0.4, barrier_every=4,
+                                collectives=KINDS)
 
 
-@pytest.fixture(scope="module")
-def generated(generated_run):
-    """(report, truth), the fixture of the ground-truth tests imported from test_analysis."""
-    return generated_run[1:3]
-
-
-def rooted_invisible(fmt):
+def rooted_invisible(path):
     """ALOG records no root: the analysis counts those instances as problems instead."""
-    return fmt == "alog"
+    return path.suffix == ".alog"
 
 
 def test_every_kind_ends_rounds_in_turn(generated_run):
-    _, _, truth, _ = generated_run
+    _, _, truth = generated_run
     kinds = KINDS.split(",")
     assert [i["region"] for i in truth["imbalance"]] == \
         [REGION[kinds[r % len(kinds)]] for r in range(truth["rounds"])]
@@ -79,7 +61,7 @@ def test_every_kind_ends_rounds_in_turn(generated_run):
 def test_truth_applies_the_formulas_to_each_instance(generated_run):
     """The per-metric totals are the instances' waits, summed by the pattern of their kind;
     the generator makes every pattern occur and leaves nothing for completion."""
-    _, _, truth, _ = generated_run
+    _, _, truth = generated_run
     totals, counts = Counter(), Counter()
     for instance in truth["imbalance"]:
         metrics = METRICS[instance["region"]]
@@ -103,12 +85,12 @@ def test_truth_applies_the_formulas_to_each_instance(generated_run):
 
 
 def test_collective_waits_are_the_injected_ones(generated_run):
-    _, report, truth, fmt = generated_run
+    path, report, truth = generated_run
     threads = truth.get("threads", 1)
     patterns = truth["collective_patterns"]
     for metric in ALL_METRICS:
         entry = patterns.get(metric, dict(total=0.0, count=0, by_process=[0.0] * truth["locations"]))
-        if rooted_invisible(fmt) and metric in ("mpi_latebroadcast", "mpi_earlyreduce"):
+        if rooted_invisible(path) and metric in ("mpi_latebroadcast", "mpi_earlyreduce"):
             entry = dict(total=0.0, count=0, by_process=[0.0] * truth["locations"])
         assert report.total(metric) == approx(entry["total"]), metric
         assert report.instances(metric) == entry["count"], metric
@@ -126,10 +108,10 @@ COLLECTIVE_REGIONS = dict(MPI_REGIONS, **{r: "mpi_collective" for r in METRICS i
 
 
 def test_profile_is_the_region_time_of_the_truth(generated_run):
-    _, report, truth, fmt = generated_run
+    path, report, truth = generated_run
     rooted = sum(i["region"] in ROOTED for i in truth["imbalance"])
     check_profile(report, truth, COLLECTIVE_REGIONS,
-                  dict(collective_root_unknown=rooted) if rooted_invisible(fmt) else None)
+                  dict(collective_root_unknown=rooted) if rooted_invisible(path) else None)
 
 
 # ----------------------------------------------------------------- OTF2, as Score-P writes it

@@ -8,20 +8,16 @@ from collections import defaultdict
 import pytest
 
 import earl
-from gen_truth_checks import approx, check_profile
-from script_checks import have_otf2
+from gen_truth_checks import (ALOG_NEIGHBORS, STANDARD_CASES, approx, check_profile,  # noqa: F401
+                              generate_and_analyze, generated, needs_otf2)
 from test_analysis import (MPI_REGIONS, test_collective_waits_are_the_injected_imbalance,  # noqa: F401
                            test_late_senders_are_the_injected_ones)
 
-needs_otf2 = pytest.mark.skipif(not have_otf2(), reason="no OTF2 support")
 
 LOCKS = dict(lock_every=2, lock_hold_rate=0.4, lock_hold_us=200)
 
 CASES = [
-    pytest.param(("alog", dict()), id="alog"),
-    pytest.param(("otf2", dict()), id="otf2", marks=needs_otf2),
-    pytest.param(("otf2", dict(permute_ranks=True)), id="otf2-permuted", marks=needs_otf2),
-    pytest.param(("otf2", dict(threads=2, seed=7)), id="otf2-threads", marks=needs_otf2),
+    *STANDARD_CASES,
     pytest.param(("otf2", dict(rma_every=3, pattern="neighbors")), id="otf2-with-fences",
                  marks=needs_otf2),
 ]
@@ -29,20 +25,7 @@ CASES = [
 
 @pytest.fixture(scope="module", params=CASES)
 def generated_run(request, tmp_path_factory):
-    from earl.generate import generate
-    fmt, extra = request.param
-    options = dict(locations=4, events=8000, seed=3, late_sender_rate=0.3, imbalance_rate=0.3,
-                   out_of_order_rate=0.2, barrier_every=3, **LOCKS)
-    options.update(extra)
-    path = tmp_path_factory.mktemp("gen") / f"run.{fmt}"
-    truth = generate(path, format=fmt, **options)
-    return path, earl.analyze(path, progress=lambda f: None), truth
-
-
-@pytest.fixture(scope="module")
-def generated(generated_run):
-    """(report, truth), the fixture of the ground-truth tests imported from test_analysis."""
-    return generated_run[1:]
+    return generate_and_analyze(request.param, tmp_path_factory, **LOCKS)
 
 
 def test_lock_competition_is_the_truth(generated_run):
