@@ -93,6 +93,18 @@ bool index_value(const py::object& value, const char* what, std::int64_t& out) {
 // the decoder halfway through a move.
 class PyEventTrace {
  private:
+  // The locations `lookup` gives for an integer id (TypeError for another type); an id
+  // beyond 64 bits names nothing the trace defines: EarlError "<before><id><after>".
+  template <class Lookup>
+  static py::list locations(const py::object& id, const char* name, const char* before, const char* after,
+                            const Lookup& lookup) {
+    std::int64_t value = 0;
+    if (!index_value(id, name, value)) throw EarlError(before + std::string(py::str(id)) + after);
+    py::list out;
+    for (Location loc : lookup(value)) out.append(loc);
+    return out;
+  }
+
   // Long work without the GIL, reporting to the progress callable; an exception that the
   // callable raises (or Ctrl-C's KeyboardInterrupt) reaches the caller as itself.
   template <typename Work>
@@ -228,21 +240,13 @@ class PyEventTrace {
   }
 
   py::list members(const py::object& group) {
-    std::int64_t id = 0;
-    if (!index_value(group, "group", id))
-      throw EarlError("no process group " + std::string(py::str(group)) + " in this trace");
-    py::list out;
-    for (Location loc : trace().members(id)) out.append(loc);
-    return out;
+    return locations(group, "group", "no process group ", " in this trace",
+                     [this](std::int64_t id) -> const std::vector<Location>& { return trace().members(id); });
   }
 
   py::list ranks(const py::object& com) {
-    std::int64_t id = 0;
-    if (!index_value(com, "com", id))
-      throw EarlError("no communicator " + std::string(py::str(com)) + " with named ranks in this trace");
-    py::list out;
-    for (Location loc : trace().ranks(id)) out.append(loc);
-    return out;
+    return locations(com, "com", "no communicator ", " with named ranks in this trace",
+                     [this](std::int64_t id) -> const std::vector<Location>& { return trace().ranks(id); });
   }
 
   py::dict bookmarks() {

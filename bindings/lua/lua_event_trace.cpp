@@ -388,14 +388,15 @@ int group(lua_State* L) {
   return 1;
 }
 
-// The locations of a process group in rank order, a 1-based sequence.
-int members(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "members");
-  const lua_Integer id = integer_argument(L, 2, "EventTrace:members", "group");
+// The locations `lookup` gives for the integer at index 2, as a 1-based sequence.
+template <class Lookup>
+int push_locations(lua_State* L, const char* method, const char* where, const char* name, const Lookup& lookup) {
+  SharedTrace& shared = shared_of(L, method);
+  const lua_Integer id = integer_argument(L, 2, where, name);
   std::vector<Location> locations;
   {
     Lock lock(shared.mutex());
-    locations = shared.trace().members(id);
+    locations = lookup(shared.trace(), id);
   }
   lua_createtable(L, static_cast<int>(locations.size()), 0);
   for (std::size_t i = 0; i < locations.size(); ++i) {
@@ -405,21 +406,16 @@ int members(lua_State* L) {
   return 1;
 }
 
-// The locations of a communicator in rank order, a 1-based sequence (rank r at r + 1).
+// The locations of a process group in rank order.
+int members(lua_State* L) {
+  return push_locations(L, "members", "EventTrace:members", "group",
+                        [](EventTrace& trace, lua_Integer id) { return trace.members(id); });
+}
+
+// The locations of a communicator in rank order (rank r at r + 1).
 int ranks(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "ranks");
-  const lua_Integer com = integer_argument(L, 2, "EventTrace:ranks", "com");
-  std::vector<Location> locations;
-  {
-    Lock lock(shared.mutex());
-    locations = shared.trace().ranks(com);
-  }
-  lua_createtable(L, static_cast<int>(locations.size()), 0);
-  for (std::size_t i = 0; i < locations.size(); ++i) {
-    lua_pushinteger(L, locations[i]);
-    lua_rawseti(L, -2, static_cast<lua_Integer>(i) + 1);
-  }
-  return 1;
+  return push_locations(L, "ranks", "EventTrace:ranks", "com",
+                        [](EventTrace& trace, lua_Integer id) { return trace.ranks(id); });
 }
 
 int regions(lua_State* L) {

@@ -292,21 +292,15 @@ int call(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
       Tcl_SetObjResult(interp, Tcl_NewStringObj(name.data(), static_cast<int>(name.size())));
       return TCL_OK;
     }
-    case kMembers: {
-      check_count(objc, 3, 3, objv, "members group");
-      const Tcl_WideInt group = integer_argument(objv[2], here(), "group");
-      Lock lock(shared.mutex());
-      Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
-      for (Location loc : shared.trace().members(group)) Tcl_ListObjAppendElement(nullptr, list, Tcl_NewIntObj(loc));
-      Tcl_SetObjResult(interp, list);
-      return TCL_OK;
-    }
+    case kMembers:
     case kRanks: {
-      check_count(objc, 3, 3, objv, "ranks com");
-      const Tcl_WideInt com = integer_argument(objv[2], here(), "com");
+      const bool members = method == kMembers;
+      check_count(objc, 3, 3, objv, members ? "members group" : "ranks com");
+      const Tcl_WideInt id = integer_argument(objv[2], here(), members ? "group" : "com");
       Lock lock(shared.mutex());
+      const std::vector<Location>& locations = members ? shared.trace().members(id) : shared.trace().ranks(id);
       Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
-      for (Location loc : shared.trace().ranks(com)) Tcl_ListObjAppendElement(nullptr, list, Tcl_NewIntObj(loc));
+      for (Location loc : locations) Tcl_ListObjAppendElement(nullptr, list, Tcl_NewIntObj(loc));
       Tcl_SetObjResult(interp, list);
       return TCL_OK;
     }
