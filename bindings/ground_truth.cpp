@@ -48,24 +48,11 @@ py::dict how_it_was_made(const gen::GenOptions& o, const gen::GenResult& result)
   return d;
 }
 
-py::list late_senders(const GroundTruth& t) {
+// Late senders and late receivers: one message each, the same fields.
+template <class Wait>
+py::list message_waits(const std::vector<Wait>& waits) {
   py::list out;
-  for (const auto& x : t.late_senders) {
-    py::dict e;
-    e["src"] = x.src;
-    e["dest"] = x.dest;
-    e["tag"] = x.tag;
-    e["send_enter"] = x.send_enter;
-    e["recv_enter"] = x.recv_enter;
-    e["wait"] = x.wait;
-    out.append(e);
-  }
-  return out;
-}
-
-py::list late_receivers(const GroundTruth& t) {
-  py::list out;
-  for (const auto& x : t.late_receivers) {
+  for (const Wait& x : waits) {
     py::dict e;
     e["src"] = x.src;
     e["dest"] = x.dest;
@@ -187,14 +174,14 @@ py::dict truth_to_python(const gen::GenOptions& options, const gen::GenResult& r
   d["list_limit"] = t.list_limit;
   d["late_sender_count"] = t.late_sender_count;
   d["late_sender_wait_total"] = t.late_sender_wait_total;
-  d["late_senders"] = late_senders(t);
+  d["late_senders"] = message_waits(t.late_senders);
   // Only with injected late receivers, so that other truths stay as they were (the
   // blocking sends of every run may wait a little for their receivers all the same).
   const bool receivers = options.late_receiver_rate > 0;
   if (receivers) {
     d["late_receiver_count"] = t.late_receiver_count;
     d["late_receiver_wait_total"] = t.late_receiver_wait_total;
-    d["late_receivers"] = late_receivers(t);
+    d["late_receivers"] = message_waits(t.late_receivers);
   }
   d["out_of_order_count"] = t.out_of_order_count;
   d["out_of_order_reports"] = t.out_of_order_reports;

@@ -33,6 +33,24 @@ def generate_and_analyze(case, tmp_path_factory, **shape):
     return path, earl.analyze(path, progress=lambda f: None), truth
 
 
+def otf2_streams(anchor):
+    """An OTF2 archive read with the official reader (a second implementation): its
+    locations, each location's events in order, and the clock's ticks -> seconds."""
+    import otf2
+    from collections import defaultdict
+    with otf2.reader.open(str(anchor)) as reader:
+        clock = reader.definitions.clock_properties
+        locations = list(reader.definitions.locations)
+        streams = defaultdict(list)
+        for location, event in reader.events:
+            streams[location].append(event)
+
+    def seconds(t):
+        return (t - clock.global_offset) / clock.timer_resolution
+
+    return locations, streams, seconds
+
+
 @pytest.fixture(scope="module")
 def generated(generated_run):
     """(report, truth), the fixture of the ground-truth tests imported from test_analysis."""

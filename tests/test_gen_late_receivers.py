@@ -11,7 +11,7 @@ import pytest
 
 import earl
 from gen_truth_checks import (ALOG_NEIGHBORS, STANDARD_CASES, approx, check_profile,  # noqa: F401
-                              generate_and_analyze, generated, needs_otf2)
+                              generate_and_analyze, generated, needs_otf2, otf2_streams)
 from test_analysis import (MPI_REGIONS, test_collective_waits_are_the_injected_imbalance,  # noqa: F401
                            test_late_senders_are_the_injected_ones)
 
@@ -70,16 +70,7 @@ def late_receivers_from_otf2(anchor):
     MpiSend of a (source, destination, tag) channel matches its k-th MpiRecv; a send in
     MPI_Send/MPI_Ssend whose call left after the enter of the receive's MPI_Recv waited
     that enter - the send call's enter. Returns ({location index: total}, instances)."""
-    import otf2
-    with otf2.reader.open(str(anchor)) as reader:
-        clock = reader.definitions.clock_properties
-        locations = list(reader.definitions.locations)
-        streams = defaultdict(list)
-        for location, event in reader.events:
-            streams[location].append(event)
-
-    def seconds(t):
-        return (t - clock.global_offset) / clock.timer_resolution
+    locations, streams, seconds = otf2_streams(anchor)
 
     def rank(location):
         return int(location.group.name.split()[-1])

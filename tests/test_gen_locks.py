@@ -9,7 +9,7 @@ import pytest
 
 import earl
 from gen_truth_checks import (ALOG_NEIGHBORS, STANDARD_CASES, approx, check_profile,  # noqa: F401
-                              generate_and_analyze, generated, needs_otf2)
+                              generate_and_analyze, generated, needs_otf2, otf2_streams)
 from test_analysis import (MPI_REGIONS, test_collective_waits_are_the_injected_imbalance,  # noqa: F401
                            test_late_senders_are_the_injected_ones)
 
@@ -66,16 +66,7 @@ def test_profile_is_the_region_time_of_the_truth(generated):
 def lock_epochs_from_otf2(anchor):
     """Per (window, target rank): the epochs (requested = enter of the call holding the
     RmaAcquireLock, acquired, released, location index, lock type) from the records."""
-    import otf2
-    with otf2.reader.open(str(anchor)) as reader:
-        clock = reader.definitions.clock_properties
-        locations = list(reader.definitions.locations)
-        streams = defaultdict(list)
-        for location, event in reader.events:
-            streams[location].append(event)
-
-    def seconds(t):
-        return (t - clock.global_offset) / clock.timer_resolution
+    locations, streams, seconds = otf2_streams(anchor)
 
     epochs = defaultdict(list)
     for location, events in streams.items():

@@ -10,7 +10,7 @@ import pytest
 
 import earl
 from gen_truth_checks import (ALOG_NEIGHBORS, STANDARD_CASES, approx, check_profile,  # noqa: F401
-                              generate_and_analyze, generated, needs_otf2)
+                              generate_and_analyze, generated, needs_otf2, otf2_streams)
 from test_analysis import MPI_REGIONS, test_collective_waits_are_the_injected_imbalance  # noqa: F401
 
 
@@ -75,16 +75,7 @@ def late_senders_from_otf2(anchor):
     min(enter of the send's MPI_Isend, leave of the wait) - enter of the wait; MPI_Waitall
     only the largest. Returns ({location index: total}, instances, the most late receives
     one MPI_Waitall completed)."""
-    import otf2
-    with otf2.reader.open(str(anchor)) as reader:
-        clock = reader.definitions.clock_properties
-        locations = list(reader.definitions.locations)
-        streams = defaultdict(list)
-        for location, event in reader.events:
-            streams[location].append(event)
-
-    def seconds(t):
-        return (t - clock.global_offset) / clock.timer_resolution
+    locations, streams, seconds = otf2_streams(anchor)
 
     def rank(location):
         return int(location.group.name.split()[-1])
