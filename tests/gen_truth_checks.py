@@ -61,6 +61,14 @@ def approx(x):
     return pytest.approx(x, abs=1e-9)
 
 
+def check_by_location(report, metric, totals):
+    """The report's `metric` per location is `totals` ({location: seconds}), no more."""
+    got = report.by_location(metric)
+    assert got.keys() == totals.keys()
+    for loc, total in totals.items():
+        assert got[loc] == approx(total)
+
+
 def check_profile(report, truth, metric_of_region, problems=None):
     """Per location: time, comp, visits and each MPI class metric are the region times of
     the truth (`metric_of_region`: MPI region name -> the metric its time goes to); the

@@ -11,8 +11,8 @@ from collections import Counter
 import pytest
 
 import earl
-from gen_truth_checks import (ALOG_NEIGHBORS, STANDARD_CASES, approx, check_profile,  # noqa: F401
-                              generate_and_analyze, generated, needs_otf2)
+from gen_truth_checks import generated  # noqa: F401 (the fixture of test_analysis' tests)
+from gen_truth_checks import STANDARD_CASES, approx, check_profile, generate_and_analyze, needs_otf2
 from test_analysis import MPI_REGIONS, test_late_senders_are_the_injected_ones  # noqa: F401
 
 

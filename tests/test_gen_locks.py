@@ -8,8 +8,9 @@ from collections import defaultdict
 import pytest
 
 import earl
-from gen_truth_checks import (ALOG_NEIGHBORS, STANDARD_CASES, approx, check_profile,  # noqa: F401
-                              generate_and_analyze, generated, needs_otf2, otf2_streams)
+from gen_truth_checks import generated  # noqa: F401 (the fixture of test_analysis' tests)
+from gen_truth_checks import (STANDARD_CASES, approx, check_by_location, check_profile,
+                              generate_and_analyze, needs_otf2, otf2_streams)
 from test_analysis import (MPI_REGIONS, test_collective_waits_are_the_injected_imbalance,  # noqa: F401
                            test_late_senders_are_the_injected_ones)
 
@@ -112,10 +113,7 @@ def test_a_second_computation_from_the_lock_records_agrees(generated_run):
                 count += 1
             latest_release = released if latest_release is None else max(latest_release, released)
     assert count == truth["rma"]["lock_wait_count"] > 0
-    got = report.by_location("mpi_rma_sync_lock_competition")
-    assert got.keys() == totals.keys()
-    for loc, total in totals.items():
-        assert got[loc] == approx(total)
+    check_by_location(report, "mpi_rma_sync_lock_competition", totals)
 
 
 def test_lock_options_change_nothing_without_lock_every(tmp_path):

@@ -9,8 +9,9 @@ from collections import defaultdict, deque
 import pytest
 
 import earl
-from gen_truth_checks import (ALOG_NEIGHBORS, STANDARD_CASES, approx, check_profile,  # noqa: F401
-                              generate_and_analyze, generated, needs_otf2, otf2_streams)
+from gen_truth_checks import generated  # noqa: F401 (the fixture of test_analysis' tests)
+from gen_truth_checks import (ALOG_NEIGHBORS, STANDARD_CASES, approx, check_by_location,
+                              check_profile, generate_and_analyze, needs_otf2, otf2_streams)
 from test_analysis import MPI_REGIONS, test_collective_waits_are_the_injected_imbalance  # noqa: F401
 
 
@@ -125,10 +126,7 @@ def test_a_second_computation_from_the_otf2_records_agrees(generated_run):
     # Some MPI_Waitall completed several late messages: the largest-wait rule mattered.
     assert most >= 2
     assert instances == truth["late_sender_count"] == report.instances("mpi_latesender")
-    got = report.by_location("mpi_latesender")
-    assert got.keys() == totals.keys()
-    for loc, total in totals.items():
-        assert got[loc] == approx(total)
+    check_by_location(report, "mpi_latesender", totals)
 
 
 @needs_otf2

@@ -6,8 +6,8 @@ with the official OTF2 reader."""
 import pytest
 
 import earl
-from gen_truth_checks import (ALOG_NEIGHBORS, STANDARD_CASES, approx, check_profile,  # noqa: F401
-                              generate_and_analyze, generated, needs_otf2)
+from gen_truth_checks import generated  # noqa: F401 (the fixture of test_analysis' tests)
+from gen_truth_checks import STANDARD_CASES, approx, check_profile, generate_and_analyze, needs_otf2
 from script_checks import have_otf2
 from test_analysis import (MPI_REGIONS, test_collective_waits_are_the_injected_imbalance,  # noqa: F401
                            test_late_senders_are_the_injected_ones)
