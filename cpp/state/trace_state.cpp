@@ -1,7 +1,6 @@
 #include "state/trace_state.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace earl {
 
@@ -61,8 +60,8 @@ StateDelta compose(const StateDelta& first, const StateDelta& second) {
 std::uint64_t memory_of(const StateSnapshot& snapshot) {
   std::uint64_t bytes = sizeof(StateSnapshot) + snapshot.stacks.capacity() * sizeof(snapshot.stacks[0]) +
                         snapshot.queue.capacity() * sizeof(Event) + memory_of(snapshot.pointers) +
-                        snapshot.next_in_channel.capacity() * sizeof(Position) +
-                        snapshot.channels.capacity() * sizeof(snapshot.channels[0]);
+                        snapshot.next_in_channel.capacity() * sizeof(SendIndex) +
+                        snapshot.channels.memory();
   for (const auto& stack : snapshot.stacks) bytes += stack.capacity() * sizeof(Event);
   return bytes;
 }
@@ -122,14 +121,23 @@ StateSnapshot TraceState::snapshot() const {
     out.stacks[loc].assign(stack.borrowed, stack.borrowed + stack.borrowed_size);
     out.stacks[loc].insert(out.stacks[loc].end(), stack.own.begin(), stack.own.end());
   }
+  // The snapshot's queue holds no tombstones: links are renumbered to its indices.
   out.queue.reserve(live_sends_);
   out.next_in_channel.reserve(live_sends_);
-  for (const Queued& entry : sends_) {
-    if (entry.received) continue;
-    out.queue.push_back(entry.send);
-    out.next_in_channel.push_back(entry.next_in_channel);
+  std::vector<SendIndex> compacted(sends_.size(), kNoSend);
+  for (std::size_t i = 0; i < sends_.size(); ++i) {
+    if (sends_[i].received) continue;
+    compacted[i] = static_cast<SendIndex>(out.queue.size());
+    out.queue.push_back(sends_[i].send);
   }
-  out.channels.assign(channels_.begin(), channels_.end());
+  auto renumber = [&](SendIndex i) { return i == kNoSend ? kNoSend : compacted[i]; };
+  for (const Queued& entry : sends_)
+    if (!entry.received) out.next_in_channel.push_back(renumber(entry.next_in_channel));
+  out.channels = channels_.save();
+  for (auto& [slot, channel] : out.channels.channels.entries) {
+    channel.head = renumber(channel.head);
+    channel.tail = renumber(channel.tail);
+  }
   out.pointers = pointers();
   return out;
 }
@@ -152,8 +160,7 @@ void TraceState::restore(const StateSnapshot& snapshot) {
       sends_[i] = Queued{snapshot.queue[i], snapshot.next_in_channel[i], false};
     live_sends_ = sends_.size();
     records_ += sends_.size();
-    for (const auto& channel : snapshot.channels)
-      channels_.emplace_hint(channels_.end(), channel.first, channel.second);
+    channels_.load(snapshot.channels);
   } else {
     for (const Event& send : snapshot.queue) enqueue(send);
   }
@@ -220,10 +227,6 @@ StackView TraceState::stack(Location loc) const {
   return stacks_[loc].view();
 }
 
-TraceState::Queued* TraceState::queued_at(Position pos) {
-  return const_cast<Queued*>(static_cast<const TraceState*>(this)->queued_at(pos));
-}
-
 const TraceState::Queued* TraceState::queued_at(Position pos) const {
   auto found = std::lower_bound(sends_.begin(), sends_.end(), pos,
                                 [](const Queued& q, Position p) { return q.send.pos < p; });
@@ -231,67 +234,92 @@ const TraceState::Queued* TraceState::queued_at(Position pos) const {
 }
 
 void TraceState::enqueue(const Event& send) {
+  SendIndex added;
   if (sends_.empty() || sends_.back().send.pos < send.pos) {
-    sends_.push_back(Queued{send, 0, false});
+    added = static_cast<SendIndex>(sends_.size());
+    sends_.push_back(Queued{send, kNoSend, false});
   } else {  // never while decoding, where positions only grow; kept exact all the same
     auto at = std::lower_bound(sends_.begin(), sends_.end(), send.pos,
                                [](const Queued& q, Position p) { return q.send.pos < p; });
+    added = static_cast<SendIndex>(at - sends_.begin());
     if (at != sends_.end() && at->send.pos == send.pos) {
       if (!at->received) return;  // already queued
-      *at = Queued{send, 0, false};
+      *at = Queued{send, kNoSend, false};
     } else {
-      sends_.insert(at, Queued{send, 0, false});
+      sends_.insert(at, Queued{send, kNoSend, false});
+      std::vector<SendIndex> shifted(sends_.size() - 1);
+      for (SendIndex i = 0; i < shifted.size(); ++i) shifted[i] = i < added ? i : i + 1;
+      renumber_sends(shifted);
     }
   }
   ++live_sends_;
-  Channel& channel = channels_[ChannelKey{send.loc, send.peer, send.tag, send.com}];
-  if (channel.tail != 0) queued_at(channel.tail)->next_in_channel = send.pos;
-  else channel.head = send.pos;
-  channel.tail = send.pos;
+  MessageChannel key{send.loc, send.peer, send.tag, send.com};
+  ChannelTable::Index slot = channels_.find(key);
+  if (slot == ChannelTable::kNone) slot = channels_.open(key);
+  QueueChannel& channel = channels_[slot];
+  if (channel.tail != kNoSend) sends_[channel.tail].next_in_channel = added;
+  else channel.head = added;
+  channel.tail = added;
   ++records_;
 }
 
-void TraceState::mark_received(Queued& queued) {
-  queued.received = true;
+void TraceState::renumber_sends(const std::vector<SendIndex>& old_to_new) {
+  auto follow = [&](SendIndex& link) {
+    if (link != kNoSend) link = old_to_new[link];
+  };
+  for (Queued& entry : sends_)
+    if (!entry.received) follow(entry.next_in_channel);
+  channels_.for_each_channel([&](QueueChannel& channel) {
+    follow(channel.head);
+    follow(channel.tail);
+  });
+}
+
+void TraceState::mark_received(SendIndex index) {
+  sends_[index].received = true;
   --live_sends_;
   --records_;
   std::size_t dead = sends_.size() - live_sends_;
-  if (dead > 64 && dead > live_sends_)
-    sends_.erase(std::remove_if(sends_.begin(), sends_.end(),
-                                [](const Queued& q) { return q.received; }),
-                 sends_.end());
+  if (dead > 64 && dead > live_sends_) {
+    std::vector<SendIndex> old_to_new(sends_.size(), kNoSend);
+    SendIndex kept = 0;
+    for (SendIndex i = 0; i < sends_.size(); ++i) {
+      if (sends_[i].received) continue;
+      old_to_new[i] = kept;
+      sends_[kept++] = sends_[i];
+    }
+    sends_.resize(kept);
+    renumber_sends(old_to_new);
+  }
 }
 
-void TraceState::dequeue(std::pmr::map<ChannelKey, Channel>::iterator channel, Event& retired) {
-  Queued& oldest = *queued_at(channel->second.head);
-  retired = oldest.send;
-  channel->second.head = oldest.next_in_channel;
-  if (channel->second.head == 0) channels_.erase(channel);
+void TraceState::dequeue(ChannelTable::Index slot, Event& retired) {
+  QueueChannel& channel = channels_[slot];
+  SendIndex oldest = channel.head;
+  retired = sends_[oldest].send;
+  channel.head = sends_[oldest].next_in_channel;
+  if (channel.head == kNoSend) channels_.close(slot);
   mark_received(oldest);
 }
 
 void TraceState::remove_send(Position pos) {
-  Queued* found = queued_at(pos);
+  const Queued* found = queued_at(pos);
   if (!found || found->received) return;
+  SendIndex index = static_cast<SendIndex>(found - sends_.data());
   const Event& send = found->send;
-  auto channel = channels_.find(ChannelKey{send.loc, send.peer, send.tag, send.com});
-  if (channel->second.head == pos) {
+  ChannelTable::Index slot = channels_.find({send.loc, send.peer, send.tag, send.com});
+  QueueChannel& channel = channels_[slot];
+  if (channel.head == index) {
     Event retired;
-    dequeue(channel, retired);
+    dequeue(slot, retired);
     return;
   }
   // Not the oldest of its channel (never so for a delta of this model): unlink it.
-  Position before = channel->second.head;
-  for (;;) {
-    Queued& previous = *queued_at(before);
-    if (previous.next_in_channel == pos) {
-      previous.next_in_channel = found->next_in_channel;
-      if (channel->second.tail == pos) channel->second.tail = before;
-      break;
-    }
-    before = previous.next_in_channel;
-  }
-  mark_received(*found);
+  SendIndex before = channel.head;
+  while (sends_[before].next_in_channel != index) before = sends_[before].next_in_channel;
+  sends_[before].next_in_channel = sends_[index].next_in_channel;
+  if (channel.tail == index) channel.tail = before;
+  mark_received(index);
 }
 
 Anomaly TraceState::apply(Event& event, Event& retired, bool& has_retired) {
@@ -341,8 +369,8 @@ Anomaly TraceState::apply_model(Event& event, Event& retired, bool& has_retired)
       return Anomaly::None;
     case EventKind::Recv: {
       event.sendptr = 0;
-      auto channel = channels_.find(ChannelKey{event.peer, event.loc, event.tag, event.com});
-      if (channel == channels_.end()) return Anomaly::UnmatchedRecv;
+      ChannelTable::Index channel = channels_.find({event.peer, event.loc, event.tag, event.com});
+      if (channel == ChannelTable::kNone) return Anomaly::UnmatchedRecv;
       dequeue(channel, retired);
       has_retired = true;
       event.sendptr = retired.pos;
@@ -432,22 +460,10 @@ std::vector<Position> TraceState::queue(Location src, Location dest) const {
       if (!entry.received) out.push_back(entry.send.pos);
     return out;
   }
-  auto collect = [&](const Channel& channel) {
-    for (Position pos = channel.head; pos != 0; pos = queued_at(pos)->next_in_channel)
-      out.push_back(pos);
-  };
-  constexpr std::int64_t kLow = std::numeric_limits<std::int64_t>::min();
-  constexpr std::int64_t kHigh = std::numeric_limits<std::int64_t>::max();
-  if (src != -1) {
-    Location low_dest = dest == -1 ? std::numeric_limits<Location>::min() : dest;
-    Location high_dest = dest == -1 ? std::numeric_limits<Location>::max() : dest;
-    auto end = channels_.upper_bound(ChannelKey{src, high_dest, kHigh, kHigh});
-    for (auto it = channels_.lower_bound(ChannelKey{src, low_dest, kLow, kLow}); it != end; ++it)
-      collect(it->second);
-  } else {
-    for (const auto& entry : channels_)
-      if (std::get<1>(entry.first) == dest) collect(entry.second);
-  }
+  channels_.for_each(src, dest, [&](const QueueChannel& channel) {
+    for (SendIndex i = channel.head; i != kNoSend; i = sends_[i].next_in_channel)
+      out.push_back(sends_[i].send.pos);
+  });
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -2,11 +2,10 @@
 #include <array>
 #include <cstdint>
 #include <map>
-#include <memory_resource>
-#include <tuple>
 #include <vector>
 
 #include "model/event.h"
+#include "state/channel_table.h"
 
 namespace earl {
 
@@ -26,13 +25,6 @@ struct PointerState {
   std::vector<std::pair<std::array<std::int64_t, 3>, Position>> open_transfers;
   std::vector<std::pair<Location, std::vector<Position>>> forks;  // non-empty ones, by location
   std::vector<std::pair<std::int64_t, Position>> last_lock_event;
-};
-
-// A channel of the queue, keyed (source, destination, tag, communicator) so that one
-// source's channels are adjacent: its oldest and newest unreceived sends.
-using QueueChannelKey = std::tuple<Location, Location, std::int64_t, std::int64_t>;
-struct QueueChannel {
-  Position head = 0, tail = 0;
 };
 
 // A location's region stack as the state holds it, outermost first: a prefix that the
@@ -83,8 +75,9 @@ struct StateSnapshot {
   // every send to its channel again (a fifth of random access at 32768 locations).
   // Derived from `queue`: a snapshot without them (read from an index) restores all the
   // same, at that cost.
-  std::vector<Position> next_in_channel;  // beside queue: the next send of its channel, or 0
-  std::vector<std::pair<QueueChannelKey, QueueChannel>> channels;  // ascending keys
+  // Beside queue: the index in queue of the next send of its channel, or kNoSend.
+  std::vector<SendIndex> next_in_channel;
+  ChannelTable::Saved channels;  // a channel's head and tail: indices in queue
 };
 
 // What changed between two states: the records that left (by position; `loc` of an enter,
@@ -119,7 +112,7 @@ std::uint64_t memory_of(const StateDelta& delta);
 class TraceState {
  public:
   TraceState() = default;
-  // The maps allocate from pool_, which a copy or move would not follow.
+  // Stacks borrow from checkpoints; a copy would share them unawares.
   TraceState(const TraceState&) = delete;
   TraceState& operator=(const TraceState&) = delete;
 
@@ -158,7 +151,7 @@ class TraceState {
   // Unreceived sends, ascending positions (O(messages in flight)).
   std::vector<Event> queue() const;
   // Positions of the unreceived sends from src to dest (-1 = any), ascending. Costs
-  // O(answer log answer + log n) with src given, O(channels in use) with only dest given.
+  // O(answer log answer) with both given, O(answer log answer + pairs in use) with one.
   std::vector<Position> queue(Location src, Location dest) const;
   std::size_t queue_size() const { return live_sends_; }
   // The number of records held (open enters and queued sends).
@@ -166,13 +159,11 @@ class TraceState {
 
  private:
   // MPI's non-overtaking rule: a FIFO of unreceived sends per (source, destination, tag,
-  // communicator), linked through the queued records. Empty channels are removed, so
+  // communicator), linked through the queued records. Empty channels are closed, so
   // memory follows the messages in flight, not every channel ever used.
-  using ChannelKey = QueueChannelKey;
-  using Channel = QueueChannel;
   struct Queued {
     Event send;
-    Position next_in_channel = 0;
+    SendIndex next_in_channel = kNoSend;
     bool received = false;  // a tombstone until the next compaction
   };
   struct Change {
@@ -210,12 +201,13 @@ class TraceState {
   LocationStack& stack_of(Location loc);
   void enqueue(const Event& send);
   // Takes the oldest send out of its channel and the queue.
-  void dequeue(std::pmr::map<ChannelKey, Channel>::iterator channel, Event& retired);
+  void dequeue(ChannelTable::Index channel, Event& retired);
   void remove_send(Position pos);
   // The queued send at pos (received or not), or nullptr.
-  Queued* queued_at(Position pos);
   const Queued* queued_at(Position pos) const;
-  void mark_received(Queued& queued);
+  void mark_received(SendIndex index);
+  // After sends_ was renumbered (a compaction, an insertion before the end): links follow.
+  void renumber_sends(const std::vector<SendIndex>& old_to_new);
   void reset_journal();
   PointerState pointers() const;
   void set_pointers(const PointerState& pointers);
@@ -227,10 +219,7 @@ class TraceState {
   // tombstone until they outnumber the live ones, then the vector is compacted.
   std::vector<Queued> sends_;
   std::size_t live_sends_ = 0;
-  // Channel nodes come and go by the hundred thousand in a restore: a pool that keeps
-  // freed nodes for reuse spares malloc.
-  std::pmr::unsynchronized_pool_resource pool_;
-  std::pmr::map<ChannelKey, Channel> channels_{&pool_};
+  ChannelTable channels_;
   std::vector<std::pair<std::array<std::int64_t, 3>, Position>> open_transfers_;
   std::map<Location, std::vector<Position>> forks_;  // non-empty ones
   std::vector<std::pair<std::int64_t, Position>> last_lock_event_;

@@ -273,11 +273,12 @@ TEST_CASE("snapshot and restore keep the FIFO order of pending sends") {
   // by matching each send again: both must give the same state.
   StateSnapshot unlinked = saved;
   unlinked.next_in_channel.clear();
-  unlinked.channels.clear();
-  CHECK(saved.next_in_channel == std::vector<Position>{3, 0});
-  REQUIRE(saved.channels.size() == 1);
-  CHECK(saved.channels[0].second.head == 2);
-  CHECK(saved.channels[0].second.tail == 3);
+  unlinked.channels = {};
+  // The links are indices in the snapshot's queue: 2 (index 0) is followed by 3 (index 1).
+  CHECK(saved.next_in_channel == std::vector<SendIndex>{1, kNoSend});
+  REQUIRE(saved.channels.channels.entries.size() == 1);
+  CHECK(saved.channels.channels.entries[0].second.head == 0);
+  CHECK(saved.channels.channels.entries[0].second.tail == 1);
   for (int variant = 0; variant < 3; ++variant) {
     bool fresh = variant > 0;
     CAPTURE(variant);
