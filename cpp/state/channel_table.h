@@ -1,6 +1,5 @@
 #pragma once
 #include <cstdint>
-#include <vector>
 
 #include "model/message_channel.h"
 #include "state/open_table.h"
@@ -13,14 +12,12 @@ using SendIndex = std::uint32_t;
 inline constexpr SendIndex kNoSend = UINT32_MAX;
 
 // A channel of the message queue, (source, destination, tag, communicator): its oldest
-// and newest unreceived sends, and its neighbours among the open channels of the same
-// (source, destination) pair, in the order they were opened.
+// and newest unreceived sends.
 struct QueueChannel {
   using Key = MessageChannel;
   Location src = 0, dest = 0;
   std::int64_t tag = 0, com = 0;
-  SendIndex head = kNoSend, tail = kNoSend;            // its oldest and newest send
-  std::uint32_t prev = UINT32_MAX, next = UINT32_MAX;  // slots in the channel table
+  SendIndex head = kNoSend, tail = kNoSend;
 
   Key key() const { return {src, dest, tag, com}; }
   bool has_key(const Key& k) const {
@@ -47,11 +44,12 @@ struct ChannelPairKey {
   Location src, dest;
 };
 
-// The open channels from one location to another: the first and last of their list.
+// The unreceived sends from one location to another, whatever their tag: the oldest and
+// newest of a list through the queued records (so that queue(src, dest) costs O(answer)).
 struct ChannelPair {
   using Key = ChannelPairKey;
   Location src = 0, dest = 0;
-  std::uint32_t first = UINT32_MAX, last = UINT32_MAX;
+  SendIndex first = kNoSend, last = kNoSend;
 
   Key key() const { return {src, dest}; }
   bool has_key(const Key& k) const { return src == k.src && dest == k.dest; }
@@ -66,14 +64,12 @@ struct ChannelPair {
   static std::uint32_t offset(const Key&) { return 0; }
 };
 
-// The open channels of the message queue: found by hash in O(1) (a tree of 2*10^5
-// channels, one tag per message, cost a dozen cache misses per send and receive and a
-// walk over every node per checkpoint), listed per (source, destination) pair so that
-// queue(src, dest) costs O(answer), not O(all channels).
-class ChannelTable {
- public:
-  using Index = std::uint32_t;
-  static constexpr Index kNone = UINT32_MAX;
+// The open channels and pairs of the message queue, each found by hash in O(1): a tree of
+// 2*10^5 channels (one tag per message) cost a dozen cache misses per send and receive and
+// a walk over every node per checkpoint. Empty ones are erased.
+struct ChannelTables {
+  OpenTable<QueueChannel> channels;
+  OpenTable<ChannelPair> pairs;
 
   struct Saved {
     OpenTable<QueueChannel>::Saved channels;
@@ -81,55 +77,15 @@ class ChannelTable {
     bool empty() const { return channels.entries.empty(); }
     std::uint64_t memory() const { return channels.memory() + pairs.memory(); }
   };
-
-  Index find(const MessageChannel& key) const { return channels_.find(key); }
-  // Opens the channel `key` (not open yet; key.src >= 0) at the end of its pair's list.
-  // Other channels may move: their slots are valid until the next open or close.
-  Index open(const MessageChannel& key);
-  // Closes an open channel.
-  void close(Index channel);
-  QueueChannel& operator[](Index channel) { return channels_[channel]; }
-  const QueueChannel& operator[](Index channel) const { return channels_[channel]; }
-  std::size_t size() const { return channels_.size(); }
-
-  // Calls f(channel) for each open channel from src to dest (-1: any): a pair's channels
-  // in the order they were opened. With both given it costs O(answer), else O(pairs).
-  template <class F>
-  void for_each(Location src, Location dest, F f) const {
-    auto walk = [&](const ChannelPair& pair) {
-      for (Index i = pair.first; i != kNone; i = channels_[i].next) f(channels_[i]);
-    };
-    if (src != -1 && dest != -1) {
-      Index pair = pairs_.find({src, dest});
-      if (pair != kNone) walk(pairs_[pair]);
-      return;
-    }
-    pairs_.for_each([&](Index, const ChannelPair& pair) {
-      if ((src == -1 || pair.src == src) && (dest == -1 || pair.dest == dest)) walk(pair);
-    });
-  }
-
-  template <class F>
-  void for_each_channel(F f) {
-    channels_.for_each([&](Index, QueueChannel& channel) { f(channel); });
-  }
-
-  Saved save() const { return {channels_.save(), pairs_.save()}; }
+  Saved save() const { return {channels.save(), pairs.save()}; }
   void load(const Saved& saved) {
-    channels_.load(saved.channels);
-    pairs_.load(saved.pairs);
+    channels.load(saved.channels);
+    pairs.load(saved.pairs);
   }
   void clear() {
-    channels_.clear();
-    pairs_.clear();
+    channels.clear();
+    pairs.clear();
   }
-
- private:
-  // Points the links to the channel at `from` (its neighbours', its pair's ends) at `to`.
-  void follow_move(Index from, Index to);
-
-  OpenTable<QueueChannel> channels_;
-  OpenTable<ChannelPair> pairs_;
 };
 
 }  // namespace earl

@@ -12,12 +12,12 @@ namespace earl {
 // costs a cache line or two whatever its size, and a checkpoint saves it and a restore
 // loads it in one sweep (an entry per slot index) without hashing anything again.
 //
-// Erasing shifts the entries after it back instead of leaving a tombstone, so churn (a
-// channel per message: one opened per send, one closed per receive) never fills the table
-// and never forces a rebuild; an entry that moves is reported, so that links between
-// entries (slot indices) can follow it. The capacity is not a power of two (a slot is
-// chosen by the hash's high bits times the capacity), so that it can stay close to 1.6
-// times the entries instead of up to 2.7.
+// Erasing shifts the entries after it back instead of leaving a tombstone, so that churn
+// (a channel per message: one opened per send, one closed per receive) never fills the
+// table and never forces a rebuild. Slots are therefore not stable: nothing may keep one
+// across an insert or an erase. The capacity is not a power of two (a slot is chosen by
+// the hash's high bits times the capacity), so that it stays within 1.3 to 2.2 times the
+// entries.
 //
 // Entry: a `Location src` field that also marks a free slot (kFreeSlot; a used slot holds a
 // source location, never negative), a `Key` type, `Key key() const`,
@@ -34,7 +34,7 @@ class OpenTable {
   static constexpr Location kFreeSlot = -1;
 
   // What a checkpoint keeps: the used slots by index, so that loading it puts every entry
-  // back where it was (links stay valid).
+  // back where it was.
   struct Saved {
     Index capacity = 0;
     std::vector<std::pair<Index, Entry>> entries;
@@ -50,12 +50,9 @@ class OpenTable {
     }
   }
 
-  // Adds `key` (which must be absent, and key.src >= 0) with a default entry and returns
-  // its slot. When the table had to grow first, `moved(old_to_new)` is called before the
-  // key is added (old_to_new[i]: where the entry of old slot i went, kNone if none).
-  template <class OnGrow>
-  Index insert(const Key& key, OnGrow moved) {
-    if ((size_ + 1) * 4 > slots_.size() * 3) grow(moved);
+  // Adds `key` (which must be absent, and key.src >= 0) with a default entry; its slot.
+  Index insert(const Key& key) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
     Index i = home(key);
     while (slots_[i].src != kFreeSlot) i = next(i);
     slots_[i] = Entry{};
@@ -64,10 +61,12 @@ class OpenTable {
     return i;
   }
 
-  // Erases slot i; each entry shifted back into the gap is reported as moved(from, to).
-  template <class OnMove>
-  void erase(Index i, OnMove moved) {
-    Index hole = i;
+  Index find_or_insert(const Key& key) {
+    Index found = find(key);
+    return found != kNone ? found : insert(key);
+  }
+
+  void erase(Index hole) {
     for (Index j = next(hole);; j = next(j)) {
       if (slots_[j].src == kFreeSlot) break;
       // The entry at j may fill the hole unless its home lies cyclically in (hole, j].
@@ -75,7 +74,6 @@ class OpenTable {
       bool stays = hole <= j ? (hole < k && k <= j) : (hole < k || k <= j);
       if (stays) continue;
       slots_[hole] = slots_[j];
-      moved(j, hole);
       hole = j;
     }
     slots_[hole].src = kFreeSlot;
@@ -86,16 +84,16 @@ class OpenTable {
   const Entry& operator[](Index i) const { return slots_[i]; }
   std::size_t size() const { return size_; }
 
-  // Calls f(index, entry) for every entry, in slot order.
+  // Calls f(entry) for every entry, in slot order.
   template <class F>
   void for_each(F f) const {
-    for (Index i = 0; i < slots_.size(); ++i)
-      if (slots_[i].src != kFreeSlot) f(i, slots_[i]);
+    for (const Entry& slot : slots_)
+      if (slot.src != kFreeSlot) f(slot);
   }
   template <class F>
   void for_each(F f) {
-    for (Index i = 0; i < slots_.size(); ++i)
-      if (slots_[i].src != kFreeSlot) f(i, slots_[i]);
+    for (Entry& slot : slots_)
+      if (slot.src != kFreeSlot) f(slot);
   }
 
   void clear() {
@@ -107,7 +105,8 @@ class OpenTable {
     Saved out;
     out.capacity = static_cast<Index>(slots_.size());
     out.entries.reserve(size_);
-    for_each([&](Index i, const Entry& entry) { out.entries.emplace_back(i, entry); });
+    for (Index i = 0; i < slots_.size(); ++i)
+      if (slots_[i].src != kFreeSlot) out.entries.emplace_back(i, slots_[i]);
     return out;
   }
 
@@ -130,19 +129,17 @@ class OpenTable {
   }
   Index next(Index i) const { return i + 1 == slots_.size() ? 0 : i + 1; }
 
-  template <class OnGrow>
-  void grow(OnGrow moved) {
+  // The home of a hash scales with the capacity, so the entries are taken over in about
+  // the order they lie: the new array is written front to back, not at random.
+  void grow() {
     std::vector<Entry> old(std::max<std::size_t>(16, slots_.size() * 8 / 5), free_entry());
     old.swap(slots_);
-    std::vector<Index> old_to_new(old.size(), kNone);
-    for (Index from = 0; from < old.size(); ++from) {
-      if (old[from].src == kFreeSlot) continue;
-      Index i = home(old[from].key());
+    for (const Entry& entry : old) {
+      if (entry.src == kFreeSlot) continue;
+      Index i = home(entry.key());
       while (slots_[i].src != kFreeSlot) i = next(i);
-      slots_[i] = old[from];
-      old_to_new[from] = i;
+      slots_[i] = entry;
     }
-    moved(old_to_new);
   }
 
   std::vector<Entry> slots_;  // empty, or at least 16 slots, at most 3/4 used

@@ -25,6 +25,13 @@ std::uint64_t memory_of(const PointerState& pointers) {
   return bytes;
 }
 
+template <class Follow>
+void renumber_links(QueueLinks& links, Follow follow) {
+  follow(links.next_in_channel);
+  follow(links.prev_in_pair);
+  follow(links.next_in_pair);
+}
+
 bool contains_position(const std::vector<Event>& ascending, Position pos) {
   return find_by_position(ascending, pos) != nullptr;
 }
@@ -60,7 +67,7 @@ StateDelta compose(const StateDelta& first, const StateDelta& second) {
 std::uint64_t memory_of(const StateSnapshot& snapshot) {
   std::uint64_t bytes = sizeof(StateSnapshot) + snapshot.stacks.capacity() * sizeof(snapshot.stacks[0]) +
                         snapshot.queue.capacity() * sizeof(Event) + memory_of(snapshot.pointers) +
-                        snapshot.next_in_channel.capacity() * sizeof(SendIndex) +
+                        snapshot.links.capacity() * sizeof(QueueLinks) +
                         snapshot.channels.memory();
   for (const auto& stack : snapshot.stacks) bytes += stack.capacity() * sizeof(Event);
   return bytes;
@@ -123,20 +130,29 @@ StateSnapshot TraceState::snapshot() const {
   }
   // The snapshot's queue holds no tombstones: links are renumbered to its indices.
   out.queue.reserve(live_sends_);
-  out.next_in_channel.reserve(live_sends_);
+  out.links.reserve(live_sends_);
   std::vector<SendIndex> compacted(sends_.size(), kNoSend);
   for (std::size_t i = 0; i < sends_.size(); ++i) {
     if (sends_[i].received) continue;
     compacted[i] = static_cast<SendIndex>(out.queue.size());
     out.queue.push_back(sends_[i].send);
   }
-  auto renumber = [&](SendIndex i) { return i == kNoSend ? kNoSend : compacted[i]; };
-  for (const Queued& entry : sends_)
-    if (!entry.received) out.next_in_channel.push_back(renumber(entry.next_in_channel));
+  auto renumber = [&](SendIndex& i) {
+    if (i != kNoSend) i = compacted[i];
+  };
+  for (const Queued& entry : sends_) {
+    if (entry.received) continue;
+    out.links.push_back(entry.links);
+    renumber_links(out.links.back(), renumber);
+  }
   out.channels = channels_.save();
   for (auto& [slot, channel] : out.channels.channels.entries) {
-    channel.head = renumber(channel.head);
-    channel.tail = renumber(channel.tail);
+    renumber(channel.head);
+    renumber(channel.tail);
+  }
+  for (auto& [slot, pair] : out.channels.pairs.entries) {
+    renumber(pair.first);
+    renumber(pair.last);
   }
   out.pointers = pointers();
   return out;
@@ -153,11 +169,11 @@ void TraceState::restore(const StateSnapshot& snapshot) {
     stacks_[loc].borrowed_size = static_cast<std::uint32_t>(saved.size());
     records_ += saved.size();
   }
-  if (snapshot.next_in_channel.size() == snapshot.queue.size() &&
+  if (snapshot.links.size() == snapshot.queue.size() &&
       (snapshot.queue.empty() || !snapshot.channels.empty())) {
     sends_.resize(snapshot.queue.size());
     for (std::size_t i = 0; i < sends_.size(); ++i)
-      sends_[i] = Queued{snapshot.queue[i], snapshot.next_in_channel[i], false};
+      sends_[i] = Queued{snapshot.queue[i], snapshot.links[i], false};
     live_sends_ = sends_.size();
     records_ += sends_.size();
     channels_.load(snapshot.channels);
@@ -237,30 +253,51 @@ void TraceState::enqueue(const Event& send) {
   SendIndex added;
   if (sends_.empty() || sends_.back().send.pos < send.pos) {
     added = static_cast<SendIndex>(sends_.size());
-    sends_.push_back(Queued{send, kNoSend, false});
+    sends_.push_back(Queued{send, {}, false});
   } else {  // never while decoding, where positions only grow; kept exact all the same
     auto at = std::lower_bound(sends_.begin(), sends_.end(), send.pos,
                                [](const Queued& q, Position p) { return q.send.pos < p; });
     added = static_cast<SendIndex>(at - sends_.begin());
     if (at != sends_.end() && at->send.pos == send.pos) {
       if (!at->received) return;  // already queued
-      *at = Queued{send, kNoSend, false};
+      *at = Queued{send, {}, false};
     } else {
-      sends_.insert(at, Queued{send, kNoSend, false});
+      sends_.insert(at, Queued{send, {}, false});
       std::vector<SendIndex> shifted(sends_.size() - 1);
       for (SendIndex i = 0; i < shifted.size(); ++i) shifted[i] = i < added ? i : i + 1;
       renumber_sends(shifted);
     }
   }
   ++live_sends_;
-  MessageChannel key{send.loc, send.peer, send.tag, send.com};
-  ChannelTable::Index slot = channels_.find(key);
-  if (slot == ChannelTable::kNone) slot = channels_.open(key);
-  QueueChannel& channel = channels_[slot];
-  if (channel.tail != kNoSend) sends_[channel.tail].next_in_channel = added;
-  else channel.head = added;
-  channel.tail = added;
   ++records_;
+  QueueChannel& channel =
+      channels_.channels[channels_.channels.find_or_insert({send.loc, send.peer, send.tag, send.com})];
+  if (channel.tail == kNoSend) {
+    channel.head = channel.tail = added;
+  } else if (channel.tail < added) {
+    sends_[channel.tail].links.next_in_channel = added;
+    channel.tail = added;
+  } else if (added < channel.head) {  // out of order, as above
+    sends_[added].links.next_in_channel = channel.head;
+    channel.head = added;
+  } else {
+    SendIndex before = channel.head;
+    while (sends_[before].links.next_in_channel < added) before = sends_[before].links.next_in_channel;
+    sends_[added].links.next_in_channel = sends_[before].links.next_in_channel;
+    sends_[before].links.next_in_channel = added;
+  }
+  // The pair's list stays in position order: the new send goes before the first younger one
+  // (only an out-of-order enqueue above finds one).
+  ChannelPair& pair = channels_.pairs[channels_.pairs.find_or_insert({send.loc, send.peer})];
+  SendIndex before = pair.last;
+  while (before != kNoSend && before > added) before = sends_[before].links.prev_in_pair;
+  SendIndex after = before == kNoSend ? pair.first : sends_[before].links.next_in_pair;
+  sends_[added].links.prev_in_pair = before;
+  sends_[added].links.next_in_pair = after;
+  if (before != kNoSend) sends_[before].links.next_in_pair = added;
+  else pair.first = added;
+  if (after != kNoSend) sends_[after].links.prev_in_pair = added;
+  else pair.last = added;
 }
 
 void TraceState::renumber_sends(const std::vector<SendIndex>& old_to_new) {
@@ -268,15 +305,30 @@ void TraceState::renumber_sends(const std::vector<SendIndex>& old_to_new) {
     if (link != kNoSend) link = old_to_new[link];
   };
   for (Queued& entry : sends_)
-    if (!entry.received) follow(entry.next_in_channel);
-  channels_.for_each_channel([&](QueueChannel& channel) {
+    if (!entry.received) renumber_links(entry.links, follow);
+  channels_.channels.for_each([&](QueueChannel& channel) {
     follow(channel.head);
     follow(channel.tail);
+  });
+  channels_.pairs.for_each([&](ChannelPair& pair) {
+    follow(pair.first);
+    follow(pair.last);
   });
 }
 
 void TraceState::mark_received(SendIndex index) {
-  sends_[index].received = true;
+  Queued& queued = sends_[index];
+  const QueueLinks& links = queued.links;
+  if (links.prev_in_pair != kNoSend) sends_[links.prev_in_pair].links.next_in_pair = links.next_in_pair;
+  if (links.next_in_pair != kNoSend) sends_[links.next_in_pair].links.prev_in_pair = links.prev_in_pair;
+  if (links.prev_in_pair == kNoSend || links.next_in_pair == kNoSend) {
+    auto slot = channels_.pairs.find({queued.send.loc, queued.send.peer});
+    ChannelPair& pair = channels_.pairs[slot];
+    if (links.prev_in_pair == kNoSend) pair.first = links.next_in_pair;
+    if (links.next_in_pair == kNoSend) pair.last = links.prev_in_pair;
+    if (pair.first == kNoSend) channels_.pairs.erase(slot);
+  }
+  queued.received = true;
   --live_sends_;
   --records_;
   std::size_t dead = sends_.size() - live_sends_;
@@ -293,12 +345,22 @@ void TraceState::mark_received(SendIndex index) {
   }
 }
 
-void TraceState::dequeue(ChannelTable::Index slot, Event& retired) {
-  QueueChannel& channel = channels_[slot];
+void TraceState::dequeue(OpenTable<QueueChannel>::Index slot, Event& retired) {
+  QueueChannel& channel = channels_.channels[slot];
   SendIndex oldest = channel.head;
   retired = sends_[oldest].send;
-  channel.head = sends_[oldest].next_in_channel;
-  if (channel.head == kNoSend) channels_.close(slot);
+  channel.head = sends_[oldest].links.next_in_channel;
+  // With many messages in flight the send a receive takes was written long ago, and
+  // reading it missed the cache at nearly every receive: fetch now the one the next
+  // receive here most likely takes (the next of the channel, else of the pair).
+  SendIndex likely_next =
+      channel.head != kNoSend ? channel.head : sends_[oldest].links.next_in_pair;
+  if (likely_next != kNoSend) {
+    const char* record = reinterpret_cast<const char*>(&sends_[likely_next]);
+    __builtin_prefetch(record);
+    __builtin_prefetch(record + sizeof(Queued) - 1);
+  }
+  if (channel.head == kNoSend) channels_.channels.erase(slot);
   mark_received(oldest);
 }
 
@@ -307,8 +369,8 @@ void TraceState::remove_send(Position pos) {
   if (!found || found->received) return;
   SendIndex index = static_cast<SendIndex>(found - sends_.data());
   const Event& send = found->send;
-  ChannelTable::Index slot = channels_.find({send.loc, send.peer, send.tag, send.com});
-  QueueChannel& channel = channels_[slot];
+  auto slot = channels_.channels.find({send.loc, send.peer, send.tag, send.com});
+  QueueChannel& channel = channels_.channels[slot];
   if (channel.head == index) {
     Event retired;
     dequeue(slot, retired);
@@ -316,8 +378,8 @@ void TraceState::remove_send(Position pos) {
   }
   // Not the oldest of its channel (never so for a delta of this model): unlink it.
   SendIndex before = channel.head;
-  while (sends_[before].next_in_channel != index) before = sends_[before].next_in_channel;
-  sends_[before].next_in_channel = sends_[index].next_in_channel;
+  while (sends_[before].links.next_in_channel != index) before = sends_[before].links.next_in_channel;
+  sends_[before].links.next_in_channel = sends_[index].links.next_in_channel;
   if (channel.tail == index) channel.tail = before;
   mark_received(index);
 }
@@ -369,8 +431,8 @@ Anomaly TraceState::apply_model(Event& event, Event& retired, bool& has_retired)
       return Anomaly::None;
     case EventKind::Recv: {
       event.sendptr = 0;
-      ChannelTable::Index channel = channels_.find({event.peer, event.loc, event.tag, event.com});
-      if (channel == ChannelTable::kNone) return Anomaly::UnmatchedRecv;
+      auto channel = channels_.channels.find({event.peer, event.loc, event.tag, event.com});
+      if (channel == OpenTable<QueueChannel>::kNone) return Anomaly::UnmatchedRecv;
       dequeue(channel, retired);
       has_retired = true;
       event.sendptr = retired.pos;
@@ -460,9 +522,17 @@ std::vector<Position> TraceState::queue(Location src, Location dest) const {
       if (!entry.received) out.push_back(entry.send.pos);
     return out;
   }
-  channels_.for_each(src, dest, [&](const QueueChannel& channel) {
-    for (SendIndex i = channel.head; i != kNoSend; i = sends_[i].next_in_channel)
+  auto collect = [&](const ChannelPair& pair) {
+    for (SendIndex i = pair.first; i != kNoSend; i = sends_[i].links.next_in_pair)
       out.push_back(sends_[i].send.pos);
+  };
+  if (src != -1 && dest != -1) {
+    auto slot = channels_.pairs.find({src, dest});
+    if (slot != OpenTable<ChannelPair>::kNone) collect(channels_.pairs[slot]);
+    return out;  // a pair's list is in position order
+  }
+  channels_.pairs.for_each([&](const ChannelPair& pair) {
+    if ((src == -1 || pair.src == src) && (dest == -1 || pair.dest == dest)) collect(pair);
   });
   std::sort(out.begin(), out.end());
   return out;

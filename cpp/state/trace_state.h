@@ -66,6 +66,12 @@ class StackView {
   std::size_t low_size_ = 0, high_size_ = 0;
 };
 
+// How a queued send is linked (indices in the queue): to the next send of its channel,
+// and to its neighbours among the sends of its (source, destination) pair.
+struct QueueLinks {
+  SendIndex next_in_channel = kNoSend, prev_in_pair = kNoSend, next_in_pair = kNoSend;
+};
+
 // A whole state, as a full checkpoint stores it.
 struct StateSnapshot {
   std::vector<std::vector<Event>> stacks;  // per location, outermost first
@@ -75,9 +81,8 @@ struct StateSnapshot {
   // every send to its channel again (a fifth of random access at 32768 locations).
   // Derived from `queue`: a snapshot without them (read from an index) restores all the
   // same, at that cost.
-  // Beside queue: the index in queue of the next send of its channel, or kNoSend.
-  std::vector<SendIndex> next_in_channel;
-  ChannelTable::Saved channels;  // a channel's head and tail: indices in queue
+  std::vector<QueueLinks> links;  // beside queue, indices in queue
+  ChannelTables::Saved channels;  // ends of channels and pairs: indices in queue
 };
 
 // What changed between two states: the records that left (by position; `loc` of an enter,
@@ -163,7 +168,7 @@ class TraceState {
   // memory follows the messages in flight, not every channel ever used.
   struct Queued {
     Event send;
-    SendIndex next_in_channel = kNoSend;
+    QueueLinks links;
     bool received = false;  // a tombstone until the next compaction
   };
   struct Change {
@@ -201,10 +206,11 @@ class TraceState {
   LocationStack& stack_of(Location loc);
   void enqueue(const Event& send);
   // Takes the oldest send out of its channel and the queue.
-  void dequeue(ChannelTable::Index channel, Event& retired);
+  void dequeue(OpenTable<QueueChannel>::Index channel, Event& retired);
   void remove_send(Position pos);
   // The queued send at pos (received or not), or nullptr.
   const Queued* queued_at(Position pos) const;
+  // Takes the send at index out of its pair's list and the queue.
   void mark_received(SendIndex index);
   // After sends_ was renumbered (a compaction, an insertion before the end): links follow.
   void renumber_sends(const std::vector<SendIndex>& old_to_new);
@@ -219,7 +225,7 @@ class TraceState {
   // tombstone until they outnumber the live ones, then the vector is compacted.
   std::vector<Queued> sends_;
   std::size_t live_sends_ = 0;
-  ChannelTable channels_;
+  ChannelTables channels_;
   std::vector<std::pair<std::array<std::int64_t, 3>, Position>> open_transfers_;
   std::map<Location, std::vector<Position>> forks_;  // non-empty ones
   std::vector<std::pair<std::int64_t, Position>> last_lock_event_;

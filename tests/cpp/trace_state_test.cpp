@@ -272,10 +272,14 @@ TEST_CASE("snapshot and restore keep the FIFO order of pending sends") {
   // The snapshot keeps the channel links; one read from an index lacks them and restores
   // by matching each send again: both must give the same state.
   StateSnapshot unlinked = saved;
-  unlinked.next_in_channel.clear();
+  unlinked.links.clear();
   unlinked.channels = {};
   // The links are indices in the snapshot's queue: 2 (index 0) is followed by 3 (index 1).
-  CHECK(saved.next_in_channel == std::vector<SendIndex>{1, kNoSend});
+  REQUIRE(saved.links.size() == 2);
+  CHECK(saved.links[0].next_in_channel == 1);
+  CHECK(saved.links[1].next_in_channel == kNoSend);
+  CHECK(saved.links[0].next_in_pair == 1);
+  CHECK(saved.links[1].prev_in_pair == 0);
   REQUIRE(saved.channels.channels.entries.size() == 1);
   CHECK(saved.channels.channels.entries[0].second.head == 0);
   CHECK(saved.channels.channels.entries[0].second.tail == 1);
@@ -567,4 +571,36 @@ TEST_CASE("queue(src, dest) agrees with filtering the whole queue as channels co
     check_all(restored);
   }
   CHECK(restored.queue_size() == 0);
+}
+
+// Sends are queued in position order even when they come out of it (no decoder does
+// that; a state fed by hand may): each goes into the queue, its channel and its pair's
+// list at its place, and the links of those after it follow.
+TEST_CASE("sends applied out of position order: queue, pair lists and matching stay in order") {
+  TraceState state;
+  // Positions 50, 40, ..., 10 from 0 to 1 with tags 0 and 1 in turn, then 45 and 5 from 0
+  // to 2, and 25 from 0 to 1 with tag 0 again.
+  for (Position p : {50, 40, 30, 20, 10})
+    apply(state, send(p, 0, 1, static_cast<std::int64_t>(p / 10 % 2), 0));
+  apply(state, send(45, 0, 2, 0, 0));
+  apply(state, send(5, 0, 2, 0, 0));
+  apply(state, send(25, 0, 1, 0, 0));
+  CHECK(positions(state.queue()) == Positions{5, 10, 20, 25, 30, 40, 45, 50});
+  CHECK(state.queue(0, 1) == Positions{10, 20, 25, 30, 40, 50});
+  CHECK(state.queue(0, 2) == Positions{5, 45});
+  CHECK(state.queue(0, -1) == Positions{5, 10, 20, 25, 30, 40, 45, 50});
+  // Tag 0 from 0 to 1 holds 20, 25, 40 (even tens and 25); tag 1 holds 10, 30, 50. The
+  // oldest of each channel is taken first.
+  CHECK(apply(state, recv(60, 1, 0, 0, 0)).event.sendptr == 20);
+  CHECK(apply(state, recv(61, 1, 0, 1, 0)).event.sendptr == 10);
+  CHECK(apply(state, recv(62, 1, 0, 0, 0)).event.sendptr == 25);
+  CHECK(apply(state, recv(63, 2, 0, 0, 0)).event.sendptr == 5);
+  CHECK(state.queue(0, 1) == Positions{30, 40, 50});
+  CHECK(state.queue(0, 2) == Positions{45});
+  CHECK(apply(state, recv(64, 1, 0, 0, 0)).event.sendptr == 40);
+  CHECK(apply(state, recv(65, 1, 0, 1, 0)).event.sendptr == 30);
+  CHECK(apply(state, recv(66, 1, 0, 1, 0)).event.sendptr == 50);
+  CHECK(apply(state, recv(67, 2, 0, 0, 0)).event.sendptr == 45);
+  CHECK(state.queue_size() == 0);
+  CHECK(state.queue(0, -1).empty());
 }
