@@ -112,8 +112,9 @@ std::uint64_t memory_of(const StateDelta& delta);
 
 // The state S_i of the EARL model: per-location region stacks and the message queue.
 // It keeps the full records of the events in it, so that following a pointer to an open
-// region or a pending message costs no re-read. Every operation costs O(log n) in the
-// messages in flight and never looks at locations other than the event's own.
+// region or a pending message costs no re-read. Applying an event costs O(1) expected
+// (a hash probe for a send or receive) whatever the messages in flight, finding a send by
+// position O(log n); nothing looks at locations other than the event's own.
 class TraceState {
  public:
   TraceState() = default;
@@ -164,8 +165,9 @@ class TraceState {
 
  private:
   // MPI's non-overtaking rule: a FIFO of unreceived sends per (source, destination, tag,
-  // communicator), linked through the queued records. Empty channels are closed, so
-  // memory follows the messages in flight, not every channel ever used.
+  // communicator), and a list per (source, destination) for queue(src, dest), both linked
+  // through the queued records. Empty channels and pairs are erased, so memory follows
+  // the messages in flight, not every channel ever used.
   struct Queued {
     Event send;
     QueueLinks links;
@@ -222,7 +224,8 @@ class TraceState {
   // The queued sends in one vector by ascending position (sends arrive in position order,
   // so a send is appended): a restore fills it in one sweep instead of building a tree,
   // whose nodes were a fifth of random access at width. A received send stays as a
-  // tombstone until they outnumber the live ones, then the vector is compacted.
+  // tombstone until they outnumber the live ones, then the vector is compacted. Channels
+  // and pairs link their sends by index in it, so a receive searches nothing.
   std::vector<Queued> sends_;
   std::size_t live_sends_ = 0;
   ChannelTables channels_;
