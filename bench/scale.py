@@ -10,10 +10,12 @@ depth (not a test: prints figures and a Markdown table with the ratios of this o
       event(p) median.
 
 Each trace is generated once into --dir (reused when its truth file exists) and measured
-in a fresh process (peak RSS is per process).
+in a fresh process (peak RSS is per process). On a shared machine single runs differ by
+tens of percent: --repeat N measures every part N times and ends with each ratio of
+every run, each run's ratios taken within that run.
 
 usage: python bench/scale.py [--parts a b c] [--events 1000000] [--format alog]
-                             [--widths 16 8192 32768] [--dir /tmp/earl-scale]
+                             [--widths 16 8192 32768] [--dir /tmp/earl-scale] [--repeat 1]
 """
 import argparse
 import json
@@ -103,13 +105,20 @@ def part_a(args):
         row(name, result, f" {truth['max_in_flight']:,} | {records_mb:.1f} |")
         results[name] = (result, records_mb)
     base, big, tags = (results[n][0] for n in ("inflight20k", "inflight200k", "inflight200k_tags"))
-    print(f"\nper-event open cost 2*10^5 / 2*10^4 in flight: "
-          f"{big['ns_per_event'] / base['ns_per_event']:.2f} (target < 1.5); one tag per "
-          f"message / 2*10^4: {tags['ns_per_event'] / base['ns_per_event']:.2f}")
+    ratios = {"(a) open cost 2*10^5 / 2*10^4 in flight (target < 1.5)":
+              big["ns_per_event"] / base["ns_per_event"],
+              "(a) open cost one tag per message / 2*10^4 (target < 1.5)":
+              tags["ns_per_event"] / base["ns_per_event"]}
+    print()
+    for name, value in ratios.items():
+        print(f"{name}: {value:.2f}")
     for name in ("inflight200k", "inflight200k_tags"):
         result, records_mb = results[name]
         print(f"peak RSS {name}: {result['peak_rss_mb']:.0f} MB against 3 x {records_mb:.1f} "
               f"+ 64 = {3 * records_mb + 64:.0f} MB (target: below)")
+        ratios[f"(a) peak RSS {name} / (3 x records in flight + 64 MB) (target < 1)"] = (
+            result["peak_rss_mb"] / (3 * records_mb + 64))
+    return ratios
 
 
 def part_b(args):
@@ -122,10 +131,15 @@ def part_b(args):
         results[width] = run_child(path, args.samples)
         row(f"wide{width}", results[width])
     narrow = results[args.widths[0]]
+    ratios = {}
     for width in args.widths[1:]:
         print(f"\nscan speed {width} / {args.widths[0]} locations: "
               f"{narrow['ns_per_event'] / results[width]['ns_per_event']:.2f} (target >= 0.5); "
               f"random event(p) median {results[width]['random_ms']:.3f} ms")
+        ratios[f"(b) scan speed {width} / {args.widths[0]} locations (target >= 0.5)"] = (
+            narrow["ns_per_event"] / results[width]["ns_per_event"])
+        ratios[f"(b) random event(p) median at {width} locations, ms"] = results[width]["random_ms"]
+    return ratios
 
 
 def part_c(args):
@@ -141,6 +155,8 @@ def part_c(args):
     print(f"\nper-event open cost depth 10^4 / none: "
           f"{deep['ns_per_event'] / flat['ns_per_event']:.2f} (target <= 1.5); random event(p) "
           f"{deep['random_ms'] / flat['random_ms']:.2f}x")
+    return {"(c) open cost depth 10^4 / none (target <= 1.5)":
+            deep["ns_per_event"] / flat["ns_per_event"]}
 
 
 def main():
@@ -152,14 +168,26 @@ def main():
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--dir", default=os.path.join(os.environ.get("TMPDIR", "/tmp"),
                                                       "earl-scale"))
+    parser.add_argument("--repeat", type=int, default=1, help="measure every part this often")
     parser.add_argument("--measure", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
         return measure(args.measure, args.samples)
     os.makedirs(args.dir, exist_ok=True)
+    if args.repeat < 1:
+        parser.error("--repeat: at least 1")
     print(f"load average before: {os.getloadavg()[0]:.2f}, format {args.format}")
-    for part in args.parts:
-        {"a": part_a, "b": part_b, "c": part_c}[part](args)
+    runs = {}
+    for run in range(args.repeat):
+        if args.repeat > 1:
+            print(f"\n## run {run + 1} of {args.repeat} (load average {os.getloadavg()[0]:.2f})")
+        for part in args.parts:
+            for name, value in {"a": part_a, "b": part_b, "c": part_c}[part](args).items():
+                runs.setdefault(name, []).append(value)
+    if args.repeat > 1:
+        print(f"\n## every run\n")
+        for name, values in runs.items():
+            print(f"- {name}: {', '.join(f'{v:.2f}' for v in values)}")
     print(f"\nload average after: {os.getloadavg()[0]:.2f}")
 
 
