@@ -189,7 +189,7 @@ void TruthCollector::judge_collective(CollectiveWait& instance) {
 void TruthCollector::instance_complete() {
   const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
   const bool window = coll_region_ == win_create_ || coll_region_ == win_fence_ || coll_region_ == win_free_;
-  CollectiveWait instance{window ? rma_.fences : coll_instances_, coll_region_, seconds(latest), {}};
+  CollectiveWait instance{window ? rma_.fences : coll_instances_, coll_region_, seconds(latest), {}, -1, {}};
   if (window) {
     instance.waits.reserve(processes_);
     for (int l = 0; l < processes_; ++l) {
