@@ -21,15 +21,18 @@ def otf2_two_ranks(tmp_path):
     return aw, [aw.ev(l) for l in locs], world, region
 
 
-def active_target_archive(tmp_path):
-    """Two ranks, three post/start/complete/wait epochs: Early Wait, Late Complete and
-    Late Post (synchronisation)."""
+def pscw_two_ranks(tmp_path, *window_names):
+    """Two ranks with windows of MPI_COMM_WORLD for post/start/complete/wait epochs: rank 0
+    the origin (its group: rank 1), rank 1 the target (its group: rank 0). Returns (writer,
+    event writers, region maker, windows, sync, put): sync(l, call, enter, leave) writes an
+    MPI_Win_* call of location l with its group sync record on the first window;
+    put(enter, leave, op, window, put_at) an MPI_Put of location 0 to rank 1 whose RmaPut
+    record is at put_at (default: enter) and completes a tick before it leaves."""
     from otf2.enums import GroupType, Paradigm, RmaSyncLevel
     from otf2_archives import T
     aw, e, world, region = otf2_two_ranks(tmp_path)
     locs = aw.locations
-    win = aw.d.rma_win("window", comm=world)
-    # the origin's targets (location 1) and the target's origins (location 0)
+    windows = [aw.d.rma_win(name, comm=world) for name in window_names]
     targets = aw.d.group("targets", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
                          members=[locs[1]])
     origins = aw.d.group("origins", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
@@ -38,16 +41,25 @@ def active_target_archive(tmp_path):
 
     def sync(l, name, enter, leave):
         e[l].enter(T(enter), region(name))
-        e[l].rma_group_sync(T(enter), level, win, targets if l == 0 else origins)
+        e[l].rma_group_sync(T(enter), level, windows[0], targets if l == 0 else origins)
         e[l].leave(T(leave), region(name))
 
-    def put(enter, leave, op):
+    def put(enter, leave, op, window=None, put_at=None):
+        window = windows[0] if window is None else window
         e[0].enter(T(enter), region("MPI_Put"))
-        e[0].rma_put(T(enter), win, 1, 8, op)
-        e[0].rma_op_complete_blocking(T(leave - 1), win, op)
+        e[0].rma_put(T(enter if put_at is None else put_at), window, 1, 8, op)
+        e[0].rma_op_complete_blocking(T(leave - 1), window, op)
         e[0].leave(T(leave), region("MPI_Put"))
     for l in (0, 1):
         e[l].enter(T(0), region("main"))
+    return aw, e, region, windows, sync, put
+
+
+def active_target_archive(tmp_path):
+    """Two ranks, three post/start/complete/wait epochs: Early Wait, Late Complete and
+    Late Post (synchronisation)."""
+    from otf2_archives import T
+    aw, e, region, _, sync, put = pscw_two_ranks(tmp_path, "window")
     # epoch 1: post [10, 12]; start [14, 16], put [30, 35] (completed at 34), complete [60, 62];
     # wait [20, 80]
     sync(1, "MPI_Win_post", 10, 12)
@@ -77,48 +89,26 @@ def active_target_archive(tmp_path):
 def late_post_in_put_archive(tmp_path):
     """Two ranks, two epochs: Late Post inside an MPI_Put of the epoch (communication),
     and a put on another window that is not the epoch's."""
-    from otf2.enums import GroupType, Paradigm, RmaSyncLevel
     from otf2_archives import T
-    aw, e, world, region = otf2_two_ranks(tmp_path)
-    locs = aw.locations
-    win = aw.d.rma_win("window", comm=world)
-    other = aw.d.rma_win("other window", comm=world)
-    targets = aw.d.group("targets", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
-                         members=[locs[1]])
-    origins = aw.d.group("origins", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
-                         members=[locs[0]])
-    level = RmaSyncLevel.PROCESS | RmaSyncLevel.MEMORY
-
-    def sync(l, name, enter, leave):
-        e[l].enter(T(enter), region(name))
-        e[l].rma_group_sync(T(enter), level, win, targets if l == 0 else origins)
-        e[l].leave(T(leave), region(name))
-
-    def put(enter, leave, op, window=win):
-        e[0].enter(T(enter), region("MPI_Put"))
-        e[0].rma_put(T(enter + 1), window, 1, 8, op)
-        e[0].rma_op_complete_blocking(T(leave - 1), window, op)
-        e[0].leave(T(leave), region("MPI_Put"))
-    for l in (0, 1):
-        e[l].enter(T(0), region("main"))
+    aw, e, region, (_, other), sync, put = pscw_two_ranks(tmp_path, "window", "other window")
     # epoch 1: start [10, 12] returns before the post [30, 31]; the put [20, 50] (RmaPut at
     # 21) runs at P = 30: 30 - 21 = 9 us. Another put [52, 55]; complete [60, 62]; the
     # target waits [35, 70]: Early Wait 60 - 35 = 25, Late Complete 60 - 55 = 5.
     sync(0, "MPI_Win_start", 10, 12)
-    put(20, 50, 1)
+    put(20, 50, 1, put_at=21)
     sync(1, "MPI_Win_post", 30, 31)
     sync(1, "MPI_Win_wait", 35, 70)
-    put(52, 55, 2)
+    put(52, 55, 2, put_at=53)
     sync(0, "MPI_Win_complete", 60, 62)
     # epoch 2: start [100, 101]; a put on another window [105, 130] runs at P = 110 but
     # is not the epoch's; the epoch's put [131, 133]; complete [140, 141]; post
     # [110, 111], wait [112, 150]: no Late Post; Early Wait 140 - 112 = 28, Late Complete
     # 140 - 133 = 7 (the other window's put is not this epoch's operation).
     sync(0, "MPI_Win_start", 100, 101)
-    put(105, 130, 3, other)
+    put(105, 130, 3, other, put_at=106)
     sync(1, "MPI_Win_post", 110, 111)
     sync(1, "MPI_Win_wait", 112, 150)
-    put(131, 133, 4)
+    put(131, 133, 4, put_at=132)
     sync(0, "MPI_Win_complete", 140, 141)
     for l in (0, 1):
         e[l].leave(T(300), region("main"))
