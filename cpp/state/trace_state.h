@@ -157,7 +157,7 @@ class TraceState {
   // Unreceived sends, ascending positions (O(messages in flight)).
   std::vector<Event> queue() const;
   // Positions of the unreceived sends from src to dest (-1 = any), ascending. Costs
-  // O(answer log answer) with both given, O(answer log answer + pairs in use) with one.
+  // O(answer) with both given, O(answer log answer + pairs in use) with one.
   std::vector<Position> queue(Location src, Location dest) const;
   std::size_t queue_size() const { return live_sends_; }
   // The number of records held (open enters and queued sends).
