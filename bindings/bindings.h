@@ -6,6 +6,7 @@ namespace earl::bindings {
 void bind_errors(pybind11::module_& m);
 void bind_formats(pybind11::module_& m);
 void bind_event_trace(pybind11::module_& m);
+void bind_open_options(pybind11::module_& m);
 void bind_p2_statistic(pybind11::module_& m);
 void bind_generator(pybind11::module_& m);
 void bind_convert(pybind11::module_& m);

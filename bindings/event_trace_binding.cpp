@@ -10,6 +10,8 @@
 #include <mutex>
 
 #include "bindings/bindings.h"
+#include "bindings/open_options_binding.h"
+#include "bindings/python_arguments.h"
 #include "bindings/python_callbacks.h"
 #include "bindings/python_text.h"
 #include "index/index_settings.h"
@@ -71,23 +73,6 @@ void put(PyObject* dict, PyObject* name, PyObject* value) {
   if (failed) throw py::error_already_set();
 }
 
-// An integer argument: an int or an object with __index__ (NumPy integers), never a float,
-// str, Decimal or Fraction (TypeError naming the argument). False when it does not fit in
-// 64 bits.
-bool index_value(const py::object& value, const char* what, std::int64_t& out) {
-  if (!PyIndex_Check(value.ptr()))
-    throw py::type_error(std::string(what) + " must be an integer (int or an object with __index__), not " +
-                         Py_TYPE(value.ptr())->tp_name);
-  py::object number = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
-  if (!number) throw py::error_already_set();
-  int overflow = 0;
-  long long result = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
-  if (overflow != 0) return false;
-  if (result == -1 && PyErr_Occurred()) throw py::error_already_set();
-  out = result;
-  return true;
-}
-
 // Every method runs with the trace's lock held (see lock_and_call below), so another
 // Python thread, or Lua or Tcl holding the same SharedTrace, never sees the iterator or
 // the decoder halfway through a move.
@@ -123,29 +108,8 @@ class PyEventTrace {
   }
 
  public:
-  PyEventTrace(const py::object& path, const py::object& format, const py::object& bdist,
-               const py::object& hsize, py::object progress, bool cache, const py::object& memory,
-               const py::object& index, bool time_correct, const py::object& min_latency)
+  PyEventTrace(const std::string& file, const EventTrace::Options& options, py::object progress)
       : progress_(std::move(progress)) {
-    EventTrace::Options options;
-    options.cache = cache;
-    if (!index.is_none()) {
-      if (!py::isinstance<py::bool_>(index)) throw py::type_error("index must be True, False or None");
-      options.index = index.cast<bool>() ? 1 : 0;
-    }
-    options.time_correct = time_correct;
-    if (!min_latency.is_none()) {
-      if (PyBool_Check(min_latency.ptr()) ||
-              (!PyFloat_Check(min_latency.ptr()) && !PyLong_Check(min_latency.ptr())))
-        throw py::type_error("min_latency must be a number of seconds, got " +
-                             std::string(Py_TYPE(min_latency.ptr())->tp_name));
-      options.clock.min_latency = min_latency.cast<double>();
-    }
-    const std::string file = text_argument(path, "file");
-    if (!format.is_none()) options.format = text_argument(format, "format");
-    options.bdist = integer_argument(bdist, "bdist");
-    options.hsize = integer_argument(hsize, "hsize");
-    if (!memory.is_none()) options.memory = integer_argument(memory, "memory");
     PythonCallbacks callbacks;
     ProgressCallback callback = make_callback(callbacks);
     callbacks.without_gil([&] {
@@ -343,13 +307,6 @@ class PyEventTrace {
     return static_cast<Location>(loc);
   }
 
-  static std::int64_t integer_argument(const py::object& value, const char* what) {
-    std::int64_t number = 0;
-    if (!index_value(value, what, number))
-      throw EarlError(std::string(what) + " " + std::string(py::str(value)) + " is out of range");
-    return number;
-  }
-
   const Event& locate(std::int64_t pos) {
     EventTrace& t = trace();
     if (pos < 0 && t.iterator() == 0)
@@ -452,12 +409,11 @@ auto on_trace(F f) {
 
 void bind_event_trace(py::module_& m) {
   py::class_<PyEventTrace, Holder>(m, "EventTrace")
-      .def(py::init<const py::object&, const py::object&, const py::object&, const py::object&,
-                    py::object, bool, const py::object&, const py::object&, bool, const py::object&>(),
-           py::arg("file"), py::arg("format") = py::none(), py::arg("bdist") = 10000,
-           py::arg("hsize") = 1000, py::arg("progress") = py::none(), py::arg("cache") = true,
-           py::arg("memory") = py::none(), py::arg("index") = py::none(), py::kw_only(),
-           py::arg("time_correct") = false, py::arg("min_latency") = py::none())
+      .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+             OpenArguments open = open_arguments(args, kwargs);
+             return std::make_shared<PyEventTrace>(open.file, open.options, open.progress);
+           }),
+           open_signature_text().c_str())
       .def("event", method(&PyEventTrace::event), py::arg("pos") = py::none())
       .def("attributes", method(&PyEventTrace::attributes), py::arg("pos") = py::none())
       .def("values", method(&PyEventTrace::values), py::arg("pos") = py::none())

@@ -5,6 +5,7 @@ PYBIND11_MODULE(_core, m) {
   earl::bindings::bind_errors(m);
   earl::bindings::bind_formats(m);
   earl::bindings::bind_event_trace(m);
+  earl::bindings::bind_open_options(m);
   earl::bindings::bind_p2_statistic(m);
   earl::bindings::bind_generator(m);
   earl::bindings::bind_convert(m);

@@ -128,7 +128,7 @@ def test_c8_open_returns_the_command_name(hand):
     ("-mark -1", 'earl open: -mark must be a nonnegative integer (got "-1")'),
     ("-mark 2.5", 'earl open: -mark must be a nonnegative integer (got "2.5")'),
     ("-mark", "earl open: option -mark needs a value"),
-    ("-speed 3", 'bad option "-speed": must be -format, -hist, or -mark'),
+    ("-speed 3", 'bad option "-speed": must be -format, -mark, or -hist'),
 ])
 def test_c9_option_values_are_checked(tcl, options, message):
     assert error_of(tcl, f"earl open $path x {options}") == message

@@ -74,14 +74,14 @@ def test_constructor_returns_the_handle_and_takes_every_option(hand):
 
 
 @pytest.mark.parametrize("command, message", [
-    ("EventTrace", 'wrong # args: should be "EventTrace handle -file file ?-format format? ?-bdist n? ?-hsize n? ?-timecorrect boolean? ?-minlatency seconds? ?-memory bytes? ?-index boolean?"'),
+    ("EventTrace", 'wrong # args: should be "EventTrace handle -file file ?-format format? ?-bdist n? ?-hsize n? ?-cache boolean? ?-memory bytes? ?-index boolean? ?-timecorrect boolean? ?-minlatency seconds? ?-strict boolean?"'),
     ("EventTrace x", "EventTrace: -file is required, as in EventTrace e -file run.otf2"),
     ("EventTrace x -format alog", "EventTrace: -file is required, as in EventTrace e -file run.otf2"),
-    ("EventTrace x -file $path -bdist", 'wrong # args: should be "EventTrace handle -file file ?-format format? ?-bdist n? ?-hsize n? ?-timecorrect boolean? ?-minlatency seconds? ?-memory bytes? ?-index boolean?"'),
+    ("EventTrace x -file $path -bdist", 'wrong # args: should be "EventTrace handle -file file ?-format format? ?-bdist n? ?-hsize n? ?-cache boolean? ?-memory bytes? ?-index boolean? ?-timecorrect boolean? ?-minlatency seconds? ?-strict boolean?"'),
     ("EventTrace x -file $path -bdist many", 'EventTrace: -bdist must be a nonnegative integer (got "many")'),
     ("EventTrace x -file $path -bdist -1", 'EventTrace: -bdist must be a nonnegative integer (got "-1")'),
     ("EventTrace x -file $path -hsize 0", 'EventTrace: -hsize must be a positive integer (got "0")'),
-    ("EventTrace x -file $path -colour red", 'bad option "-colour": must be -file, -format, -bdist, -hsize, -timecorrect, -minlatency, -memory, or -index'),
+    ("EventTrace x -file $path -colour red", 'bad option "-colour": must be -file, -format, -bdist, -hsize, -cache, -memory, -index, -timecorrect, -minlatency, or -strict'),
     ("EventTrace e -file $path", 'EventTrace: a command named "e" already exists'),
     ("EventTrace set -file $path", 'EventTrace: a command named "set" already exists'),
 ])

@@ -20,6 +20,7 @@
 #include "model/error.h"
 #include "trace/event_attributes.h"
 #include "trace/event_trace.h"
+#include "trace/open_options.h"
 #include "trace/shared_trace.h"
 
 namespace earl::lua {
@@ -520,107 +521,97 @@ void push_trace(lua_State* L, std::shared_ptr<SharedTrace>* shared) {
   }
 }
 
-bool default_cache() {
-  const char* setting = std::getenv("EARL_CACHE");
-  if (!setting) return true;
-  std::string value(setting);
-  auto first = value.find_first_not_of(" \t\n");
-  auto last = value.find_last_not_of(" \t\n");
-  return first == std::string::npos || value.substr(first, last - first + 1) != "0";
+// Fails (a Lua error naming the option) unless the value at idx is nil or of the row's
+// type. Lua errors skip C++ destructors, so every check runs before any C++ object of the
+// call exists.
+void check_type(lua_State* L, int idx, const OpenOption& option) {
+  if (lua_isnoneornil(L, idx)) return;
+  switch (option.type) {
+    case OptionType::Text: string_argument(L, idx, "EventTrace", option.name); break;
+    case OptionType::Integer: integer_argument(L, idx, "EventTrace", option.name); break;
+    case OptionType::Boolean:
+      if (!lua_isboolean(L, idx))
+        fail(L, "EventTrace: %s must be a boolean (got %s)", option.name, type_of(L, idx));
+      break;
+    case OptionType::Number: number_argument(L, idx, "EventTrace", option.name); break;
+  }
+}
+
+// The value at idx, of a type check_type accepted.
+OptionValue lua_value(lua_State* L, int idx, const OpenOption& option) {
+  if (lua_isnoneornil(L, idx)) return std::monostate{};
+  switch (option.type) {
+    case OptionType::Text: return std::string(lua_tostring(L, idx));
+    case OptionType::Integer: return static_cast<std::int64_t>(lua_tointeger(L, idx));
+    case OptionType::Boolean: return lua_toboolean(L, idx) != 0;
+    case OptionType::Number: return static_cast<double>(lua_tonumber(L, idx));
+  }
+  return std::monostate{};
+}
+
+const char* option_names() {
+  static const std::string names = [] {
+    std::string out = "file";
+    for (const OpenOption& option : open_options()) out += std::string(", ") + option.name;
+    return out;
+  }();
+  return names.c_str();
 }
 
 struct OpenArguments {
-  const char* file = nullptr;
-  const char* format = nullptr;
-  lua_Integer bdist = 10000;
-  lua_Integer hsize = 1000;
-  int cache = -1;  // -1: EARL_CACHE decides, as in Python
-  bool time_correct = false;
-  lua_Integer memory = -1;   // -1: EARL_MEMORY decides, as in Python
-  int index = -1;            // -1: automatic (EARL_INDEX), as in Python
-  lua_Number min_latency = -1;  // < 0: the default (EventTrace::Options)
+  std::string file;
+  OpenOptions options;
 };
 
-const char* optional_string(lua_State* L, int idx, const char* name) {
-  return lua_isnoneornil(L, idx) ? nullptr : string_argument(L, idx, "EventTrace", name);
-}
-
-int optional_boolean(lua_State* L, int idx, const char* name) {
-  if (lua_isnoneornil(L, idx)) return -1;
-  if (!lua_isboolean(L, idx))
-    fail(L, "EventTrace: %s must be a boolean (got %s)", name, type_of(L, idx));
-  return lua_toboolean(L, idx);
-}
-
-// EventTrace{file=..., format=..., bdist=..., hsize=..., cache=..., time_correct=...,
-// memory=..., index=..., min_latency=...}: every key is read onto the stack (the strings
-// stay alive there) and unknown keys are errors, so that a misspelt option is not
-// silently ignored.
+// EventTrace{file=..., <any option of trace/open_options.h>=...}: unknown keys are errors,
+// so that a misspelt option is not silently ignored.
 OpenArguments options_from_table(lua_State* L) {
-  static const char* const known[] = {"file", "format", "bdist", "hsize", "cache",
-                                      "time_correct", "memory", "index", "min_latency"};
   lua_pushnil(L);
   while (lua_next(L, 1)) {
     lua_pop(L, 1);
-    bool known_key = false;
-    if (lua_type(L, -1) == LUA_TSTRING)
-      for (const char* name : known) known_key = known_key || std::strcmp(lua_tostring(L, -1), name) == 0;
-    if (!known_key)
-      fail(L, "EventTrace: unknown option '%s' (the options are file, format, bdist, hsize, cache, "
-              "time_correct, memory, index, min_latency)",
-           luaL_tolstring(L, -1, nullptr));
+    bool known = lua_type(L, -1) == LUA_TSTRING &&
+                 (std::strcmp(lua_tostring(L, -1), "file") == 0 || find_open_option(lua_tostring(L, -1)));
+    if (!known)
+      fail(L, "EventTrace: unknown option '%s' (the options are %s)", luaL_tolstring(L, -1, nullptr),
+           option_names());
   }
   lua_settop(L, 1);
-  for (const char* name : known) lua_getfield(L, 1, name);  // at 2..10
-  OpenArguments args;
+  lua_getfield(L, 1, "file");  // at 2
   if (lua_isnil(L, 2)) fail(L, "EventTrace: file is required, as in EventTrace{file=\"run.otf2\"}");
-  args.file = string_argument(L, 2, "EventTrace", "file");
-  args.format = optional_string(L, 3, "format");
-  args.bdist = optional_integer(L, 4, "EventTrace", "bdist", 10000);
-  args.hsize = optional_integer(L, 5, "EventTrace", "hsize", 1000);
-  args.cache = optional_boolean(L, 6, "cache");
-  args.time_correct = optional_boolean(L, 7, "time_correct") == 1;
-  args.memory = optional_integer(L, 8, "EventTrace", "memory", -1);
-  if (!lua_isnil(L, 8) && args.memory <= 0)
-    fail(L, "EventTrace: memory must be a positive number of bytes (got %I)", args.memory);
-  args.index = optional_boolean(L, 9, "index");
-  if (!lua_isnil(L, 10)) {
-    args.min_latency = number_argument(L, 10, "EventTrace", "min_latency");
-    if (!(args.min_latency >= 0))  // NaN too
-      fail(L, "EventTrace: min_latency must be a number of seconds >= 0 (got %f)", args.min_latency);
+  string_argument(L, 2, "EventTrace", "file");
+  for (const OpenOption& option : open_options()) {
+    lua_getfield(L, 1, option.name);
+    check_type(L, -1, option);
   }
+  OpenArguments args;
+  args.file = lua_tostring(L, 2);
+  int idx = 3;
+  for (const OpenOption& option : open_options())
+    set_open_option(args.options, option, lua_value(L, idx++, option), option.name);
   return args;
 }
 
-// EventTrace(file, format, bdist, hsize, cache), the trailing ones optional.
+// EventTrace(file, ...): after the file, the table's positional options in its order.
 OpenArguments options_from_arguments(lua_State* L) {
+  string_argument(L, 1, "EventTrace", "file");
+  int idx = 2;
+  for (const OpenOption& option : open_options())
+    if (option.positional) check_type(L, idx++, option);
   OpenArguments args;
-  args.file = string_argument(L, 1, "EventTrace", "file");
-  args.format = optional_string(L, 2, "format");
-  args.bdist = optional_integer(L, 3, "EventTrace", "bdist", 10000);
-  args.hsize = optional_integer(L, 4, "EventTrace", "hsize", 1000);
-  args.cache = optional_boolean(L, 5, "cache");
+  args.file = lua_tostring(L, 1);
+  idx = 2;
+  for (const OpenOption& option : open_options())
+    if (option.positional) set_open_option(args.options, option, lua_value(L, idx++, option), option.name);
   return args;
 }
 
 std::shared_ptr<SharedTrace>* open_trace(const OpenArguments& args) {
-  EventTrace::Options options;
-  if (args.format) options.format = args.format;
-  options.bdist = args.bdist;
-  options.hsize = args.hsize;
-  options.cache = args.cache < 0 ? default_cache() : args.cache != 0;
-  options.time_correct = args.time_correct;
-  options.memory = args.memory;
-  options.index = args.index;
-  if (args.min_latency >= 0) options.clock.min_latency = args.min_latency;
-  auto trace = std::make_unique<EventTrace>(args.file, options);
+  auto trace = std::make_unique<EventTrace>(args.file, args.options);
   return new std::shared_ptr<SharedTrace>(std::make_shared<SharedTrace>(std::move(trace)));
 }
 
 int open(lua_State* L) {
   OpenArguments args = lua_type(L, 1) == LUA_TTABLE ? options_from_table(L) : options_from_arguments(L);
-  // The strings of args live on the Lua stack until push_trace replaces index 1, which
-  // happens after the trace is open.
   push_trace(L, open_trace(args));
   return 1;
 }

@@ -234,25 +234,22 @@ int trace_command(ClientData data, Tcl_Interp* interp, int objc, Tcl_Obj* const 
 
 void delete_trace(ClientData data) { delete static_cast<Trace98*>(data); }
 
-// earl open file ?obj? ?-format f? ?-hist n? ?-mark d?
+// earl open file ?obj? ?-format f? ?-hist n? ?-mark d? (the rows of trace/open_options.h
+// that have a 1998 flag)
 int earl_open(Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
-  if (objc < 3) usage(objv, "open file ?obj? ?-format f? ?-hist n? ?-mark d?");
+  if (objc < 3) usage(objv, ("open file ?obj? " + tcl_option_usage(TclDialect::Earl98)).c_str());
   const std::string file = Tcl_GetString(objv[2]);
   int i = 3;
   std::string name;
   if (i < objc && Tcl_GetString(objv[i])[0] != '-') name = Tcl_GetString(objv[i++]);
-  static const char* const options[] = {"-format", "-hist", "-mark", nullptr};
+  const TclOptionFlags& known = tcl_option_flags(TclDialect::Earl98);
   OpenOptions open;
   for (; i < objc; i += 2) {
     int option = 0;
-    if (Tcl_GetIndexFromObj(interp, objv[i], options, "option", 0, &option) != TCL_OK) return TCL_ERROR;
+    if (Tcl_GetIndexFromObj(interp, objv[i], known.flags.data(), "option", 0, &option) != TCL_OK) return TCL_ERROR;
     if (i + 1 >= objc)
-      throw EarlError(std::string("earl open: option ") + options[option] + " needs a value");
-    switch (option) {
-      case 0: open.format = Tcl_GetString(objv[i + 1]); break;
-      case 1: open.hsize = count_argument(objv[i + 1], "earl open", "-hist", false); break;
-      case 2: open.bdist = count_argument(objv[i + 1], "earl open", "-mark", true); break;
-    }
+      throw EarlError(std::string("earl open: option ") + known.flags[option] + " needs a value");
+    set_tcl_option(open, *known.rows[option], objv[i + 1], "earl open", known.flags[option]);
   }
   if (name.empty())
     name = fresh_name(interp, "earltrace");

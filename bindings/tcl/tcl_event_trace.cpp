@@ -342,46 +342,24 @@ int make_command(Tcl_Interp* interp, const char* name, std::shared_ptr<SharedTra
   return TCL_OK;
 }
 
-// EventTrace handle -file f ?-format F? ?-bdist N? ?-hsize N? ?-timecorrect BOOL?
-//   ?-minlatency S? ?-memory BYTES? ?-index BOOL?
+// EventTrace handle -file f ?-format F? ?-bdist N? ... (every option of trace/open_options.h)
 int create(Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
   const std::string here = "EventTrace";
   if (objc < 2 || objc % 2 != 0)
-    throw EarlError("wrong # args: should be \"EventTrace handle -file file ?-format format? ?-bdist n? "
-                    "?-hsize n? ?-timecorrect boolean? ?-minlatency seconds? ?-memory bytes? ?-index boolean?\"");
-  static const char* const options[] = {"-file",       "-format", "-bdist", "-hsize", "-timecorrect",
-                                        "-minlatency", "-memory", "-index", nullptr};
+    throw EarlError("wrong # args: should be \"EventTrace handle -file file " + tcl_option_usage(TclDialect::Earl20) +
+                    "\"");
+  const TclOptionFlags& known = tcl_option_flags(TclDialect::Earl20);
+  std::vector<const char*> flags{"-file"};
+  flags.insert(flags.end(), known.flags.begin(), known.flags.end());
   std::optional<std::string> file;
   OpenOptions open;
   for (int i = 2; i < objc; i += 2) {
     int option = 0;
-    if (Tcl_GetIndexFromObj(interp, objv[i], options, "option", 0, &option) != TCL_OK) return TCL_ERROR;
-    switch (option) {
-      case 0: file = Tcl_GetString(objv[i + 1]); break;
-      case 1: open.format = Tcl_GetString(objv[i + 1]); break;
-      case 2: open.bdist = count_argument(objv[i + 1], here, "-bdist", true); break;
-      case 3: open.hsize = count_argument(objv[i + 1], here, "-hsize", false); break;
-      case 4: {
-        int flag = 0;
-        if (Tcl_GetBooleanFromObj(interp, objv[i + 1], &flag) != TCL_OK) return TCL_ERROR;
-        open.time_correct = flag != 0;
-        break;
-      }
-      case 5: {
-        open.min_latency = number_argument(objv[i + 1], here, "-minlatency");
-        if (!(open.min_latency >= 0))  // NaN too
-          throw EarlError("EventTrace: -minlatency must be a number of seconds >= 0, got " +
-                          std::string(Tcl_GetString(objv[i + 1])));
-        break;
-      }
-      case 6: open.memory = count_argument(objv[i + 1], here, "-memory", false); break;
-      case 7: {
-        int flag = 0;
-        if (Tcl_GetBooleanFromObj(interp, objv[i + 1], &flag) != TCL_OK) return TCL_ERROR;
-        open.index = flag != 0 ? 1 : 0;
-        break;
-      }
-    }
+    if (Tcl_GetIndexFromObj(interp, objv[i], flags.data(), "option", 0, &option) != TCL_OK) return TCL_ERROR;
+    if (option == 0)
+      file = Tcl_GetString(objv[i + 1]);
+    else
+      set_tcl_option(open, *known.rows[option - 1], objv[i + 1], here, known.flags[option - 1]);
   }
   if (!file) throw EarlError("EventTrace: -file is required, as in EventTrace e -file run.otf2");
   const char* name = Tcl_GetString(objv[1]);

@@ -10,21 +10,31 @@
 
 #include "bindings/tcl/tcl_support.h"
 #include "trace/event_trace.h"
+#include "trace/open_options.h"
 #include "trace/shared_trace.h"
 
 namespace earl::tcl {
 
 using Lock = std::lock_guard<std::recursive_mutex>;
 
-struct OpenOptions {
-  std::string format;  // empty: detect
-  Tcl_WideInt bdist = 10000;
-  Tcl_WideInt hsize = 1000;
-  bool time_correct = false;  // the controlled logical clock (EventTrace::Options)
-  Tcl_WideInt memory = -1;    // bookmark budget in bytes; -1: EARL_MEMORY decides
-  int index = -1;             // persisted index: -1 automatic (EARL_INDEX), 0 never, 1 always
-  double min_latency = -1;    // seconds; < 0: the default
+// The open options' flags of a Tcl dialect (trace/open_options.h): the 2.0 mapping's
+// `-bdist ...` (every row) or the 1998 `earl open`'s `-mark ...` (the rows that have one).
+enum class TclDialect { Earl20, Earl98 };
+
+// The rows of `dialect` and their flags in table order, the flags ending in nullptr (for
+// Tcl_GetIndexFromObj).
+struct TclOptionFlags {
+  std::vector<const OpenOption*> rows;
+  std::vector<const char*> flags;
 };
+const TclOptionFlags& tcl_option_flags(TclDialect dialect);
+
+// "?-format format? ?-bdist n? ..." for usage messages.
+std::string tcl_option_usage(TclDialect dialect);
+
+// Sets `option` from its flag's value; EarlError naming `where` and `flag`.
+void set_tcl_option(OpenOptions& options, const OpenOption& option, Tcl_Obj* value, const std::string& where,
+                    const char* flag);
 
 std::shared_ptr<SharedTrace> open_shared_trace(const std::string& file, const OpenOptions& options);
 

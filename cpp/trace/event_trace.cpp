@@ -14,35 +14,8 @@ namespace earl {
 
 namespace {
 
-std::uint64_t checked_bdist(std::int64_t bdist) {
-  if (bdist < 0) throw EarlError("bdist must be a nonnegative integer, got " + std::to_string(bdist));
-  return static_cast<std::uint64_t>(bdist);
-}
-
-std::uint64_t checked_hsize(std::int64_t hsize) {
-  if (hsize < 1) throw EarlError("hsize must be a positive integer, got " + std::to_string(hsize));
-  return static_cast<std::uint64_t>(hsize);
-}
-
-// "123", "64K", "256M", "2G" (binary multiples).
-std::uint64_t parse_memory(const std::string& text, const std::string& where) {
-  std::size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-  std::string suffix = text.substr(digits);
-  int shift = suffix.empty() ? 0 : suffix == "K" || suffix == "k" ? 10 : suffix == "M" || suffix == "m" ? 20
-              : suffix == "G" || suffix == "g" ? 30 : -1;
-  if (digits == 0 || digits > 15 || shift < 0)
-    throw EarlError(where + " must be a number of bytes, optionally with K, M or G, got '" + text + "'");
-  std::uint64_t value = std::stoull(text.substr(0, digits)) << shift;
-  if (value == 0) throw EarlError(where + " must be positive, got '" + text + "'");
-  return value;
-}
-
 IndexMode index_mode(int index) {
-  if (index == -1) return IndexMode::Automatic;
-  if (index == 0) return IndexMode::Off;
-  if (index == 1) return IndexMode::On;
-  throw EarlError("index must be -1 (automatic), 0 or 1, got " + std::to_string(index));
+  return index < 0 ? IndexMode::Automatic : index == 0 ? IndexMode::Off : IndexMode::On;
 }
 
 // With time_correct the decoder is wrapped in the controlled logical clock; corrections
@@ -59,14 +32,6 @@ std::unique_ptr<TraceDecoder> corrected_if_asked(std::unique_ptr<TraceDecoder> d
 
 }  // namespace
 
-std::uint64_t EventTrace::memory_budget(std::int64_t memory) {
-  if (memory > 0) return static_cast<std::uint64_t>(memory);
-  if (memory != -1) throw EarlError("memory must be a positive number of bytes, got " + std::to_string(memory));
-  const char* env = std::getenv("EARL_MEMORY");
-  if (env && *env) return parse_memory(env, "EARL_MEMORY");
-  return RandomAccessTrace::kDefaultMemory;
-}
-
 EventTrace::EventTrace(const std::string& file, const Options& options,
                        const ProgressCallback& progress)
     : file_(file), access_(open(options, progress)) {}
@@ -77,9 +42,11 @@ EventTrace::EventTrace(const std::string& file, const Options& options,
 // wrong is a note in index_info().
 std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
                                                     const ProgressCallback& progress) {
-  const std::uint64_t bdist = checked_bdist(options.bdist);  // arguments first, before any file is touched
-  const std::uint64_t hsize = checked_hsize(options.hsize);
+  check_open_options(options);  // arguments first, before any file is touched
+  const auto bdist = static_cast<std::uint64_t>(options.bdist);
+  const auto hsize = static_cast<std::uint64_t>(options.hsize);
   const std::uint64_t memory = memory_budget(options.memory);
+  const bool cache = use_event_cache(options);
   if (options.time_correct) options.clock.validate();
   IndexPolicy policy = index_policy(index_mode(options.index));
   if (options.time_correct && policy.enabled) {
@@ -97,7 +64,7 @@ std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
     files = trace_files(file_, format);
     const bool large = trace_bytes(files) >= policy.min_bytes;
     if (large) key.identity = identify_trace(files);
-    key.decoder = format + (options.cache ? "+cache" : "");
+    key.decoder = format + (cache ? "+cache" : "");
     key.bdist = bdist;
     key.memory = memory;
     index_.path = large ? index_path_for(files[0]) : "";
@@ -111,7 +78,7 @@ std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
       std::string why;
       if (load_index(index_.path, key, loaded, why)) {
         try {
-          std::unique_ptr<TraceDecoder> decoder = open_decoder(file_, format, options.cache, loaded.decoder);
+          std::unique_ptr<TraceDecoder> decoder = open_decoder(file_, format, cache, loaded.decoder);
           if (loaded.bookmarks_usable) {
             auto access = std::make_unique<RandomAccessTrace>(std::move(decoder), bdist, hsize, memory,
                                                               std::move(loaded.scan));
@@ -134,7 +101,7 @@ std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
     }
   }
   auto access = std::make_unique<RandomAccessTrace>(
-      corrected_if_asked(open_decoder(file_, format, options.cache), options, progress, corrections_),
+      corrected_if_asked(open_decoder(file_, format, cache), options, progress, corrections_),
       bdist, hsize, progress, memory);
   if (save) save_index_of(*access, key, files);
   return access;

@@ -7,7 +7,7 @@
 
 #include "access/random_access_trace.h"
 #include "index/persisted_index.h"
-#include "timecorrect/clock_corrections.h"
+#include "trace/open_options.h"
 
 namespace earl {
 
@@ -15,25 +15,8 @@ namespace earl {
 // (DESIGN.md section 3). Language mappings wrap this class and add only their idioms.
 class EventTrace {
  public:
-  struct Options {
-    std::string format;  // empty = detect
-    std::int64_t bdist = 10000;
-    std::int64_t hsize = 1000;
-    bool cache = true;  // read slow-seeking formats (OTF2) once into EARL's event cache
-    // Bytes the bookmarks may hold; -1: $EARL_MEMORY (bytes, or with a K/M/G suffix),
-    // else 256 MiB.
-    std::int64_t memory = -1;
-    // The persisted index (index/index_settings.h): -1 automatic ($EARL_INDEX, traces of
-    // at least $EARL_INDEX_MIN_BYTES), 0 never, 1 always. Off with time_correct.
-    int index = -1;
-    // Correct clock-condition violations by the controlled logical clock (timecorrect/):
-    // every event's time is then its corrected time; positions stay the same.
-    bool time_correct = false;
-    ClockCorrectionOptions clock;
-  };
-
-  // The bookmark budget `memory` stands for (EarlError for a bad value or $EARL_MEMORY).
-  static std::uint64_t memory_budget(std::int64_t memory);
+  // The options and their table: trace/open_options.h.
+  using Options = OpenOptions;
 
   EventTrace(const std::string& file, const Options& options,
              const ProgressCallback& progress = {});

@@ -1,4 +1,5 @@
 """EventTrace: the EARL 2.0 trace object with Python's idioms added."""
+import inspect
 import os
 
 from earl import _core
@@ -12,12 +13,24 @@ def event_dtype():
     return _core.event_dtype()
 
 
+def _open_signature():
+    """EventTrace's signature, made from the core's table of open options."""
+    P = inspect.Parameter
+    parameters = [P("self", P.POSITIONAL_OR_KEYWORD), P("file", P.POSITIONAL_OR_KEYWORD)]
+    for name, positional, default in _core.open_parameters():
+        kind = P.POSITIONAL_OR_KEYWORD if positional else P.KEYWORD_ONLY
+        parameters.append(P(name, kind, default=default))
+    return inspect.Signature(parameters)
+
+
+_OPEN_SIGNATURE = _open_signature()
+
+
 class EventTrace(_core.EventTrace):
     """An event trace with random access (DESIGN.md sections 1-3).
 
-    EventTrace(file, format=None, bdist=10000, hsize=1000, progress=None, cache=None,
-               memory=None, index=None, *, time_correct=False, min_latency=None)
-
+    The parameters and their defaults are the core's table of open options
+    (earl._core.open_options(); inspect.signature(EventTrace) shows them).
     `progress` is a callable taking the fraction done of long work (opening, far jumps);
     by default a progress bar appears on a terminal when such work takes a while.
     With `cache` (the default), a format that seeks slowly (OTF2) is read once, on a
@@ -38,23 +51,26 @@ class EventTrace(_core.EventTrace):
     `time_correct=True` corrects clock-condition violations (a receive before its send, a
     collective's end before its last begin) by the controlled logical clock, one more pass
     at opening: every time seen is then the corrected one, positions stay the same, and
-    time_correction() tells what moved. `min_latency` (seconds, default 0) is the least
-    time a corrected message takes.
+    time_correction() tells what moved. `min_latency` (seconds) is the least time a
+    corrected message takes.
+    A damaged trace (an OTF2 event file cut or corrupted) is read up to the damage on each
+    location, and problems()["damaged"] says what was lost; `strict=True` makes the
+    damage an error instead.
     """
 
-    def __init__(self, file, format=None, bdist=10000, hsize=1000, progress=None, cache=None,
-                 memory=None, index=None, *, time_correct=False, min_latency=None):
-        file = os.fspath(file)
-        if cache is None:
-            cache = os.environ.get("EARL_CACHE", "1").strip() != "0"
-        if progress is None:
-            with ProgressBar(f"opening {os.path.basename(os.fsdecode(file))}") as bar:
-                super().__init__(file, format, bdist, hsize, bar, cache, memory, index,
-                                 time_correct=time_correct, min_latency=min_latency)
+    def __init__(self, *args, **options):
+        given = _OPEN_SIGNATURE.bind(self, *args, **options).arguments
+        del given["self"]
+        given["file"] = os.fspath(given["file"])
+        if given.get("progress") is None:
+            given.pop("progress", None)
+            with ProgressBar(f"opening {os.path.basename(os.fsdecode(given['file']))}") as bar:
+                super().__init__(progress=bar, **given)
             self.progress = _LazyBar("decoding")
         else:
-            super().__init__(file, format, bdist, hsize, progress, cache, memory, index,
-                             time_correct=time_correct, min_latency=min_latency)
+            super().__init__(**given)
+
+    __init__.__signature__ = _OPEN_SIGNATURE
 
     def __iter__(self):
         """All events in order, as dicts; the iterator of the trace does not move."""
