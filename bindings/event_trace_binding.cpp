@@ -256,6 +256,21 @@ class PyEventTrace {
       result[name] = entry;
     };
     for (const ProblemName& kind : kProblemNames) add(kind.name, found.*kind.kind);
+    if (found.damaged.empty()) return result;
+    py::list locations;
+    for (const StreamDamage& damage : found.damaged) {
+      py::dict entry;
+      entry["loc"] = damage.loc;
+      entry["record"] = damage.record;
+      entry["announced"] = damage.announced;
+      entry["message"] = text(damage.message);
+      locations.append(entry);
+    }
+    py::dict damaged;
+    damaged["count"] = found.damaged.size();
+    damaged["first"] = py::list();
+    damaged["locations"] = locations;
+    result[kDamagedName] = damaged;
     return result;
   }
 

@@ -765,16 +765,20 @@ DAMAGE = {
 OPEN_BOTH = """
     anchor = sys.argv[1]
     out = {}
-    for cache in (True, False):
-        threads = thread_count()
-        try:
-            t = earl.EventTrace(anchor, cache=cache, progress=quiet)
-            n = len(t)
-            out[str(cache)] = {"kind": "ok", "len": n, "last": t.event(n) if n else None}
-            t.close()
-        except earl.EarlError as e:
-            out[str(cache)] = {"kind": "EarlError", "message": str(e)}
-        out[str(cache)]["left"] = [thread_count() - threads, cache_files()]
+    for strict in (True, False):
+        for cache in (True, False):
+            threads = thread_count()
+            key = f"{cache} {'strict' if strict else 'lenient'}"
+            try:
+                t = earl.EventTrace(anchor, cache=cache, strict=strict, progress=quiet)
+                n = len(t)
+                damaged = t.problems().get("damaged", {"locations": []})["locations"]
+                out[key] = {"kind": "ok", "len": n, "last": t.event(n) if n else None,
+                            "damaged": [d["message"] for d in damaged]}
+                t.close()
+            except earl.EarlError as e:
+                out[key] = {"kind": "EarlError", "message": str(e)}
+            out[key]["left"] = [thread_count() - threads, cache_files()]
     report(**out)
 """
 
@@ -783,8 +787,10 @@ OPEN_BOTH = """
 @pytest.mark.parametrize("case", sorted(DAMAGE))
 def test_archive_damaged_deep_inside(archives, tmp_path, case):
     """The 10^6-event archive with one location file damaged past its first chunk: both
-    ways give an EarlError naming the archive (cut, garbage), or the same trace (zeros,
-    which libotf2 takes for the end of a chunk); nothing left running or open."""
+    ways give, with strict, an EarlError naming the archive (cut, garbage), and without it
+    the same trace read up to the damage with the damage named; zeros, which libotf2 takes
+    for the end of a chunk, give the same shorter trace either way; nothing left running
+    or open."""
     src = archives["1M"]
     d = tmp_path / "damaged"
     shutil.copytree(src.parent, d)
@@ -792,21 +798,27 @@ def test_archive_damaged_deep_inside(archives, tmp_path, case):
     assert (d / "run" / "1.evt").stat().st_size > 2 * 2 ** 20        # several chunks
     DAMAGE[case](d)
     got = run_child(OPEN_BOTH, anchor, tmpdir=tmp_path, timeout=60)
-    cached, direct = got["True"], got["False"]
-    for outcome in (cached, direct):
+    for outcome in got.values():
         assert outcome.pop("left") == [0, []], (case, got)
+    cached, direct = got["True strict"], got["False strict"]
+    lenient_cached, lenient_direct = got["True lenient"], got["False lenient"]
+    assert lenient_cached == lenient_direct and lenient_cached["kind"] == "ok", got
+    assert lenient_cached["len"] < archives["truths"]["1M"]["events"]
     if case.startswith("zeros"):
         assert cached == direct and cached["kind"] == "ok", got
-        assert cached["len"] < archives["truths"]["1M"]["events"]
+        assert cached == dict(lenient_cached, damaged=[]), got
     else:
         for outcome in (cached, direct):
             assert outcome["kind"] == "EarlError" and str(anchor) in outcome["message"], got
+        [damage] = lenient_cached["damaged"]
+        location = "location 2" if "location 2" in case else "location 1"
+        assert damage.startswith(f"{anchor}: {location} "), got
 
 
 @needs_proc
 def test_cut_archive_whose_definitions_announce_no_count(archives, tmp_path):
     """write_long's archive with number_of_events 0 in its Location definition, cut at
-    60 %: EarlError naming the archive. The child's files are limited to 64 MiB (a runaway
+    60 %: with strict, EarlError naming the archive; without, read up to the damage. The child's files are limited to 64 MiB (a runaway
     cache must not fill the disk) and it has 4 s (an intact open takes milliseconds)."""
     src = archives["zero announced"]
     d = tmp_path / "cut"
@@ -822,10 +834,17 @@ def test_cut_archive_whose_definitions_announce_no_count(archives, tmp_path):
             soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
             resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 2 ** 20, hard))
             try:
-                earl.EventTrace(sys.argv[1], cache=sys.argv[2] == "True", progress=quiet)
-                report(kind="ok", message="")
+                t = earl.EventTrace(sys.argv[1], cache=sys.argv[2] == "True", strict=sys.argv[3] == "True",
+                                    progress=quiet)
+                report(kind="ok", message=t.problems()["damaged"]["locations"][0]["message"])
             except earl.EarlError as e:
                 report(kind="EarlError", message=str(e))
-        """, anchor, cache, tmpdir=tmp_path, timeout=4)
+        """, anchor, cache, True, tmpdir=tmp_path, timeout=4)
         assert got["kind"] == "EarlError", (cache, got)
         assert str(anchor) in got["message"] and "event cache" not in got["message"], (cache, got)
+    for cache in (True, False):  # without strict: read up to the damage, which is named
+        got = run_child("""
+            t = earl.EventTrace(sys.argv[1], cache=sys.argv[2] == "True", progress=quiet)
+            report(kind="ok", message=t.problems()["damaged"]["locations"][0]["message"])
+        """, anchor, cache, tmpdir=tmp_path, timeout=4)
+        assert got["message"].startswith(f"{anchor}: location 0 "), (cache, got)

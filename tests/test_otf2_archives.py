@@ -549,11 +549,13 @@ import json, sys
 sys.path.insert(0, sys.argv[2])
 import earl
 try:
-    t = earl.EventTrace(sys.argv[1], cache={"True": True, "False": False}[sys.argv[3]])
+    t = earl.EventTrace(sys.argv[1], cache={"True": True, "False": False}[sys.argv[3]],
+                        strict={"True": True, "False": False}[sys.argv[4]])
     n = 0
     for ev in t:
         n += 1
-    out = {"kind": "ok", "events": n, "len": len(t)}
+    out = {"kind": "ok", "events": n, "len": len(t),
+           "damaged": [d["message"] for d in t.problems().get("damaged", {}).get("locations", [])]}
 except earl.EarlError as e:
     out = {"kind": "EarlError", "message": str(e)}
 except Exception as e:
@@ -562,9 +564,9 @@ print("RESULT " + json.dumps(out))
 """
 
 
-def probe_open(path, cache):
+def probe_open(path, cache, strict=True):
     """Open `path` with cache=`cache` and read every event, in a fresh interpreter."""
-    proc = subprocess.run([sys.executable, "-c", PROBE, str(path), str(HERE), str(cache)],
+    proc = subprocess.run([sys.executable, "-c", PROBE, str(path), str(HERE), str(cache), str(strict)],
                           capture_output=True, text=True, timeout=120)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
     assert proc.returncode == 0 and lines, \
@@ -616,6 +618,15 @@ def test_bad_archive(Otf2Trace, otf2_cache, tmp_path, case):
         got = probe_open(path, otf2_cache)
         assert got["kind"] == "EarlError", f"{case}, opening {path}: {got}"
         assert str(path) in got["message"], f"{case}: the message does not name {path}: {got}"
+        # Without strict, a damaged event file is read up to the damage and reported;
+        # damaged definitions or anchor stay an error.
+        got = probe_open(path, otf2_cache, strict=False)
+        if "evt" in case or "location directory" in case:
+            damaged = 2 if "location directory" in case else 1  # every location's file, or one
+            assert got["kind"] == "ok" and len(got["damaged"]) == damaged, f"{case}, opening {path}: {got}"
+            assert all(m.startswith(f"{path}: location ") for m in got["damaged"]), got
+        else:
+            assert got["kind"] == "EarlError" and str(path) in got["message"], f"{case}, opening {path}: {got}"
 
 
 def test_empty_directory(Otf2Trace, otf2_cache, tmp_path):

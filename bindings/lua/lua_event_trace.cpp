@@ -459,6 +459,25 @@ int problems(lua_State* L) {
     lua_setfield(L, -2, name);
   };
   for (const ProblemName& kind : kProblemNames) add(kind.name, found.*kind.kind);
+  if (found.damaged.empty()) return 1;
+  add(kDamagedName, ProblemKind{found.damaged.size(), {}});
+  lua_getfield(L, -1, kDamagedName);
+  lua_createtable(L, static_cast<int>(found.damaged.size()), 0);
+  lua_Integer index = 0;
+  for (const StreamDamage& damage : found.damaged) {
+    lua_createtable(L, 0, 4);
+    lua_pushinteger(L, damage.loc);
+    lua_setfield(L, -2, "loc");
+    push_unsigned(L, damage.record);
+    lua_setfield(L, -2, "record");
+    push_unsigned(L, damage.announced);
+    lua_setfield(L, -2, "announced");
+    lua_pushlstring(L, damage.message.data(), damage.message.size());
+    lua_setfield(L, -2, "message");
+    lua_rawseti(L, -2, ++index);
+  }
+  lua_setfield(L, -2, "locations");
+  lua_pop(L, 1);
   return 1;
 }
 

@@ -151,6 +151,22 @@ Tcl_Obj* problems_dict(const Problems& found) {
     Tcl_DictObjPut(nullptr, dict, Tcl_NewStringObj(name, -1), entry);
   };
   for (const ProblemName& kind : kProblemNames) add(kind.name, found.*kind.kind);
+  if (found.damaged.empty()) return dict;
+  Tcl_Obj* locations = Tcl_NewListObj(0, nullptr);
+  for (const StreamDamage& damage : found.damaged) {
+    Tcl_Obj* entry = Tcl_NewDictObj();
+    Tcl_DictObjPut(nullptr, entry, Tcl_NewStringObj("loc", -1), Tcl_NewWideIntObj(damage.loc));
+    Tcl_DictObjPut(nullptr, entry, Tcl_NewStringObj("record", -1), unsigned_obj(damage.record));
+    Tcl_DictObjPut(nullptr, entry, Tcl_NewStringObj("announced", -1), unsigned_obj(damage.announced));
+    Tcl_DictObjPut(nullptr, entry, Tcl_NewStringObj("message", -1),
+                   Tcl_NewStringObj(damage.message.data(), static_cast<int>(damage.message.size())));
+    Tcl_ListObjAppendElement(nullptr, locations, entry);
+  }
+  Tcl_Obj* damaged = Tcl_NewDictObj();
+  Tcl_DictObjPut(nullptr, damaged, Tcl_NewStringObj("count", -1), unsigned_obj(found.damaged.size()));
+  Tcl_DictObjPut(nullptr, damaged, Tcl_NewStringObj("first", -1), Tcl_NewListObj(0, nullptr));
+  Tcl_DictObjPut(nullptr, damaged, Tcl_NewStringObj("locations", -1), locations);
+  Tcl_DictObjPut(nullptr, dict, Tcl_NewStringObj(kDamagedName, -1), damaged);
   return dict;
 }
 

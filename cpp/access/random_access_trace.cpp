@@ -94,49 +94,44 @@ bool RandomAccessTrace::decode_next(Anomaly& anomaly) {
 
 void RandomAccessTrace::scan(const ProgressCallback& progress) {
   TimeChecks time_checks(definitions());
-  for (;;) {
-    try {
-      time_checks.clear();
-      state_.clear();
-      state_.set_journaling(true);
-      bookmarks_.clear();
-      bookmark_bytes_ = 0;
-      delta_bytes_since_checkpoint_ = 0;
-      carried_.reset();
-      checkpoint_next_ = false;
-      bdist_ = requested_bdist_;
-      problems_ = Problems();
-      first_ = 1;
-      last_ = 0;
-      decoder_->seek(decoder_->start_position());
-      std::uint64_t until_bookmark = 0;  // a countdown: a division per event costs ~10 ns
-      for (;;) {
-        Position pos = last_ + 1;
-        if (until_bookmark == 0) {
-          if (pos == 1 || bdist_ > 0) take_bookmark(pos);
-          // Widening may have moved the grid: the next bookmark is on the new one.
-          until_bookmark = bdist_ > 0 ? bdist_ - (pos - 1) % bdist_ : ~std::uint64_t(0);
-        }
-        --until_bookmark;
-        Anomaly anomaly = Anomaly::None;
-        if (!decode_next(anomaly)) break;
-        switch (anomaly) {
-          case Anomaly::None: break;
-          case Anomaly::UnmatchedRecv: note(problems_.unmatched_recv, pos); break;
-          case Anomaly::ExitOnEmptyStack: note(problems_.exit_on_empty_stack, pos); break;
-          case Anomaly::MismatchedExit: note(problems_.mismatched_exit, pos); break;
-          case Anomaly::UnresolvedReference: note(problems_.unresolved_reference, pos); break;
-        }
-        const Slot& decoded = slot(pos);
-        time_checks.check(decoded.event, decoded.has_retired ? &decoded.retired : nullptr,
-                          problems_.time_order, problems_.clock_condition);
-        if (pos % kProgressInterval == 0) report(progress, decoder_->progress());
+  read_from_start(*decoder_, [&] {
+    time_checks.clear();
+    state_.clear();
+    state_.set_journaling(true);
+    bookmarks_.clear();
+    bookmark_bytes_ = 0;
+    delta_bytes_since_checkpoint_ = 0;
+    carried_.reset();
+    checkpoint_next_ = false;
+    bdist_ = requested_bdist_;
+    problems_ = Problems();
+    first_ = 1;
+    last_ = 0;
+    std::uint64_t until_bookmark = 0;  // a countdown: a division per event costs ~10 ns
+    for (;;) {
+      Position pos = last_ + 1;
+      if (until_bookmark == 0) {
+        if (pos == 1 || bdist_ > 0) take_bookmark(pos);
+        // Widening may have moved the grid: the next bookmark is on the new one.
+        until_bookmark = bdist_ > 0 ? bdist_ - (pos - 1) % bdist_ : ~std::uint64_t(0);
       }
-      break;
-    } catch (const DecoderRestart&) {
-      // The decoder reorganised its input (an unsorted file): scan again in its new order.
+      --until_bookmark;
+      Anomaly anomaly = Anomaly::None;
+      if (!decode_next(anomaly)) break;
+      switch (anomaly) {
+        case Anomaly::None: break;
+        case Anomaly::UnmatchedRecv: note(problems_.unmatched_recv, pos); break;
+        case Anomaly::ExitOnEmptyStack: note(problems_.exit_on_empty_stack, pos); break;
+        case Anomaly::MismatchedExit: note(problems_.mismatched_exit, pos); break;
+        case Anomaly::UnresolvedReference: note(problems_.unresolved_reference, pos); break;
+      }
+      const Slot& decoded = slot(pos);
+      time_checks.check(decoded.event, decoded.has_retired ? &decoded.retired : nullptr,
+                        problems_.time_order, problems_.clock_condition);
+      if (pos % kProgressInterval == 0) report(progress, decoder_->progress());
     }
-  }
+  });
+  problems_.damaged = decoder_->damage();  // complete after the full pass
   state_.set_journaling(false);
   carried_.reset();
   size_ = last_;

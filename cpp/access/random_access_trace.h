@@ -28,6 +28,9 @@ struct Problems {
                                     // the range the trace declares
   ProblemKind clock_condition;      // a receive before its send, a collective's end
                                     // before its last begin (access/time_checks.h)
+  // Locations whose events end early because the input is damaged (read up to the
+  // damage; TraceDecoder::damage). Not one of kProblemNames: each is a message, not a count.
+  std::vector<StreamDamage> damaged;
 };
 
 // The names every language reports the kinds under, in this order.
@@ -43,6 +46,11 @@ inline constexpr ProblemName kProblemNames[] = {
     {"time_order", &Problems::time_order},
     {"clock_condition", &Problems::clock_condition},
 };
+// Problems::damaged goes under this name, after those and only where it is not empty (an
+// intact trace's problems are the six kinds alone): count (damaged locations), first
+// (empty: no position marks it) and locations (one entry per StreamDamage: loc, record,
+// announced, message).
+inline constexpr const char* kDamagedName = "damaged";
 
 // Random access with bounded memory over a sequential decoder (DESIGN.md section 2).
 // Opening scans once, setting a bookmark (decoder position + state) every `bdist` events.

@@ -73,37 +73,32 @@ void fold_profile(const LocationProfile& profile, Location loc, const CallTree& 
 AnalysisResult analyze(const std::string& file, const AnalysisOptions& options) {
   // One forward pass: the decoder is read directly, without EARL's event cache.
   if (options.time_correct) options.clock.validate();
-  std::unique_ptr<TraceDecoder> decoder = open_decoder(file, options.format, false);
+  std::unique_ptr<TraceDecoder> decoder = open_decoder(file, options.format, false, ReadOptions{options.strict});
   std::uint64_t clock_jumps = 0;
   if (options.time_correct) {
     auto corrected = std::make_unique<CorrectedDecoder>(std::move(decoder), options.clock, options.progress);
     clock_jumps = corrected->corrections().jump_count();
     decoder = std::move(corrected);
   }
-  for (;;) {
+  return read_from_start(*decoder, [&] {
     AnalysisResult result;
     CallTree tree;
     RegionCatalog regions(decoder->definitions());
     InProcessMatching matching(result.severities, result.problems, decoder->definitions());
     std::vector<std::unique_ptr<LocationPass>> passes;
-    try {
-      decoder->seek(decoder->start_position());
-      Event e;
-      std::uint64_t until_progress = kProgressEvery;
-      while (decoder->read(e)) {
-        ++result.events;
-        if (e.loc < 0) throw EarlError(file + ": event " + std::to_string(result.events) + " has no location");
-        while (static_cast<std::size_t>(e.loc) >= passes.size())
-          passes.push_back(std::make_unique<LocationPass>(static_cast<Location>(passes.size()), tree,
-                                                          regions, matching, result.problems));
-        passes[static_cast<std::size_t>(e.loc)]->event(e);
-        if (--until_progress == 0) {
-          until_progress = kProgressEvery;
-          if (options.progress && !options.progress(decoder->progress())) throw Interrupted();
-        }
+    Event e;
+    std::uint64_t until_progress = kProgressEvery;
+    while (decoder->read(e)) {
+      ++result.events;
+      if (e.loc < 0) throw EarlError(file + ": event " + std::to_string(result.events) + " has no location");
+      while (static_cast<std::size_t>(e.loc) >= passes.size())
+        passes.push_back(std::make_unique<LocationPass>(static_cast<Location>(passes.size()), tree,
+                                                        regions, matching, result.problems));
+      passes[static_cast<std::size_t>(e.loc)]->event(e);
+      if (--until_progress == 0) {
+        until_progress = kProgressEvery;
+        if (options.progress && !options.progress(decoder->progress())) throw Interrupted();
       }
-    } catch (const DecoderRestart&) {
-      continue;  // the decoder reordered an unsorted file: start again in its order
     }
     for (auto& pass : passes) pass->finish();
     matching.finish();
@@ -128,9 +123,10 @@ AnalysisResult analyze(const std::string& file, const AnalysisOptions& options) 
     result.messages = matching.sends();
     result.collective_instances = matching.collective_instances();
     result.clock_jumps = clock_jumps;
+    result.damaged = decoder->damage();
     if (options.progress && !options.progress(1.0)) throw Interrupted();
     return result;
-  }
+  });
 }
 
 }  // namespace earl::analysis

@@ -14,6 +14,7 @@
 
 #include "analysis/call_tree.h"
 #include "analysis/severities.h"
+#include "format_interface/trace_decoder.h"
 #include "timecorrect/clock_corrections.h"
 
 namespace earl::analysis {
@@ -26,6 +27,9 @@ struct AnalysisOptions {
   // Analyse the times the controlled logical clock corrects (timecorrect/): one more pass.
   bool time_correct = false;
   ClockCorrectionOptions clock;
+  // A damaged trace (an OTF2 event file cut short) is an error; without it the damaged
+  // locations are analysed up to the damage and listed in AnalysisResult::damaged.
+  bool strict = false;
 };
 
 // Point-to-point traffic from one location to another (sends, matched or not).
@@ -46,6 +50,7 @@ struct AnalysisResult {
   std::uint64_t collective_instances = 0;
   std::uint64_t clock_jumps = 0;  // with time_correct: events the correction moved by a bound
   std::vector<TrafficCell> traffic;  // by source, then destination
+  std::vector<StreamDamage> damaged;  // locations read only up to damage in the input
 };
 
 // EarlError naming the file when it cannot be read.

@@ -5,6 +5,7 @@
 
 #include "model/definitions.h"
 #include "model/event.h"
+#include "format_interface/trace_decoder.h"
 
 namespace earl {
 
@@ -41,6 +42,10 @@ class ImportSource {
   virtual std::uint64_t ticks_per_second() const = 0;
   // About how many events the import yields (for progress displays).
   virtual std::uint64_t expected_events() const = 0;
+
+  // The streams the import found damaged (TraceDecoder::damage); complete once the
+  // import has ended. Safe to call while it runs.
+  virtual std::vector<StreamDamage> damage() const { return {}; }
 
   // Starts filling `sink`; ends with finish() for every location, or with fail().
   virtual void start(EventSink& sink) = 0;

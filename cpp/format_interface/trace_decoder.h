@@ -31,8 +31,25 @@ struct DecoderState {
 };
 
 // Thrown by read() when the decoder found it has to reorganise its input (an unsorted
-// ALOG file): the caller restarts its scan from start_position().
+// ALOG file): the caller restarts its pass from start_position() (read_from_start).
 struct DecoderRestart {};
+
+// How a format's reader treats its input (TraceFormat::open_reader, open_import).
+struct ReadOptions {
+  // A damaged part of the input (an event file cut short or corrupted) is an error. Without
+  // it, a reader that can tell which location's stream is damaged reads that stream up to
+  // the damage, reports it in damage() and goes on with the others.
+  bool strict = false;
+};
+
+// A location's stream that ends early because its input is damaged: the events before
+// `record` were read, nothing from it on.
+struct StreamDamage {
+  Location loc = 0;
+  std::uint64_t record = 0;    // the first record not read (1-based)
+  std::uint64_t announced = 0; // records the trace announces for the location (0: unknown)
+  std::string message;         // one line: file, location, record and reason
+};
 
 // The sequential trace of the thesis: read the next record in global time order, save and
 // restore the read position, and the header information. A format is one such class.
@@ -66,9 +83,28 @@ class TraceDecoder {
   // keep their state at construction (the event cache) are restored by the registry.
   virtual void restore_state(DecoderState& state);
 
+  // The streams found damaged so far, at most one entry per location, in the order found
+  // (complete after a full pass).
+  virtual std::vector<StreamDamage> damage() const { return {}; }
+
   // Definitions may grow while reading (locations seen first in events); they are final
   // after one full pass.
   virtual const Definitions& definitions() const = 0;
 };
+
+// Runs `pass` (reading `decoder` from its start) until it completes without the decoder
+// reorganising its input (DecoderRestart): each try seeks to the start first, so `pass`
+// begins with fresh state of its own. Returns what `pass` returns.
+template <typename Pass>
+decltype(auto) read_from_start(TraceDecoder& decoder, Pass&& pass) {
+  for (;;) {
+    try {
+      decoder.seek(decoder.start_position());
+      return pass();
+    } catch (const DecoderRestart&) {
+      // The decoder reordered an unsorted input: start again in its new order.
+    }
+  }
+}
 
 }  // namespace earl

@@ -24,10 +24,10 @@ struct TraceFormat {
 
   // Null where this build cannot read or write the format; `unavailable` then says why
   // and what to install.
-  std::unique_ptr<TraceDecoder> (*open_reader)(const std::string& path);
+  std::unique_ptr<TraceDecoder> (*open_reader)(const std::string& path, const ReadOptions& options);
   // For formats whose own seeks are slow: an import into EARL's event cache, which then
   // serves every position (null: the reader seeks well enough).
-  std::unique_ptr<ImportSource> (*open_import)(const std::string& path);
+  std::unique_ptr<ImportSource> (*open_import)(const std::string& path, const ReadOptions& options);
   std::unique_ptr<TraceWriter> (*open_writer)(const std::string& path, const WriterOptions& options);
   const char* unavailable;
   // The files the trace at `path` consists of, the one that names it (its anchor) first;

@@ -98,17 +98,18 @@ const TraceFormat& readable_row(const std::string& file, const std::string& form
 }
 }  // namespace
 
-std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache) {
+std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache,
+                                           const ReadOptions& read) {
   const TraceFormat& row = readable_row(file, format);
-  if (cache && row.open_import) return std::make_unique<CachedDecoder>(row.open_import(file));
-  return row.open_reader(file);
+  if (cache && row.open_import) return std::make_unique<CachedDecoder>(row.open_import(file, read));
+  return row.open_reader(file, read);
 }
 
 std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache,
-                                           DecoderState& restored) {
+                                           DecoderState& restored, const ReadOptions& read) {
   const TraceFormat& row = readable_row(file, format);
-  if (cache && row.open_import) return std::make_unique<CachedDecoder>(row.open_import(file), restored);
-  std::unique_ptr<TraceDecoder> decoder = row.open_reader(file);
+  if (cache && row.open_import) return std::make_unique<CachedDecoder>(row.open_import(file, read), restored);
+  std::unique_ptr<TraceDecoder> decoder = row.open_reader(file, read);
   decoder->restore_state(restored);
   return decoder;
 }

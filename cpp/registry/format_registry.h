@@ -28,12 +28,14 @@ std::string detect_format(const std::string& path);
 
 // Opens `file` with the reader of `format`, or of the format its content shows when
 // `format` is empty. With `cache`, a format that offers an import (slow seeks: OTF2) is
-// read once into EARL's event cache, which then serves every position.
-std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache = true);
+// read once into EARL's event cache, which then serves every position. `read`: how damage
+// is treated (ReadOptions).
+std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache = true,
+                                           const ReadOptions& read = {});
 // The same, restored from a state the decoder saved after a full pass over this trace
 // (TraceDecoder::save_state): no pass, no import.
 std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache,
-                                           DecoderState& restored);
+                                           DecoderState& restored, const ReadOptions& read = {});
 
 // The format's name of the trace at `file` (`format`, or detected when empty).
 std::string resolve_format(const std::string& file, const std::string& format);

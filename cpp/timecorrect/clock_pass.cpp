@@ -407,22 +407,17 @@ std::unique_ptr<ClockCorrections> correct_clocks(TraceDecoder& decoder,
                                                  const ClockCorrectionOptions& options,
                                                  const std::function<bool(double)>& progress) {
   options.validate();
-  for (;;) {
-    try {
-      decoder.seek(decoder.start_position());
-      ClockPass pass(decoder.definitions(), options);
-      Event event;
-      std::uint64_t ordinal = 0;
-      while (decoder.read(event)) {
-        pass.add(event, ++ordinal);
-        if (ordinal % kProgressEvery == 0 && progress && !progress(decoder.progress()))
-          throw Interrupted();
-      }
-      return pass.finish();
-    } catch (const DecoderRestart&) {
-      // The decoder reordered an unsorted file: start again in its order.
+  return read_from_start(decoder, [&] {
+    ClockPass pass(decoder.definitions(), options);
+    Event event;
+    std::uint64_t ordinal = 0;
+    while (decoder.read(event)) {
+      pass.add(event, ++ordinal);
+      if (ordinal % kProgressEvery == 0 && progress && !progress(decoder.progress()))
+        throw Interrupted();
     }
-  }
+    return pass.finish();
+  });
 }
 
 }  // namespace earl

@@ -27,6 +27,7 @@ class CorrectedDecoder : public TraceDecoder {
   double progress() const override { return 0.5 + 0.5 * decoder_->progress(); }
   std::uint64_t seek_cost_in_events() const override { return decoder_->seek_cost_in_events(); }
   const Definitions& definitions() const override { return decoder_->definitions(); }
+  std::vector<StreamDamage> damage() const override { return decoder_->damage(); }
 
   const ClockCorrections& corrections() const { return *corrections_; }
 

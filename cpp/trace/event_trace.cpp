@@ -47,6 +47,7 @@ std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
   const auto hsize = static_cast<std::uint64_t>(options.hsize);
   const std::uint64_t memory = memory_budget(options.memory);
   const bool cache = use_event_cache(options);
+  const ReadOptions read{options.strict};
   if (options.time_correct) options.clock.validate();
   IndexPolicy policy = index_policy(index_mode(options.index));
   if (options.time_correct && policy.enabled) {
@@ -78,7 +79,7 @@ std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
       std::string why;
       if (load_index(index_.path, key, loaded, why)) {
         try {
-          std::unique_ptr<TraceDecoder> decoder = open_decoder(file_, format, cache, loaded.decoder);
+          std::unique_ptr<TraceDecoder> decoder = open_decoder(file_, format, cache, loaded.decoder, read);
           if (loaded.bookmarks_usable) {
             auto access = std::make_unique<RandomAccessTrace>(std::move(decoder), bdist, hsize, memory,
                                                               std::move(loaded.scan));
@@ -101,7 +102,7 @@ std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
     }
   }
   auto access = std::make_unique<RandomAccessTrace>(
-      corrected_if_asked(open_decoder(file_, format, cache), options, progress, corrections_),
+      corrected_if_asked(open_decoder(file_, format, cache, read), options, progress, corrections_),
       bdist, hsize, progress, memory);
   if (save) save_index_of(*access, key, files);
   return access;
@@ -113,7 +114,9 @@ void EventTrace::save_index_of(const RandomAccessTrace& access, const IndexKey& 
                                const std::vector<std::string>& files) {
   DecoderState state;
   const bool rebuilt = !index_.note.empty();
-  if (!access.decoder().save_state(state)) {
+  if (!access.problems().damaged.empty()) {
+    index_.note = "not kept for a damaged trace (its damage is found again at every open)";
+  } else if (!access.decoder().save_state(state)) {
     index_.note = "the " + key.decoder + " reader keeps no index";
   } else if (std::string changed = identify_trace(files).difference(key.identity); !changed.empty()) {
     index_.note = "not saved: the trace changed while it was read (" + changed + ")";

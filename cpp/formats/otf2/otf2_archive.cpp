@@ -8,6 +8,7 @@
 
 #include "format_interface/file_kind.h"
 #include "formats/otf2/otf2_anchor.h"
+#include "formats/otf2/otf2_event_file_end.h"
 #include "formats/otf2/otf2_records.h"
 #include "model/error.h"
 
@@ -50,7 +51,8 @@ std::string Otf2Archive::location_label(const Stream& stream) const {
   return "location " + std::to_string(stream.loc) + " (" + defs_.earl.location_name(stream.loc) + ")";
 }
 
-Otf2Archive::Otf2Archive(const std::string& path) : path_(path) {
+Otf2Archive::Otf2Archive(const std::string& path, const ReadOptions& options)
+    : path_(path), strict_(options.strict) {
   install_error_handler();
   last_otf2_message.clear();
   anchor_ = find_otf2_anchor(path);
@@ -103,6 +105,13 @@ Otf2Archive::Otf2Archive(const std::string& path) : path_(path) {
     uint64_t definition_chunk_bytes = 0;
     if (OTF2_Reader_GetChunkSize(reader_, &event_chunk_bytes_, &definition_chunk_bytes) != OTF2_SUCCESS)
       event_chunk_bytes_ = 0;
+    for (Stream& stream : streams_) {
+      EventFileEnd end = event_file_end(base + "/" + std::to_string(defs_.location_ids[stream.loc]) + ".evt",
+                                        event_chunk_bytes_);
+      if (end.whole) continue;
+      stream.readable = end.readable;
+      stream.cut = end.why;
+    }
     // Region ids are dense in practice: a table replaces the hash lookup per enter/exit.
     for (const auto& [ref, id] : defs_.region_of)
       if (ref < (1u << 20)) {
@@ -190,9 +199,76 @@ bool Otf2Archive::start_batch(Stream& stream) {
   stream.pending_ticks.clear();
   stream.taken = 0;
   if (stream.exhausted) return false;
-  if (!stream.reader) move_to(stream, stream.next_record);
+  if (!stream.reader && !move_to(stream, stream.next_record)) return false;
   current_ = &stream;
   return true;
+}
+
+std::uint64_t Otf2Archive::records_left(const Stream& stream) const {
+  const std::uint64_t read = stream.next_record - 1;
+  std::uint64_t limit = stream.total_records > 0 ? stream.total_records : stream.record_limit;
+  if (limit == 0) limit = ~std::uint64_t(0);
+  if (!stream.cut.empty()) limit = std::min(limit, stream.readable);
+  return limit > read ? limit - read : 0;
+}
+
+bool Otf2Archive::at_end(Stream& stream) {
+  if (!stream.cut.empty() && stream.next_record > stream.readable)
+    return stop_at_damage(stream, stream.next_record, stream.cut);
+  return beyond_announced(stream);
+}
+
+bool Otf2Archive::beyond_announced(Stream& stream) {
+  const std::size_t before = stream.pending.size();
+  const Carry carry = stream.carry;
+  uint64_t read = 0;
+  OTF2_ErrorCode status = OTF2_EvtReader_ReadEvents(stream.reader, 1, &read);
+  if (status == OTF2_SUCCESS && read == 0) {
+    stream.exhausted = true;
+    close_reader(stream);  // its chunk buffer; a restore reopens it
+    return false;
+  }
+  stream.pending.resize(before);
+  stream.pending_ticks.resize(before);
+  stream.carry = carry;
+  if (status != OTF2_SUCCESS) otf2_problem(status);  // forget libotf2's message
+  if (stream.total_records > 0)
+    return !stop_at_damage(stream, stream.next_record,
+                           "more event records than the " + std::to_string(stream.total_records) +
+                               " its definition announces (is the event file damaged or truncated?)");
+  return !stop_at_damage(stream, stream.next_record,
+                         "more event records than its event file has bytes (is it damaged or truncated?)");
+}
+
+bool Otf2Archive::stop_at_damage(Stream& stream, std::uint64_t record, const std::string& reason) {
+  if (strict_) fail(location_label(stream) + ": " + reason);
+  stream.exhausted = true;
+  close_reader(stream);
+  if (stream.damaged) return false;  // met again after a seek back: noted the first time
+  stream.damaged = true;
+  const std::uint64_t announced = stream.total_records;
+  const std::string before = record <= 1 ? "no record was read"
+                             : record == 2 ? "record 1 was read"
+                                           : "records 1 to " + std::to_string(record - 1) + " were read";
+  std::string lost;
+  if (announced > 0 && record <= 1)
+    lost = "none of its " + std::to_string(announced) + " records was read";
+  else if (announced > 0 && record == announced)
+    lost = before + ", the last (" + std::to_string(record) + ") was not";
+  else if (announced > 0 && record < announced)
+    lost = before + ", " + std::to_string(record) + " to " + std::to_string(announced) + " (" +
+           std::to_string(announced - record + 1) + " of its " + std::to_string(announced) + ") were not";
+  else if (announced > 0)
+    lost = "its " + std::to_string(announced) + " announced records were read, what follows them was not";
+  else
+    lost = before + ", those from " + std::to_string(record) + " on were not";
+  StreamDamage damage;
+  damage.loc = stream.loc;
+  damage.record = record;
+  damage.announced = announced;
+  damage.message = path_ + ": " + location_label(stream) + ": " + reason + "; " + lost;
+  damage_.push_back(std::move(damage));
+  return false;
 }
 
 bool Otf2Archive::read_next(Location loc) {
@@ -201,11 +277,12 @@ bool Otf2Archive::read_next(Location loc) {
   while (stream.pending.empty()) {
     stream.carry_changed = false;
     std::uint64_t record = stream.next_record;
+    if (records_left(stream) == 0) return at_end(stream);
     uint64_t read = 0;
     OTF2_ErrorCode status = OTF2_EvtReader_ReadEvents(stream.reader, 1, &read);
     if (status != OTF2_SUCCESS)
-      fail(location_label(stream) + ": event record " + std::to_string(record) +
-           " cannot be read: " + otf2_problem(status));
+      return stop_at_damage(stream, record, "event record " + std::to_string(record) +
+                                                " cannot be read: " + otf2_problem(status));
     if (read == 0) {
       stream.exhausted = true;
       close_reader(stream);  // its chunk buffer; a restore reopens it
@@ -213,7 +290,6 @@ bool Otf2Archive::read_next(Location loc) {
     }
     ++stream.next_record;
     stream.pending_record = record;
-    check_record_count(stream);
   }
   return true;
 }
@@ -221,14 +297,16 @@ bool Otf2Archive::read_next(Location loc) {
 bool Otf2Archive::read_batch(Location loc, std::size_t records) {
   Stream& stream = this->stream(loc);
   if (!start_batch(stream)) return false;
+  const std::uint64_t left = records_left(stream);
+  if (left == 0) return at_end(stream);
+  const std::uint64_t wanted = std::min<std::uint64_t>(records, left);
   uint64_t read = 0;
-  OTF2_ErrorCode status = OTF2_EvtReader_ReadEvents(stream.reader, records, &read);
+  OTF2_ErrorCode status = OTF2_EvtReader_ReadEvents(stream.reader, wanted, &read);
+  stream.next_record += read;  // the events of these records are in the batch
   if (status != OTF2_SUCCESS)
-    fail(location_label(stream) + ": event record " + std::to_string(stream.next_record + read) +
-         " cannot be read: " + otf2_problem(status));
-  stream.next_record += read;
-  check_record_count(stream);
-  if (read < records) {
+    return stop_at_damage(stream, stream.next_record, "event record " + std::to_string(stream.next_record) +
+                                                          " cannot be read: " + otf2_problem(status));
+  if (read < wanted) {
     stream.exhausted = true;
     close_reader(stream);
   }
@@ -249,17 +327,17 @@ void Otf2Archive::restore(Location loc, std::uint64_t record, const Carry& carry
     close_reader(stream);
     return;
   }
-  move_to(stream, record);
+  if (!move_to(stream, record)) return;
   stream.exhausted = false;
   stream.next_record = record;
 }
 
-void Otf2Archive::open_reader(Stream& stream) {
+bool Otf2Archive::open_reader(Stream& stream, std::uint64_t record) {
   stream.reader = OTF2_Reader_GetEvtReader(reader_, defs_.location_ids[stream.loc]);
   if (!stream.reader)
-    fail("location " + std::to_string(stream.loc) + ": cannot open its event reader: " +
-         otf2_problem(OTF2_ERROR_INVALID));
+    return stop_at_damage(stream, record, "cannot open its event reader: " + otf2_problem(OTF2_ERROR_INVALID));
   OTF2_EvtReader_SetCallbacks(stream.reader, callbacks_, this);
+  return true;
 }
 
 void Otf2Archive::close_reader(Stream& stream) {
@@ -267,30 +345,21 @@ void Otf2Archive::close_reader(Stream& stream) {
   stream.reader = nullptr;
 }
 
-// Positions the stream's reader so that the next read returns `record`.
-void Otf2Archive::move_to(Stream& stream, std::uint64_t record) {
-  if (stream.reader && record == stream.next_record && !stream.exhausted) return;
+// Positions the stream's reader so that the next read returns `record`; false when the
+// event file cannot be opened (a damaged stream, ended).
+bool Otf2Archive::move_to(Stream& stream, std::uint64_t record) {
+  if (stream.reader && record == stream.next_record && !stream.exhausted) return true;
   // libotf2 3.0.2 frees a chunk buffer twice when a reader that has read past a chunk
   // seeks back into it (OTF2_Buffer_ReadSeekChunk, then OTF2_Buffer_Delete), and cannot
   // seek to record 1 at all from a later chunk. A fresh reader seeks safely.
   close_reader(stream);
-  open_reader(stream);
-  if (record == 1) return;
+  if (!open_reader(stream, record)) return false;
+  if (record == 1) return true;
   OTF2_ErrorCode status = OTF2_EvtReader_Seek(stream.reader, record);
   if (status != OTF2_SUCCESS)
     fail("location " + std::to_string(stream.loc) + ": cannot seek to event record " +
          std::to_string(record) + ": " + otf2_problem(status));
-}
-
-// libotf2 3.0.2 can return the same records forever from an event file cut inside a
-// chunk; the location's definition says how many there are.
-void Otf2Archive::check_record_count(const Stream& stream) const {
-  std::uint64_t read = stream.next_record - 1;
-  if (stream.total_records == 0 && stream.record_limit > 0 && read > stream.record_limit)
-    fail(location_label(stream) + ": more event records than its event file has bytes (is it damaged or truncated?)");
-  if (stream.total_records > 0 && read > stream.total_records)
-    fail(location_label(stream) + ": more event records than the " + std::to_string(stream.total_records) +
-         " its definition announces (is the event file damaged or truncated?)");
+  return true;
 }
 
 void Otf2Archive::release_batch(Location loc) {

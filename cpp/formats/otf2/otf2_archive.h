@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "format_interface/trace_decoder.h"
 #include "formats/otf2/otf2_definitions.h"
 #include "model/clock.h"
 #include "model/event.h"
@@ -17,9 +18,12 @@ namespace earl {
 // streams by time and seeks them; Otf2Importer reads each stream forward in batches into
 // the event cache. A location's libotf2 reader holds one event chunk (often 1 MiB); it is
 // opened when the stream is first read and closed when the stream is exhausted.
+// A location's event file that cannot be read on (cut short, corrupted, more records than
+// its definition announces) ends its stream there, noted in damage(); with
+// ReadOptions::strict it is an error instead. Damaged definitions are always an error.
 class Otf2Archive {
  public:
-  explicit Otf2Archive(const std::string& path);
+  explicit Otf2Archive(const std::string& path, const ReadOptions& options = {});
   ~Otf2Archive();
   Otf2Archive(const Otf2Archive&) = delete;
   Otf2Archive& operator=(const Otf2Archive&) = delete;
@@ -52,6 +56,11 @@ class Otf2Archive {
     std::uint64_t total_records = 0;
     std::uint64_t record_limit = 0;  // when total_records is 0: the event file's size
     bool exhausted = false;
+    bool damaged = false;            // exhausted early: see damage()
+    // Where the event file is cut short (otf2_event_file_end.h): records 1..readable are
+    // whole; `cut` says what is wrong with the next. Empty `cut`: the file is whole.
+    std::uint64_t readable = 0;
+    std::string cut;
     std::vector<Event> pending;      // events of the batch (time not set: see seconds())
     std::vector<OTF2_TimeStamp> pending_ticks;  // their timestamps
     std::size_t taken = 0;           // events of the batch handed out
@@ -69,6 +78,8 @@ class Otf2Archive {
   const Otf2Definitions& otf2() const { return defs_; }
   // Everything decoding has met so far, in the order it met it (the ids of the events).
   const Definitions& met_definitions() const { return defs_.earl; }
+  // The streams that ended early, in the order their damage was met (one entry per location).
+  const std::vector<StreamDamage>& damage() const { return damage_; }
 
   // Reads records of loc until one yields events (the stream's lookahead); false when the
   // location has no more.
@@ -107,14 +118,27 @@ class Otf2Archive {
 
  private:
   bool start_batch(Stream& stream);
-  void check_record_count(const Stream& stream) const;
-  void move_to(Stream& stream, std::uint64_t record);
-  void open_reader(Stream& stream);
+  // Records the stream may still have by what the archive announces (its definition's
+  // count, else its event file's size).
+  std::uint64_t records_left(const Stream& stream) const;
+  // The stream has read all it may: ends it, at the cut of its event file, or else after
+  // checking that no record follows what its definition announces. Returns false.
+  bool at_end(Stream& stream);
+  // Reads one record more than announced; false when there is none. A record there means
+  // the event file is damaged: its events are dropped.
+  bool beyond_announced(Stream& stream);
+  // The stream cannot be read from `record` on for `reason`: EarlError with strict, else
+  // the stream ends there (noted in damage()). Returns false (the stream has no more).
+  bool stop_at_damage(Stream& stream, std::uint64_t record, const std::string& reason);
+  bool move_to(Stream& stream, std::uint64_t record);
+  bool open_reader(Stream& stream, std::uint64_t record);
   void close_reader(Stream& stream);
   std::string location_label(const Stream& stream) const;
 
   std::string path_;
   std::string anchor_;
+  bool strict_ = false;
+  std::vector<StreamDamage> damage_;
   OTF2_Reader* reader_ = nullptr;
   OTF2_EvtReaderCallbacks* callbacks_ = nullptr;
   Otf2Definitions defs_;

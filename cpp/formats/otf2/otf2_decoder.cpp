@@ -46,8 +46,8 @@ std::uint64_t batch_digest(const Otf2Archive::Stream& stream) {
 }
 }  // namespace
 
-Otf2Decoder::Otf2Decoder(const std::string& path)
-    : archive_(path), merge_(static_cast<std::uint32_t>(archive_.location_count())) {
+Otf2Decoder::Otf2Decoder(const std::string& path, const ReadOptions& options)
+    : archive_(path, options), merge_(static_cast<std::uint32_t>(archive_.location_count())) {
   order_ = std::make_unique<AppearanceOrder>(archive_.met_definitions(), archive_.met_definitions());
   for (std::size_t loc = 0; loc < archive_.location_count(); ++loc) {
     Location l = static_cast<Location>(loc);

@@ -17,7 +17,7 @@ namespace earl {
 // docs/api-contract.md.
 class Otf2Decoder : public TraceDecoder {
  public:
-  explicit Otf2Decoder(const std::string& path);
+  explicit Otf2Decoder(const std::string& path, const ReadOptions& options = {});
 
   std::string format() const override { return "otf2"; }
   std::string file() const override { return archive_.file(); }
@@ -28,6 +28,7 @@ class Otf2Decoder : public TraceDecoder {
   double progress() const override;
   // Each location's reader reopens and rescans a 1 MiB chunk: ~0.7 ms, ~5000 events.
   std::uint64_t seek_cost_in_events() const override { return 5000 * archive_.location_count(); }
+  std::vector<StreamDamage> damage() const override { return archive_.damage(); }
   // In order of first appearance in the merged stream of what read() handed out.
   const Definitions& definitions() const override { return order_->published(); }
 

@@ -19,12 +19,12 @@ std::vector<std::string> files(const std::string& path) {
 }
 
 #ifdef EARL_HAVE_OTF2
-std::unique_ptr<TraceDecoder> open_reader(const std::string& path) {
-  return std::make_unique<Otf2Decoder>(path);
+std::unique_ptr<TraceDecoder> open_reader(const std::string& path, const ReadOptions& options) {
+  return std::make_unique<Otf2Decoder>(path, options);
 }
 
-std::unique_ptr<ImportSource> open_import(const std::string& path) {
-  return std::make_unique<Otf2Importer>(path);
+std::unique_ptr<ImportSource> open_import(const std::string& path, const ReadOptions& options) {
+  return std::make_unique<Otf2Importer>(path, options);
 }
 
 std::unique_ptr<TraceWriter> open_writer(const std::string& path, const WriterOptions& options) {

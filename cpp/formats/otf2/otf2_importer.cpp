@@ -20,8 +20,8 @@ constexpr std::size_t kBatchRecords = 512;
 constexpr std::uint64_t kReaderMemory = 64ull << 20;
 }  // namespace
 
-Otf2Importer::Otf2Importer(const std::string& path)
-    : archive_(path), declared_(archive_.met_definitions()) {}
+Otf2Importer::Otf2Importer(const std::string& path, const ReadOptions& options)
+    : archive_(path, options), declared_(archive_.met_definitions()) {}
 
 Otf2Importer::~Otf2Importer() {
   stop();

@@ -16,7 +16,7 @@ namespace earl {
 // at a time, each to its end.
 class Otf2Importer : public ImportSource {
  public:
-  explicit Otf2Importer(const std::string& path);
+  explicit Otf2Importer(const std::string& path, const ReadOptions& options = {});
   ~Otf2Importer() override;
 
   std::string format() const override { return "otf2"; }
@@ -28,6 +28,11 @@ class Otf2Importer : public ImportSource {
   std::uint64_t tick_offset() const override { return archive_.otf2().global_offset; }
   std::uint64_t ticks_per_second() const override { return archive_.otf2().timer_resolution; }
   std::uint64_t expected_events() const override { return archive_.total_records(); }
+
+  std::vector<StreamDamage> damage() const override {
+    std::lock_guard<std::mutex> decoding(met_guard_);
+    return archive_.damage();
+  }
 
   void start(EventSink& sink) override;
   void stop() override { stop_ = true; }
