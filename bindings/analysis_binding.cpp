@@ -10,6 +10,7 @@
 #include "analysis/metric_tree.h"
 #include "bindings/bindings.h"
 #include "bindings/python_callbacks.h"
+#include "bindings/python_text.h"
 #include "model/error.h"
 
 namespace py = pybind11;
@@ -68,6 +69,9 @@ py::dict to_python(const analysis::AnalysisResult& r) {
     problems[analysis::problem_name(problem)] = r.problems[problem];
   }
   out["problems"] = problems;
+  py::list damaged;  // one line per location read only up to damage in its input
+  for (const StreamDamage& damage : r.damaged) damaged.append(text(damage.message));
+  out["damaged"] = damaged;
   py::list traffic;
   for (const analysis::TrafficCell& t : r.traffic) traffic.append(py::make_tuple(t.src, t.dest, t.bytes, t.messages));
   out["traffic"] = traffic;
@@ -89,9 +93,10 @@ void bind_analysis(py::module_& m) {
   m.def(
       "analyze",
       [](const std::string& file, const py::object& format, const py::object& progress,
-         bool time_correct, const py::object& min_latency) {
+         bool time_correct, const py::object& min_latency, bool strict) {
         analysis::AnalysisOptions options;
         options.time_correct = time_correct;
+        options.strict = strict;
         if (!min_latency.is_none()) {
           if (PyBool_Check(min_latency.ptr()) ||
               (!PyFloat_Check(min_latency.ptr()) && !PyLong_Check(min_latency.ptr())))
@@ -112,6 +117,7 @@ void bind_analysis(py::module_& m) {
       },
       py::arg("file"), py::arg("format") = py::none(), py::arg("progress") = py::none(),
       py::kw_only(), py::arg("time_correct") = false, py::arg("min_latency") = py::none(),
+      py::arg("strict") = false,
       "Runs the wait-state analysis over the trace `file` and returns its results as plain "
       "data (earl.analysis.analyze wraps it in a Report).");
 }
