@@ -1,7 +1,7 @@
 """The `earl` command: run scripts, describe, generate and convert traces, show the demo.
 
-Every command is a module with HELP (one line), optionally DESCRIPTION, configure(parser)
-and run(args) -> exit code; COMMANDS below is the one list of them. Exit codes are the same
+Every command is a module of earl/commands/ with HELP (one line), optionally DESCRIPTION,
+configure(parser) and run(args) -> exit code; COMMANDS below is the one list of them. Exit codes are the same
 for all: 0 done, 1 an EARL error (printed as `earl: MESSAGE` on stderr), 2 a usage error
 (argparse's message), 130 Ctrl-C.
 """
@@ -12,16 +12,8 @@ import sys
 import earl
 
 # command name -> module (imported when the parser is built: each adds its own arguments)
-COMMANDS = {
-    "run": "earl.run_script",
-    "info": "earl.info",
-    "gen": "earl.generate",
-    "convert": "earl.convert",
-    "demo": "earl.demo",
-    "analyze": "earl.analysis.command",
-    "repl": "earl.repl",
-    "index": "earl.index",
-}
+COMMANDS = {name: f"earl.commands.{name}" for name in
+            ("run", "info", "gen", "convert", "demo", "analyze", "repl", "index")}
 
 OK, EARL_ERROR, USAGE, INTERRUPTED = 0, 1, 2, 130
 

@@ -206,26 +206,20 @@ def _wait_state_analysis(output, trace, truth):
     return failures
 
 
-HELP = "generate a trace and run the example scripts on it"
-
-
-def configure(parser):
-    parser.add_argument("--output", default="demo-output", help="directory for the demo's files")
-    parser.add_argument("--events", type=int, default=200000, help="size of the demo trace")
-
-
-def run(args):
+def run_demo(output, events):
+    """What `earl demo` does: writes the demo's files into `output` and prints what it
+    found against the ground truth; returns the exit code (1: a check did not match)."""
     from earl.generate import generate
     from earl.info import describe
 
     scripts = _scripts()
-    output = Path(args.output)
+    output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
     trace = output / "demo.alog"
 
-    _heading(f"Generating a trace of about {args.events} events")
+    _heading(f"Generating a trace of about {events} events")
     start = time.perf_counter()
-    truth = generate(trace, locations=4, events=args.events, seed=1)
+    truth = generate(trace, locations=4, events=events, seed=1)
     print(f"wrote {trace} and its ground truth {trace}.truth.json "
           f"in {time.perf_counter() - start:.2f} s")
     print(f"injected: {truth['late_sender_count']} late senders, "
@@ -250,7 +244,7 @@ def run(args):
             print(f"  {line} {_verdict(ok)}")
             failures += not ok
 
-    failures += _same_run_as_otf2(scripts, output, args.events, trace)
+    failures += _same_run_as_otf2(scripts, output, events, trace)
     failures += _same_analyses_in_lua_and_tcl(scripts, trace)
     failures += _wait_state_analysis(output, trace, truth)
 

@@ -1,22 +1,7 @@
-"""`earl index clean`: removes persisted indexes (EventTrace's `index`)."""
+"""Removes persisted indexes (EventTrace's `index`): what `earl index clean` does."""
 import os
 
 from earl import _core
-
-HELP = "manage persisted indexes: earl index clean [PATH...]"
-DESCRIPTION = (
-    "The first open of a large trace keeps its bookmarks (and, for OTF2, the event cache) "
-    "in an index beside it (<anchor>.earlidx) or in the user's cache directory "
-    "($EARL_INDEX_DIR, else $XDG_CACHE_HOME/earl or ~/.cache/earl). `clean` removes the "
-    "indexes of the traces named, the index files named, or those in the directories "
-    "named; without PATH, every index in the cache directories.")
-
-
-def configure(parser):
-    parser.add_argument("action", choices=["clean"], help="what to do")
-    parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help="a trace, an index file, or a directory of index files")
-    parser.add_argument("-q", "--quiet", action="store_true", help="print nothing")
 
 
 def clean(paths):
@@ -37,12 +22,3 @@ def clean(paths):
             found = _core.remove_indexes_in(path)
         removed += found
     return removed
-
-
-def run(args):
-    removed = clean(args.paths)
-    if not args.quiet:
-        for path in removed:
-            print(f"removed {path}")
-        print(f"{len(removed)} index file{'s' if len(removed) != 1 else ''} removed")
-    return 0

@@ -1,6 +1,4 @@
 """`earl info`: what a trace holds, at a glance."""
-import earl
-from earl import clock_options
 
 SHOWN_REGIONS = 10  # per group; Score-P defines every MPI function
 
@@ -73,30 +71,3 @@ def index_line(info):
     if info["note"]:
         text += f": {info['note']}"
     return text
-
-
-# ------------------------------------------------------------------ the `info` command
-HELP = "describe traces: format, locations, events, ..."
-
-
-def configure(parser):
-    parser.add_argument("traces", nargs="+", metavar="TRACE")
-    parser.add_argument("--format", default=None, help="trace format (default: detect)")
-    parser.add_argument("--memory", default=None, type=int, metavar="BYTES",
-                        help="bytes the bookmarks may hold (default: $EARL_MEMORY, else 256 MiB)")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="read OTF2 directly instead of through EARL's event cache in $TMPDIR")
-    parser.add_argument("--no-index", action="store_true",
-                        help="neither read nor write the persisted index (like EARL_INDEX=0)")
-    clock_options.add_arguments(parser)
-
-
-def run(args):
-    for index, path in enumerate(args.traces):
-        if index:
-            print()
-        with earl.EventTrace(path, format=args.format, cache=not args.no_cache,
-                             memory=args.memory, index=False if args.no_index else None,
-                             **clock_options.keywords(args)) as trace:
-            print(describe(trace))
-    return 0

@@ -1,26 +1,16 @@
-"""`earl run SCRIPT ARGS...`: runs an EARL script in Python, Lua or Tcl, in this process.
+"""Runs an EARL script in Python, Lua or Tcl, in this process (`earl run SCRIPT ARGS...`).
 
 The language comes from --lang, else from the script's extension (.py, .lua, .tcl), else
 from its first line: `#!/usr/local/bin/earl` was the 1998 EARL interpreter, a tclsh with
 EARL built in, so such a script is Tcl, as is one naming tclsh or wish (earl.tcl decides).
 """
-import argparse
 import os
 import runpy
 import sys
 
 from earl import EarlError
 
-HELP = "run an EARL script (Python, Lua or Tcl) in this process: earl run SCRIPT TRACE..."
-
 LANGUAGES = {".py": "python", ".lua": "lua", ".tcl": "tcl"}
-
-
-def configure(parser):
-    parser.add_argument("--lang", choices=sorted(set(LANGUAGES.values())),
-                        help="the script's language (default: from its extension or #! line)")
-    parser.add_argument("script")
-    parser.add_argument("arguments", nargs=argparse.REMAINDER)
 
 
 def language_of(script):
@@ -57,11 +47,3 @@ def run_tcl(script, arguments):
 
 
 RUNNERS = {"python": run_python, "lua": run_lua, "tcl": run_tcl}
-
-
-def run(args):
-    script = args.script
-    if not os.path.isfile(script):
-        raise EarlError(f"{script}: no such script")
-    RUNNERS[args.lang or language_of(script)](script, args.arguments)
-    return 0
