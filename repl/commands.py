@@ -192,6 +192,8 @@ def _search(shell, argument, forward):
          "  python: ev['type'] == 'recv' and ev['len'] > 1000\n"
          "  lua:    ev.type == 'recv' and ev.len > 1000\n"
          "  tcl:    $ev(type) eq \"recv\" && $ev(len) > 1000\n"
+         "An event without an attribute the expression uses (None in Python, nil in Lua, "
+         "an absent element in Tcl) is no match; a misspelt name is an error.\n"
          "A long search shows its progress; Ctrl-C stops it and leaves the iterator where "
          "it was. :back returns from what it found.")
 def _find(shell, argument):

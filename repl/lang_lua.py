@@ -97,13 +97,40 @@ local function poll_python() poll() end
 function repl.hook() debug.sethook(poll_python, "", 1000000) end
 function repl.unhook() debug.sethook() end
 
+-- A filter's ev: a field its event lacks reads nil (as anywhere in Lua) and is noted, so
+-- that the error it causes (nil > 1000) means "no match" for that event. A global the
+-- filter names that does not exist is an error at once (a misspelt name is not a
+-- missing field).
+local missed, unknown = false, false
+local lacking = {__index = function() missed = true end}
+local strict = setmetatable({}, {
+  __index = function(_, name)
+    local value = _G[name]
+    if value == nil then
+      unknown = true
+      error(("unknown variable '%s'"):format(tostring(name)), 2)
+    end
+    return value
+  end,
+  __newindex = _G})
+
+local function lacked(problem)
+  return missed and not unknown and type(problem) == "string" and problem:find("nil", 1, true)
+end
+
 function repl.searcher(expression)
-  local predicate, problem = load("local ev = ...; return " .. expression, "=<find>", "t")
+  local predicate, problem = load("local ev = ...; return " .. expression, "=<find>", "t", strict)
   if not predicate then return nil, problem end
   return function(first, last, step)
     for pos = first, last, step do
       repl.at = pos
-      if predicate(trace:event(pos)) then return pos end
+      missed, unknown = false, false
+      local ok, matched = pcall(predicate, setmetatable(trace:event(pos), lacking))
+      if not ok then
+        if not lacked(matched) then error(matched, 0) end
+      elseif matched then
+        return pos
+      end
     end
     return 0
   end

@@ -10,6 +10,27 @@ import earl
 from earl.repl.languages import EvaluationError
 
 
+# What Python raises where a filter uses a missing attribute's None as a value (None >
+# 1000, None.startswith(...)): for an event that lacks the attribute, no match. Anything
+# else (a NameError, a ZeroDivisionError, a TypeError between values it has) is an error.
+NONE_FAILURES = (TypeError, AttributeError)
+
+
+class FilterEvent(dict):
+    """The event a filter (`:find`, `/` in :view) sees as ev: an attribute its type
+    lacks reads None, as a missing field is nil in Lua, and `missed` notes that one
+    was read."""
+    __slots__ = ("missed",)
+
+    def __init__(self, event):
+        super().__init__(event)
+        self.missed = False
+
+    def __missing__(self, key):
+        self.missed = True
+        return None
+
+
 class Evaluator:
     name = "python"
 
@@ -69,13 +90,15 @@ class Evaluator:
         def search(first, last, step):
             for pos in range(first, last + step, step):
                 self._searched = pos
-                namespace["ev"] = event(pos)
+                namespace["ev"] = shown = FilterEvent(event(pos))
                 try:
                     if eval(code, namespace):
                         return pos
                 except (KeyboardInterrupt, SystemExit):
                     raise
                 except BaseException as error:
+                    if shown.missed and isinstance(error, NONE_FAILURES):
+                        continue  # e.g. None > 1000: this event lacks what was asked for
                     raise EvaluationError(f"{_located(error, '<find>')} (at event {pos})") from None
             return 0
 

@@ -32,6 +32,8 @@ proc ::earl::repl::evaluate {script} {
     }
 }
 
+# An element of ev its event lacks cannot be read in Tcl: for that event, no match (as a
+# missing attribute is None in Python and nil in Lua); any other error stops the search.
 proc ::earl::repl::find {expression first last step} {
     upvar #0 ev ev
     variable at
@@ -40,7 +42,11 @@ proc ::earl::repl::find {expression first last step} {
     for {set pos $first} {$step > 0 ? $pos <= $last : $pos >= $last} {incr pos $step} {
         set at $pos
         ::earl::repl::trace event ev $pos
-        if {[uplevel #0 $test]} {return $pos}
+        if {[catch {uplevel #0 $test} matched options]} {
+            if {[string match {can't read "ev(*)": no such element in array} $matched]} continue
+            return -options $options $matched
+        }
+        if {$matched} {return $pos}
     }
     return 0
 }

@@ -187,16 +187,36 @@ def test_find_and_rfind_in_each_language(repl, language, forward, backward):
     assert err == []
 
 
+@pytest.mark.parametrize("language, by_size, by_region, by_method", [
+    ("python", 'ev["len"] > 100', 'ev["region"] == "MPI_Recv"', 'ev["region"].endswith("Recv")'),
+    ("lua", "ev.len > 100", 'ev.region == "MPI_Recv"', 'ev.region:find("Recv$")'),
+    ("tcl", "$ev(len) > 100", '$ev(region) eq "MPI_Recv"', '[string match *Recv $ev(region)]'),
+])
+def test_an_event_without_the_attribute_is_no_match(repl, language, by_size, by_region, by_method):
+    """Events 1-4 have no len (enters) and 5 sends 64 bytes: the first send of more than
+    100 bytes is 8 (128). The first enter of MPI_Recv is 10; the sends before it have no
+    region. Backwards from 18, the last receive of more than 100 bytes is 14."""
+    out, err = repl.lines(f":lang {language}", f":find {by_size}", ":jump 1", f":find {by_region}",
+                          ":jump 1", f":find {by_method}", ":jump 18", f":rfind {by_size}")
+    assert err == []
+    assert [brief_fields(line)[0] for line in out[1:]] == [8, 1, 10, 1, 10, 18, 14]
+
+
 @pytest.mark.parametrize("language, expression, message", [
-    ("python", 'ev["region"] == "main"', '<find>:1: KeyError: \'region\' (at event 5)'),
+    ("python", 'ev["len"] > limit', "<find>:1: NameError: name 'limit' is not defined (at event 5)"),
+    ("python", 'ev["len"] > "64"',
+     "<find>:1: TypeError: '>' not supported between instances of 'int' and 'str' (at event 5)"),
     ("python", 'ev["type"] ==', "<find>:1: SyntaxError: invalid syntax"),
-    ("lua", 'ev.region:lower() == "main"',
-     "<find>:1: attempt to index a nil value (field 'region') (at event 5)"),
+    ("lua", "ev.len > limit", "<find>:1: unknown variable 'limit' (at event 5)"),
+    ("lua", 'ev.len > "64"', "<find>:1: attempt to compare string with number (at event 5)"),
     ("lua", "ev.type ==", "<find>:1: unexpected symbol near <eof>"),
-    ("tcl", '$ev(region) eq "main"',
-     '<find>: can\'t read "ev(region)": no such element in array (at event 5)'),
+    ("tcl", "$ev(len) > $limit", '<find>: can\'t read "limit": no such variable (at event 5)'),
+    ("tcl", "$ev(len) >", "<find>: missing operand at _@_ in expression \"$ev(len) >_@_\" "
+                           "(at event 5)"),
 ])
 def test_find_with_a_bad_expression_says_where_and_stays(repl, language, expression, message):
+    """A misspelt name, values that do not compare and syntax errors are errors, reported
+    at the first event that reaches them (5, the first after 4, has len), not no match."""
     out, err = repl.lines(f":lang {language}", ":jump 4", f":find {expression}", ":find")
     assert err == [message, ":find needs an expression over ev (usage: :find EXPR)"]
     assert repl.trace.iterator == 4
@@ -490,3 +510,16 @@ def test_view_panes_follow_the_iterator(repl):
         assert plain(shown.status()).startswith(" 14 / 18 | 0.000060000 s | loc 2 rank two | recv")
         repl.trace.jump(5)
         assert plain(shown.event_pane()).splitlines()[0] == "event 5 of 18"
+
+
+def test_view_search_where_events_lack_the_attribute(repl):
+    """`/` in :view as in the README: events 1-9 have no region or are not MPI_Recv; the
+    first enter of MPI_Recv is 10, then its exit 12."""
+    view_keys(repl, '/ev["region"] == "MPI_Recv"' + ENTER)
+    assert repl.trace.iterator == 10
+    repl.session.use_language("lua")
+    view_keys(repl, '/ev.region == "MPI_Recv"' + ENTER)
+    assert repl.trace.iterator == 12
+    repl.session.use_language("tcl")
+    shown = view_keys(repl, '/$ev(region) eq "MPI_Recv"' + ENTER)
+    assert repl.trace.iterator == 13 and shown.message == ""

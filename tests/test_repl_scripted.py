@@ -169,3 +169,30 @@ def test_view_needs_a_terminal_and_bad_traces_are_earl_errors(tmp_path):
     trace.write_text("-3 0 0 1 0 0\n-13 0 1 2 0 0 c:p work\n1 0 0 0 0 5\n2 0 0 0 0 7\n")
     done = run_repl(["-q", str(trace)], ":view\n")
     assert done.stderr == "<stdin>:1: :view needs a terminal (stdin and stdout a TTY)\n"
+
+
+def first_position(path, matches, after=0):
+    """The first event after `after` where `matches(event)` holds: a plain loop over the
+    Python API, independent of the REPL's searches."""
+    with earl.EventTrace(str(path)) as trace:
+        return next(ev["pos"] for ev in trace if ev["pos"] > after and matches(ev))
+
+
+@needs_ping_pong
+def test_the_readme_filters_skip_events_without_the_attribute():
+    """`:find ev["len"] > 1000` and `/ev["region"] == "MPI_Finalize"` (the README's
+    examples) in each language: the events before the first match lack the attribute
+    (the trace starts with program_begin and enters) and are simply no match."""
+    big = first_position(PING_PONG, lambda ev: ev.get("len", 0) > 1000)
+    final = first_position(PING_PONG, lambda ev: ev.get("region") == "MPI_Finalize")
+    later = first_position(PING_PONG, lambda ev: ev.get("region") == "MPI_Finalize", final)
+    done = run_repl(["-q", str(PING_PONG)],
+                    ':find ev["len"] > 1000\n:jump 1\n:find ev["region"] == "MPI_Finalize"\n'
+                    ":lang lua\n:jump 1\n:find ev.len > 1000\n"
+                    ':find ev.region == "MPI_Finalize"\n'
+                    ":lang tcl\n:jump 1\n:find $ev(len) > 1000\n"
+                    f":jump {final}\n:find $ev(region) eq \"MPI_Finalize\"\n")
+    assert done.stderr == "" and done.returncode == 0
+    found = [int(line.split()[0]) for line in done.stdout.splitlines()
+             if not line.startswith("language")]
+    assert found == [big, 1, final, 1, big, final, 1, big, final, later]
