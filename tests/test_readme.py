@@ -57,7 +57,7 @@ def test_readme_script_survives_receives_outside_regions_and_unmatched(tmp_path)
 def three_languages():
     """The README's analysis in Python, Lua and Tcl: {extension: script}."""
     text = README.read_text()
-    section = text[text.index("## One analysis, three languages"):]
+    section = text[text.index("## A script in three languages"):]
     section = section[:section.index("\n## ")]
     blocks = dict(re.findall(r"```(python|lua|tcl)\n(.*?)```", section, re.S))
     assert set(blocks) == {"python", "lua", "tcl"}
