@@ -1,4 +1,6 @@
--- A bar chart as a PNG file in plain Lua 5.4, for scripts/data_received.lua: gray bars
+-- Helper of data_received: writes a bar chart as a PNG file (not run on its own).
+--
+-- In plain Lua 5.4, for scripts/data_received.lua: gray bars
 -- with black edges on white, with axes, each bar numbered below (from 0, as locations
 -- are) and the peak value written at the top of the y axis, in a 3x5 pixel digit font
 -- drawn here, since plain Lua has no font renderer. The PNG holds uncompressed (stored) deflate blocks,

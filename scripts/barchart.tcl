@@ -1,3 +1,5 @@
+# Helper of data_received: writes a bar chart as a PNG file (not run on its own).
+#
 # A gray-scale bar chart written as a PNG file with nothing but Tcl 8.6 (its zlib
 # command): the chart of scripts/data_received.tcl, drawn like scripts/barchart.lua's.
 #

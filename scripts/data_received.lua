@@ -1,6 +1,7 @@
--- Data received per location, as a bar chart (EARL thesis, section 7.4), the Lua twin of
--- scripts/data_received.py: same analysis, same output; the chart is a PNG drawn by
--- scripts/barchart.lua (bars, axes and numbers).
+-- Data received per location, as a bar chart (EARL thesis, section 7.4).
+--
+-- The Lua twin of scripts/data_received.py: same analysis, same output; the chart is a
+-- PNG drawn by scripts/barchart.lua (bars, axes and numbers).
 --
 --     earl run scripts/data_received.lua TRACE [OUTPUT.png]
 --     LUA_CPATH="$(python -m earl.lua --cpath);;" lua5.4 scripts/data_received.lua TRACE --output OUTPUT.png

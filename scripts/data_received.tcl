@@ -1,6 +1,7 @@
 #!/usr/bin/env tclsh8.6
-# Data received per location, as a bar chart (EARL thesis, section 7.4), the Tcl twin of
-# scripts/data_received.py: same analysis, same output.
+# Data received per location, as a bar chart (EARL thesis, section 7.4).
+#
+# The Tcl twin of scripts/data_received.py: same analysis, same output.
 #
 # Adds up the length of every received message on its receiving location, prints the
 # totals and draws them as a bar chart (PNG, written by barchart.tcl beside this script,
