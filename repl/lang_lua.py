@@ -83,8 +83,8 @@ function repl.run(chunk)
   return concat(parts, "\t")
 end
 
--- os.exit typed at the prompt ends the session (as exit() does in Python): it notes the
--- code, then stops the chunk as it stops a script (earl.lua's os.exit)
+-- os.exit typed at the prompt stops the chunk as it stops a script (earl.lua's os.exit)
+-- and notes the code; the shell refuses to end the session for it (only :quit does)
 local stop = os.exit
 function os.exit(code)
   repl.exit_code = code == nil and 0 or code

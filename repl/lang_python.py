@@ -31,6 +31,17 @@ class FilterEvent(dict):
         return None
 
 
+class _Leave:
+    """exit and quit at the prompt: calling one raises SystemExit, which the shell refuses
+    (only :quit ends the session); shown bare, it says how to leave."""
+
+    def __repr__(self):
+        return "use :quit (or Ctrl-D) to leave the REPL"
+
+    def __call__(self, code=None):
+        raise SystemExit(code)
+
+
 class Evaluator:
     name = "python"
 
@@ -38,7 +49,7 @@ class Evaluator:
         self.trace = trace
         self.namespace = {"__name__": "__console__", "__builtins__": builtins, "earl": earl,
                           "EventTrace": earl.EventTrace, "P2Statistic": earl.P2Statistic,
-                          "e": trace, "ev": None}
+                          "e": trace, "ev": None, "exit": _Leave(), "quit": _Leave()}
         self._searched = 0
 
     def set_event(self, event):

@@ -355,15 +355,71 @@ def test_help_lists_every_command_and_explains_one(repl):
     assert err == ["unknown command ':nosuch' (:help lists the commands)"]
 
 
-def test_quit_and_exit_end_the_session(repl):
+def test_only_quit_ends_the_session(repl):
     out, err = repl.lines(":quit", ":jump 1")
+    assert out == [] and err == [] and repl.trace.iterator == 0
+    out, err = repl.lines(":q", ":jump 1")
     assert out == [] and repl.trace.iterator == 0
-    out, err = repl.lines("exit()", ":jump 1")
-    assert out == [] and repl.trace.iterator == 0
-    out, err = repl.lines(":lang lua", "os.exit(2)", ":jump 1")
-    assert out == ["language: lua"] and err == [] and repl.trace.iterator == 0
-    out, err = repl.lines(":lang tcl", "exit", ":jump 1")
-    assert out == ["language: tcl"] and err == [] and repl.trace.iterator == 0
+
+
+@pytest.mark.parametrize("language, exits", [
+    ("python", ["exit()", "quit()", "import sys; sys.exit(2)", "raise SystemExit"]),
+    ("lua", ["os.exit()", "os.exit(2)", "(function() os.exit(true) end)()"]),
+    ("tcl", ["exit", "exit 2", "proc leave {} {exit 3}; leave", "if 1 {\rexit\r}"]),
+])
+def test_exit_in_each_language_is_refused_and_the_session_goes_on(repl, language, exits):
+    out, err = repl.type(f":lang {language}{ENTER}" + "".join(code + ENTER for code in exits) +
+                         f":jump 2{ENTER}")
+    assert err.splitlines() == ["exit is disabled in the REPL: use :quit (or Ctrl-D)"] * len(exits)
+    assert brief_fields(out.splitlines()[-1])[0] == 2 and repl.trace.iterator == 2
+
+
+def test_python_exit_shown_bare_says_how_to_leave(repl):
+    out, err = repl.lines("exit", "quit")
+    assert out == ["use :quit (or Ctrl-D) to leave the REPL"] * 2 and err == []
+
+
+def test_a_script_that_exits_ends_itself_not_the_session(repl, tmp_path):
+    for name, text in [("stop.py", "import sys\nprint('py')\nsys.exit(0)\nprint('no')\n"),
+                       ("stop.lua", "print('lua')\nos.exit(0)\nprint('no')\n"),
+                       ("stop.tcl", "puts tcl\nexit\nputs no\n"),
+                       ("fail.tcl", "exit 4\n")]:
+        (tmp_path / name).write_text(text)
+    out, err = repl.lines(*(f":run {tmp_path}/{name}" for name in
+                            ("stop.py", "stop.lua", "stop.tcl", "fail.tcl")), ":jump 3")
+    assert out[:3] == ["py", "lua", "tcl"] and brief_fields(out[3])[0] == 3
+    assert err == [f"{tmp_path}/fail.tcl exited with 4"]
+
+
+# What a bare input shows in Tcl mode, at event 6 (exit MPI_Send on loc 0): a variable or
+# a command substitution alone is its value (never run as a command: $ev(type) is "exit");
+# input whose first word is no command is an expression; commands run as in tclsh.
+TCL_BARE_VALUES = [
+    ("$ev(type)", "exit"), ("$ev(region)", "MPI_Send"), ("${ev(pos)}", "6"), ("$::ev(loc)", "0"),
+    ("[e size]", "18"), ("[lindex [e stack 0] end]", "1"), ("$ev(pos) * 2 + 1", "13"),
+    ('$ev(type) eq "exit"', "1"), ("7 % 4", "3"), ('"text"', "text"), ("set y 5", "5"),
+    ("$y", "5"), ("e iterator", "6"), ("string length $ev(region)", "8"),
+]
+
+
+def test_tcl_bare_values_show_their_value(repl):
+    inputs = [code for code, _ in TCL_BARE_VALUES]
+    out, err = repl.lines(":jump 6", ":lang tcl", *inputs)
+    assert err == []
+    assert out[2:] == [shown for _, shown in TCL_BARE_VALUES]
+    assert repl.trace.iterator == 6
+
+
+def test_tcl_bare_values_at_an_enter_event_and_their_errors(repl):
+    out, err = repl.lines(":jump 4", ":lang tcl", "$ev(type)", "[e event x 4; set x(region)]", "$x(type)",
+                          "$ev(len)", "$nosuch", "nosuch 1", "[nosuch]", "1 +", "$ev(pos) >")
+    assert out[2:] == ["enter", "MPI_Send", "enter"]
+    assert err == ['<input>:1: can\'t read "ev(len)": no such element in array',
+                   '<input>:1: can\'t read "nosuch": no such variable',
+                   '<input>:1: invalid command name "nosuch"',
+                   '<input>:1: invalid command name "nosuch"',
+                   '<input>:1: invalid command name "1"',
+                   '<input>:1: invalid command name "4"']
 
 
 # ------------------------------------------------------------------ terminal comforts

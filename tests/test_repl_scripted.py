@@ -196,3 +196,20 @@ def test_the_readme_filters_skip_events_without_the_attribute():
     found = [int(line.split()[0]) for line in done.stdout.splitlines()
              if not line.startswith("language")]
     assert found == [big, 1, final, 1, big, final, 1, big, final, later]
+
+
+def test_exit_in_any_language_does_not_end_a_scripted_session(tmp_path):
+    """Event 6 of the small trace exits MPI_Send: in Tcl, `$ev(type)` there shows "exit"
+    (it used to run Tcl's exit and end the session with status 0). Only :quit ends."""
+    from repl_driver import small_trace
+
+    done = run_repl(["-q", small_trace(tmp_path)],
+                    ":lang tcl\n:jump 6\n$ev(type)\nexit\n:lang lua\nos.exit(0)\n"
+                    ":lang python\nexit()\n:next\n:quit\n:next\n")
+    out = done.stdout.splitlines()
+    assert out[0] == "language: tcl" and out[1].split()[:5] == ["6", "0.000022000", "loc", "0", "exit"]
+    assert out[2:5] == ["exit", "language: lua", "language: python"]
+    assert out[5].split()[0] == "7" and len(out) == 6  # :next ran; the one after :quit did not
+    refused = "exit is disabled in the REPL: use :quit (or Ctrl-D)"
+    assert done.stderr.splitlines() == [f"<stdin>:{line}: {refused}" for line in (4, 6, 8)]
+    assert done.returncode == 1  # inputs were refused
