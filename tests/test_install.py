@@ -4,7 +4,8 @@ runs anywhere, not only in a checkout), the type stub and py.typed.
 The wheel is built from this checkout into the same CMake build directory the editable
 install uses (so only what changed compiles), under the Makefile's lock of that directory,
 and installed into a fresh virtual environment that borrows the third-party packages
-(NumPy, matplotlib, rich) of the running one but not its editable earl.
+(NumPy, matplotlib, rich) of the running one but not its editable earl; a second one
+lacks the optional matplotlib, and EARL works there too (no chart, a one-line hint).
 """
 import fcntl
 import os
@@ -37,24 +38,67 @@ def wheel(tmp_path_factory):
     return built
 
 
-@pytest.fixture(scope="session")
-def installed(wheel, tmp_path_factory):
-    """A fresh venv with the wheel installed; returns its bin folder."""
-    home = tmp_path_factory.mktemp("venv")
+# What is not installed when an optional dependency is missing (its import names).
+MATPLOTLIB = ("matplotlib", "mpl_toolkits", "pylab")
+
+
+def borrowed_folders(hidden, scratch):
+    """The running environment's package folders, for a fresh venv to borrow; with
+    `hidden` names, each folder is replaced by a folder of links to everything in it but
+    those packages, so that they are really absent (not blocked by an import hook)."""
+    folders = [Path(p) for p in dict.fromkeys(site.getsitepackages()
+                                              + [sysconfig.get_path("purelib")])
+               if Path(p).is_dir()]
+    if not hidden:
+        return folders
+    copies = []
+    for index, folder in enumerate(folders):
+        copy = scratch / f"borrowed-{index}"
+        copy.mkdir()
+        for entry in folder.iterdir():
+            if not entry.name.split(".")[0].split("-")[0] in hidden:
+                (copy / entry.name).symlink_to(entry)
+        copies.append(copy)
+    return copies
+
+
+def install(wheel, home, hidden=()):
+    """A fresh venv in `home` with the wheel installed, borrowing the running
+    environment's packages but `hidden`; returns its bin folder."""
     venv.create(home, with_pip=False)
     python = home / "bin" / "python"
     purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                              capture_output=True, text=True, check=True).stdout.strip()
     # The running environment's packages, after the fresh site-packages: a path in a .pth
     # file is not a site folder, so the editable install's own .pth hook is not run.
-    borrowed = [p for p in site.getsitepackages() + [sysconfig.get_path("purelib")]
-                if Path(p).is_dir()]
-    Path(purelib, "borrowed.pth").write_text("\n".join(dict.fromkeys(borrowed)) + "\n")
+    borrowed = borrowed_folders(hidden, home)
+    Path(purelib, "borrowed.pth").write_text("\n".join(map(str, borrowed)) + "\n")
     done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install",
                            "--quiet", "--no-deps", "--no-index", str(wheel)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     return home / "bin"
+
+
+@pytest.fixture(scope="session")
+def installed(wheel, tmp_path_factory):
+    """A fresh venv with the wheel installed; returns its bin folder."""
+    return install(wheel, tmp_path_factory.mktemp("venv"))
+
+
+@pytest.fixture(scope="session")
+def installed_without_matplotlib(wheel, tmp_path_factory):
+    """The wheel in a fresh venv that has every dependency but the optional matplotlib."""
+    return install(wheel, tmp_path_factory.mktemp("venv-no-plot"), hidden=MATPLOTLIB)
+
+
+def outside_run(bin_folder, tmp_path, *argv):
+    """Runs a program of the venv from a folder outside the checkout."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    return subprocess.run([str(bin_folder / argv[0])] + [str(a) for a in argv[1:]],
+                          capture_output=True, text=True, cwd=outside, env=env, timeout=300)
 
 
 def test_wheel_carries_scripts_stub_and_marker(wheel):
@@ -83,3 +127,44 @@ def test_demo_runs_from_the_installed_package(installed, tmp_path):
     assert "wasted_time.tcl: prints what wasted_time.py OK" in done.stdout
     assert (outside / "demo-output" / "data_received.png").is_file()
     assert str(ROOT) not in done.stdout, "the demo ran scripts of the checkout"
+
+
+def test_shipped_scripts_run_by_name_from_the_installed_package(installed, tmp_path):
+    listed = outside_run(installed, tmp_path, "earl", "scripts")
+    assert listed.returncode == 0, listed.stderr
+    assert str(installed.parent) in listed.stdout.splitlines()[-1]
+    assert str(ROOT) not in listed.stdout
+    trace = tmp_path / "t.alog"
+    made = outside_run(installed, tmp_path, "earl", "gen", trace, "-n", "3", "-e", "3000", "-q")
+    assert made.returncode == 0, made.stderr
+    in_checkout = subprocess.run([sys.executable, "-m", "earl.cli", "run",
+                                  str(ROOT / "scripts" / "wasted_time.py"), str(trace)],
+                                 capture_output=True, text=True, timeout=120)
+    assert in_checkout.returncode == 0 and in_checkout.stdout, in_checkout.stderr
+    for name in ("wasted_time", "wasted_time.lua", "wasted_time.tcl"):
+        done = outside_run(installed, tmp_path, "earl", "run", name, trace)
+        assert (done.returncode, done.stdout) == (0, in_checkout.stdout), done.stderr
+
+
+def test_without_matplotlib_the_demo_and_the_chart_script_say_how_to_get_charts(
+        installed_without_matplotlib, tmp_path):
+    bin_folder = installed_without_matplotlib
+    absent = outside_run(bin_folder, tmp_path, "python", "-c", "import matplotlib")
+    assert "No module named 'matplotlib'" in absent.stderr
+    hint = "pip install 'earl[plot]'"
+
+    demo = outside_run(bin_folder, tmp_path, "earl", "demo", "--events", "20000")
+    assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
+    assert "Traceback" not in demo.stdout + demo.stderr
+    assert "All 4 example scripts agree with the ground truth" in demo.stdout
+    assert demo.stdout.count(hint) == 1
+    output = tmp_path / "elsewhere" / "demo-output"
+    assert (output / "demo.alog").is_file() and not (output / "data_received.png").exists()
+
+    done = outside_run(bin_folder, tmp_path, "earl", "run", "data_received.py",
+                       output / "demo.alog")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["location", "bytes", "KBytes"]
+    assert len(lines) == 1 + 4 + 2 and lines[-2].endswith("bytes received in total.")
+    assert lines[-1] == f"bar chart: not drawn: matplotlib is not installed ({hint})"

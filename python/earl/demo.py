@@ -3,10 +3,10 @@ check what they find against the generator's ground truth.
 
     earl demo [--output DIR] [--events N]
 
-Writes DIR/demo.alog (and its ground truth DIR/demo.alog.truth.json) and the bar chart
-DIR/data_received.png. The example scripts are those of the repository's scripts/ directory,
-installed with the package; each also runs on its own, by name: `earl run NAME DIR/demo.alog`
-(`earl scripts` lists them and says where they are).
+Writes DIR/demo.alog (and its ground truth DIR/demo.alog.truth.json) and, with matplotlib,
+the bar chart DIR/data_received.png. The example scripts are those of the repository's
+scripts/ directory, installed with the package; each also runs on its own, by name:
+`earl run NAME DIR/demo.alog` (`earl scripts` lists them and says where they are).
 """
 import contextlib
 import importlib
