@@ -11,6 +11,7 @@ from collections import namedtuple
 
 from earl.repl import languages, render, timeline
 from earl.repl.session import CommandError
+from earl.repl.suggest import did_you_mean
 
 Command = namedtuple("Command", "name usage summary details handler")
 COMMANDS = {}
@@ -35,7 +36,8 @@ def lookup(name):
         return COMMANDS[matches[0]]
     if matches:
         raise CommandError(f"':{name}' is ambiguous: " + ", ".join(f":{m}" for m in matches))
-    raise CommandError(f"unknown command ':{name}' (:help lists the commands)")
+    hint = did_you_mean(name, COMMANDS, ":") or " (:help lists the commands)"
+    raise CommandError(f"unknown command ':{name}'{hint}")
 
 
 def dispatch(shell, line):

@@ -322,6 +322,21 @@ def test_unknown_and_ambiguous_commands(repl):
     assert out == []  # :q quit: nothing after it ran
 
 
+def test_mistyped_commands_languages_and_marks_get_did_you_mean(repl):
+    out, err = repl.lines(":nxt", ":jmp 3", ":stak", ":help fnd", ":xyz", ":lang pyton",
+                          ":lang tlc", ":jump 8", ":mark sent", ":goto snet", ":goto zzz")
+    assert err == ["unknown command ':nxt' (did you mean :next?)",
+                   "unknown command ':jmp' (did you mean :jump?)",
+                   "unknown command ':stak' (did you mean :stack?)",
+                   "unknown command ':fnd' (did you mean :find?)",
+                   "unknown command ':xyz' (:help lists the commands)",
+                   "unknown language 'pyton' (did you mean python?)",
+                   "unknown language 'tlc' (did you mean tcl?)",
+                   "no mark named 'snet' (did you mean sent?)",
+                   "no mark named 'zzz' (marks: sent)"]
+    assert repl.trace.iterator == 8 and repl.session.language == "python"
+
+
 def test_lang_switches_and_rejects_unknown_languages(repl):
     out, err = repl.lines(":lang", ":lang perl", ":lang tcl", "set x 1")
     assert out == ["language: python", "language: tcl", "1"]

@@ -213,3 +213,12 @@ def test_exit_in_any_language_does_not_end_a_scripted_session(tmp_path):
     refused = "exit is disabled in the REPL: use :quit (or Ctrl-D)"
     assert done.stderr.splitlines() == [f"<stdin>:{line}: {refused}" for line in (4, 6, 8)]
     assert done.returncode == 1  # inputs were refused
+
+
+def test_a_mistyped_command_gets_did_you_mean(tmp_path):
+    from repl_driver import small_trace
+
+    done = run_repl(["-q", small_trace(tmp_path)], ":nxt\n:next\n:lang lau\n")
+    assert done.stdout.split()[0] == "1"  # the session went on: :next ran
+    assert done.stderr.splitlines() == ["<stdin>:1: unknown command ':nxt' (did you mean :next?)",
+                                        "<stdin>:3: unknown language 'lau' (did you mean lua?)"]
