@@ -31,3 +31,10 @@ def byte_size(n):
     while round(size, 1) >= 1024 and unit < len(_BYTE_UNITS) - 1:
         size, unit = size / 1024, unit + 1
     return f"{int(n)} B" if unit == 0 else f"{size:.1f} {_BYTE_UNITS[unit]}"
+
+
+def patterns_found(report):
+    """The patterns whose total prints (as seconds) as more than zero, largest first: the
+    ones every view details."""
+    return sorted((m for m in report.patterns() if not prints_as_zero(report.total(m), "sec")),
+                  key=lambda m: -report.total(m))

@@ -1,7 +1,8 @@
 """The terminal view of a Report: the metric tree as a table (times, percentages, instance
 counts in aligned columns), then the worst call paths and locations of each pattern found.
 Rows that print as zero are hidden unless asked for; piped output is plain and never wraps."""
-from earl.analysis.formatting import counted, metric_value, prints_as_zero, seconds
+from earl.analysis.formatting import (counted, metric_value, patterns_found, prints_as_zero,
+                                      seconds)
 
 # Wide enough that no line of a report wraps when the output goes to a file or a pipe.
 _PIPE_WIDTH = 100_000
@@ -122,9 +123,7 @@ def render(report, console, top=5, show_all=False):
     console.print(table)
     if hidden:
         console.print(f"({counted(hidden, 'metric')} with nothing found hidden; --all shows them)")
-    found = sorted((m for m in report.patterns() if not prints_as_zero(report.total(m), "sec")),
-                   key=lambda m: -report.total(m))
-    for metric in found:
+    for metric in patterns_found(report):
         _pattern_section(report, console, metric, top)
     problems = {k: v for k, v in report.problems.items() if v}
     if problems:
