@@ -145,6 +145,8 @@ def conform(value, declared, where):
     elif origin is list:
         if isinstance(value, (list, tuple)):
             (item,) = typing.get_args(declared)
+            if _is_named_tuple(item):
+                return _rows(value, item, where)
             return [conform(v, item, f"{where}[{i}]") for i, v in enumerate(value)]
     elif origin is dict:
         if isinstance(value, dict):
@@ -172,6 +174,20 @@ def conform(value, declared, where):
         raise TypeError(f"report_schema cannot check {declared!r}")
     raise EarlError(f"{where}: expected {_type_name(declared)}, got {type(value).__name__} "
                     f"{_short(value)}")
+
+
+def _rows(value, row_type, where):
+    """A list of rows of plain fields, the bulk of a result (a cell per call path, location
+    and metric): checked by the exact types of their fields in one pass; a row that does not
+    conform goes through `conform` for its message."""
+    types = tuple(_fields(row_type).values())
+    make = row_type._make
+    out = []
+    for i, row in enumerate(value):
+        if type(row) not in (tuple, list, row_type) or tuple(map(type, row)) != types:
+            conform(row, row_type, f"{where}[{i}]")   # raises unless, e.g., a subclass
+        out.append(make(row))
+    return out
 
 
 @functools.lru_cache(maxsize=None)
