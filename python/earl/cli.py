@@ -6,6 +6,7 @@ for all: 0 done, 1 an EARL error (printed as `earl: MESSAGE` on stderr), 2 a usa
 (argparse's message), 130 Ctrl-C.
 """
 import argparse
+import difflib
 import importlib
 import sys
 
@@ -32,6 +33,16 @@ def build_parser():
     return parser
 
 
+def _check_command(parser, argv):
+    """A mistyped command gets argparse's usage error with "did you mean" (argparse of
+    Python < 3.14 has no suggest_on_error)."""
+    if not argv or argv[0].startswith("-") or argv[0] in COMMANDS:
+        return
+    close = difflib.get_close_matches(argv[0], COMMANDS, n=1)
+    if close:
+        parser.error(f"argument COMMAND: invalid choice: '{argv[0]}' (did you mean {close[0]}?)")
+
+
 def _message(error):
     """The error's text without a leading `earl COMMAND: ` (the library's errors say which
     command they come from; on the command line the prefix `earl: ` says it)."""
@@ -55,7 +66,9 @@ def main(argv=None):
     """Runs the command line `argv` (default: sys.argv[1:]); returns the exit code."""
     _printable_output()
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        _check_command(parser, argv)
         args = parser.parse_args(argv)
     except SystemExit as stop:  # --help, --version, or a usage error argparse reported
         return stop.code if isinstance(stop.code, int) else USAGE

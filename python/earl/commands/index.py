@@ -12,7 +12,8 @@ DESCRIPTION = (
 
 def configure(parser):
     parser.add_argument("action", choices=["clean"], help="what to do")
-    parser.add_argument("paths", nargs="*", metavar="PATH",
+    # a default, or argparse calls PATH required in its error message
+    parser.add_argument("paths", nargs="*", metavar="PATH", default=[],
                         help="a trace, an index file, or a directory of index files")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing")
 
