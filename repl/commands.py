@@ -251,14 +251,15 @@ def _where(shell, argument):
 
 @command("timeline", "[WIDTH]", "a text picture of all locations around the current time",
          "Each location is a row; each column a slice of time. A region is a bar of its "
-         "letter (the legend names them); > marks a send and < a receive, | the current "
-         "time. Below: the messages in flight as arrows. WIDTH is the number of columns.")
+         "letter (the legend names them; a region keeps its letter for the whole session); "
+         "> marks a send and < a receive, | the current time. Below: the messages in flight "
+         "as arrows. WIDTH is the number of columns.")
 def _timeline(shell, argument):
     words = _words(argument, "timeline", 0, 1)
     width = _integer(words[0], "timeline", "WIDTH") if words else shell.width()
     if not 10 <= width <= 1000:
         raise CommandError(f":timeline: WIDTH must be 10..1000, got {width}")
-    return timeline.picture(shell.session.trace, width)
+    return timeline.picture(shell.session.trace, width, letters=shell.session.region_letters)
 
 
 @command("view", "", "full-screen live view (Esc returns)",

@@ -28,6 +28,7 @@ class Session:
         self.language = None
         self.searched_to = 0      # the last position the last search examined
         self._attributes = None   # attribute names seen, for completion
+        self.region_letters = {}  # region -> its letter in timelines, for the whole session
         self.use_language(language)
 
     # ------------------------------------------------------------------ where we are

@@ -7,8 +7,11 @@ stopped.
 
 Keys: Right/Down/n next event, Left/Up/p previous (of the followed location only, after
 `l`), PgDn/PgUp move by half the timeline's span in time, +/- zoom, l follow the current
-event's location (again: stop), s the send of a receive, u enterptr, b back, / search
-with an expression in the current language, Ctrl-C stop a search, Esc or q return.
+event's location (again: stop; s, u, b or a search landing on another location's event
+follow that one), s the send of a receive, u enterptr, b back, / search with an
+expression in the current language, Ctrl-C stop a search, Esc or q return. A region keeps
+its letter for the whole session (Session.region_letters), however the view zooms or
+moves.
 """
 import asyncio
 import time
@@ -69,7 +72,8 @@ class LiveView:
         try:
             return list(timeline.picture(self.session.trace, width,
                                          self._locations(self._timeline_rows()),
-                                         self.half_span, MESSAGES_SHOWN))
+                                         self.half_span, MESSAGES_SHOWN,
+                                         self.session.region_letters))
         except EarlError as error:
             return [("class:error", str(error))]
 
@@ -101,6 +105,17 @@ class LiveView:
             move()
         except EarlError as error:
             self.message = str(error)
+
+    def _jumped(self, move):
+        """A jump to an event (s, u, b, a search found one): while following a location,
+        follow the one of the event landed on, so the status bar says what the arrows do."""
+        self._do(move)
+        self._refollow()
+
+    def _refollow(self):
+        trace = self.session.trace
+        if self.followed is not None and trace.iterator:
+            self.followed = trace.event()["loc"]
 
     def step(self, forward):
         if self.followed is None:
@@ -176,6 +191,8 @@ class LiveView:
             fraction = next(steps)
         except StopIteration as done:
             self.message = "" if done.value else f"{what}: none found"
+            if done.value:
+                self._refollow()
             return False
         except EarlError as error:
             self.message = str(error)
@@ -215,9 +232,9 @@ class LiveView:
         bind("+", action=lambda: self.zoom(0.5))
         bind("-", action=lambda: self.zoom(2.0))
         bind("l", action=self.follow)
-        bind("s", action=lambda: self._do(lambda: self.session.follow("sendptr")))
-        bind("u", action=lambda: self._do(lambda: self.session.follow("enterptr")))
-        bind("b", action=lambda: self._do(self.session.back))
+        bind("s", action=lambda: self._jumped(lambda: self.session.follow("sendptr")))
+        bind("u", action=lambda: self._jumped(lambda: self.session.follow("enterptr")))
+        bind("b", action=lambda: self._jumped(self.session.back))
         bind("c-c", action=self.stop_search)
 
         @keys.add("/", filter=browsing)

@@ -594,3 +594,47 @@ def test_view_search_where_events_lack_the_attribute(repl):
     repl.session.use_language("tcl")
     shown = view_keys(repl, '/$ev(region) eq "MPI_Recv"' + ENTER)
     assert repl.trace.iterator == 13 and shown.message == ""
+
+
+def test_region_letters_stay_the_same_across_zoom_and_moves(repl):
+    """Around 14 (60 us) the picture spans 48..72 us: main and loc 2's MPI_Recv. Zoomed
+    out twice (half span 12 -> 48 us, so 12..108 us) MPI_Send appears at 20 and 30 us,
+    left of every MPI_Recv: it gets the next letter, C; MPI_Recv stays B. Around 4
+    (20 us, 10..30 us; 40 columns) :timeline shows main and MPI_Send with the same
+    letters."""
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.output import DummyOutput
+
+    from earl.repl.render import plain
+    from earl.repl.view import LiveView
+
+    def legend(lines):
+        return next(line for line in lines if line.startswith("regions: "))
+
+    repl.trace.jump(14)
+    with create_app_session(output=DummyOutput()):
+        shown = LiveView(repl.session)
+        assert legend(plain(shown.timeline_pane()).splitlines()) == "regions: A main  B MPI_Recv"
+        shown.zoom(2.0)
+        shown.zoom(2.0)
+        lines = plain(shown.timeline_pane()).splitlines()
+        assert legend(lines) == "regions: A main  B MPI_Recv  C MPI_Send"
+        rows = {line.split("|")[0].strip(): line.split("|")[1] for line in lines if "|" in line}
+        assert "C" in rows["0"] and "B" not in rows["0"] and "B" in rows["2"]
+    out, err = repl.lines(":jump 4", ":timeline 40")
+    assert legend(out) == "regions: A main  C MPI_Send"
+
+
+def test_view_follows_the_location_a_jump_lands_on(repl):
+    """Following loc 0 from 4, a search lands on 10 (enter MPI_Recv on loc 1): the view
+    follows loc 1, so Right goes to 11, loc 1's next event (not 16, loc 0's). From 14
+    (loc 2), s goes to its send 8 on loc 0; Right then is 9."""
+    from earl.repl.render import plain
+
+    repl.trace.jump(4)
+    shown = view_keys(repl, 'l/ev["region"] == "MPI_Recv"' + ENTER + RIGHT)
+    assert repl.trace.iterator == 11 and shown.followed == 1
+    assert "| following loc 1 " in plain(shown.status())
+    repl.trace.jump(14)
+    shown = view_keys(repl, "ls" + RIGHT)
+    assert repl.trace.iterator == 9 and shown.followed == 0
