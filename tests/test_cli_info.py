@@ -114,6 +114,21 @@ def test_the_regions_in_use_against_the_official_reader():
     assert all(name in line for name in mpi_defined) and "--all" not in line
 
 
+@needs_otf2
+@pytest.mark.skipif(not hasattr(earl.EventTrace, "metrics"),
+                    reason="this build does not read counter definitions (EventTrace.metrics)")
+def test_info_lists_the_counters_the_official_reader_finds():
+    otf2 = pytest.importorskip("otf2")
+    anchor = SCOREP / "ping-pong-otf2-papi" / "traces.otf2"
+    with otf2.reader.open(str(anchor)) as trace:
+        members = [(m.name, m.unit) for m in trace.definitions.metric_members]
+    assert members, "the PAPI trace defines counters"
+    info = json.loads(earl_cli("info", "--json", anchor).stdout)
+    assert [(m["name"], m["unit"]) for m in info["metrics"]] == members
+    text = earl_cli("info", anchor).stdout
+    assert ("metrics:   " + ", ".join(f"{n} ({u})" if u else n for n, u in members)) in text
+
+
 def test_text_shows_unused_regions_as_a_count(alog):
     text = earl_cli("info", alog).stdout
     assert "regions:   1 in group All: main (2 All regions defined, 1 used; --all lists all)" in text

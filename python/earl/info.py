@@ -91,10 +91,10 @@ def summary(trace):
 
 
 def _metrics(trace):
-    """The trace's counter definitions (EventTrace.metrics(), issue 20 point 7); [] from a
-    build whose traces do not define them yet."""
+    """The trace's counter definitions as dicts with name, unit, ... (EventTrace.metrics(),
+    issue 20 point 7); [] from a build that does not read them yet."""
     metrics = getattr(trace, "metrics", None)
-    return list(metrics()) if metrics is not None else []
+    return [dict(m) for m in metrics()] if metrics is not None else []
 
 
 def describe(trace, shown_locations=None, all_regions=False):
@@ -115,6 +115,10 @@ def describe(trace, shown_locations=None, all_regions=False):
     if listed < trace.nrlocs():
         lines.append(f"  ... ({trace.nrlocs() - listed} more)")
     lines.append(f"types:     {', '.join(trace.types())}")
+    metrics = _metrics(trace)
+    if metrics:
+        lines.append("metrics:   " + ", ".join(
+            f"{m['name']} ({m['unit']})" if m.get("unit") else m["name"] for m in metrics))
     lines += _region_lines(trace, all_regions)
     marks = trace.bookmarks()
     lines.append(f"bookmarks: {marks['count']} ({marks['checkpoints']} full), "
