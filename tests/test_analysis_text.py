@@ -140,6 +140,7 @@ def test_piped_output_never_wraps(trace):
     narrow = dict(os.environ, COLUMNS="30")
     text = analyze_text(trace, "--all", env=narrow)
     assert "\x1b[" not in text
+    assert not [l for l in text.splitlines() if l.endswith(" ")]   # no padding left at the end
     saved = json.loads(analyze_text(trace, "--json"))
     # every row of the tree, every pattern heading and location list is one line
     assert len(tree_rows(text)) == len(saved["metrics"])

@@ -1,9 +1,12 @@
 """The terminal view of a Report: the metric tree as a table (times, percentages, instance
 counts in aligned columns), then the worst call paths and locations of each pattern found.
 Rows that print as zero are hidden unless asked for; piped output is plain and never wraps."""
+import re
+
 from earl.analysis.formatting import (counted, metric_value, patterns_found, prints_as_zero,
                                       seconds)
 
+_TRAILING_SPACES = re.compile(r" +\n")
 # Wide enough that no line of a report wraps when the output goes to a file or a pipe.
 _PIPE_WIDTH = 100_000
 
@@ -14,8 +17,28 @@ def console_for(stream):
     from rich.console import Console
     if stream.isatty():
         return Console(file=stream)
-    return Console(file=stream, width=_PIPE_WIDTH, soft_wrap=True, no_color=True,
-                   highlight=False)
+    return Console(file=_WithoutTrailingSpaces(stream), width=_PIPE_WIDTH, soft_wrap=True,
+                   no_color=True, highlight=False)
+
+
+class _WithoutTrailingSpaces:
+    """A stream that drops the spaces rich pads table rows with at their end (rich writes
+    whole lines), so piped output diffs and greps cleanly."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        return self._stream.write(_TRAILING_SPACES.sub("\n", text))
+
+    def flush(self):
+        self._stream.flush()
+
+    def isatty(self):
+        return False
+
+    def fileno(self):
+        return self._stream.fileno()
 
 
 def _children(report):
