@@ -53,12 +53,12 @@ def bars(values, labels, total, color="#c33"):
     top = max(values, default=0.0) or 1.0
     rows = []
     for value, label in zip(values, labels):
-        share = f"{100.0 * value / total:.1f}%" if total > 0 else ""
+        share = f" ({100.0 * value / total:.1f}%)" if total > 0 else ""
         name = html.escape(label)
         rows.append(f'<div class="bar-label" title="{name}">{name}</div>'
                     f'<div class="bar-track"><div class="bar" style="width:{100.0 * value / top:.2f}%;'
                     f'background:{color}"></div></div>'
-                    f'<div class="bar-value">{seconds(value)} s ({share})</div>')
+                    f'<div class="bar-value">{seconds(value)} s{share}</div>')
     return '<div class="bars">' + "".join(rows) + "</div>"
 
 

@@ -3,7 +3,8 @@ import json
 import os
 
 from earl import _core
-from earl.analysis.report_schema import engine_result
+from earl.analysis.report_schema import (MetricRow, MetricTotals, PatternTotals, ReportJson,
+                                         TrafficRow, WaitRow, engine_result)
 from earl.progress import ProgressBar
 
 
@@ -130,29 +131,33 @@ class Report:
             raise _core.EarlError(f"unknown metric {metric!r} (known: {', '.join(self.metrics)})")
 
     # ---------------------------------------------------------------- exports
-    def to_dict(self):
+    def to_dict(self) -> ReportJson:
         """The JSON form (report_schema.ReportJson): patterns, profile (the other metrics),
         problems, ...; location keys are strings; engine_result is what they are computed
         from (Report.from_json reads it back)."""
         def entry(metric):
-            return {"total": self.total(metric),
-                    "by_location": {str(k): v for k, v in self.by_location(metric).items()},
-                    "by_callpath": self.by_callpath(metric)}
+            return MetricTotals(
+                total=self.total(metric),
+                by_location={str(k): v for k, v in self.by_location(metric).items()},
+                by_callpath=self.by_callpath(metric))
         patterns, profile = {}, {}
         for metric, info in self.metrics.items():
             if info["pattern"]:
-                patterns[metric] = dict(entry(metric), instances=self.instances(metric))
+                patterns[metric] = PatternTotals(entry(metric), instances=self.instances(metric))
             else:
                 profile[metric] = entry(metric)
-        return {"file": self.file, "format": self.format, "events": self.events,
-                "locations": {str(i): self.location_name(i) for i in range(len(self.locations))},
-                "metrics": [dict(m) for m in self.metrics.values()],
-                "patterns": patterns, "profile": profile, "problems": self.problems,
-                "traffic": [{"src": src, "dest": dest, "bytes": b, "messages": n}
-                            for src, dest, b, n in self.traffic()],
-                "worst_instances": self.worst_instances(),
-                **({} if self.clock_jumps is None else {"clock_jumps": self.clock_jumps}),
-                "engine_result": self.raw}
+        out = ReportJson(
+            file=self.file, format=self.format, events=self.events,
+            locations={str(i): self.location_name(i) for i in range(len(self.locations))},
+            metrics=[MetricRow(m) for m in self.metrics.values()],
+            patterns=patterns, profile=profile, problems=self.problems,
+            traffic=[TrafficRow(src=src, dest=dest, bytes=b, messages=n)
+                     for src, dest, b, n in self.traffic()],
+            worst_instances=[WaitRow(w) for w in self.worst_instances()],
+            engine_result=self.raw)
+        if self.clock_jumps is not None:
+            out["clock_jumps"] = self.clock_jumps
+        return out
 
     def to_json(self, **kwargs):
         return json.dumps(self.to_dict(), **kwargs)
