@@ -9,6 +9,7 @@ import os
 import shlex
 from collections import namedtuple
 
+from earl import EarlError
 from earl.repl import languages, render, timeline
 from earl.repl.session import CommandError
 from earl.repl.suggest import did_you_mean
@@ -285,21 +286,38 @@ def _lang(shell, argument):
 
 
 @command("run", "SCRIPT [ARGS...]", "run a script (.py, .lua, .tcl) in its language",
-         "Without ARGS the script gets the session's trace file as its one argument "
-         "(the example scripts take TRACE first).")
+         "SCRIPT is a file, or a shipped script by name (`earl scripts` lists them), with "
+         "or without its extension: :run wasted_time runs the one in the session's language "
+         "if there is one. Without ARGS the script gets the session's trace file as its one "
+         "argument (the example scripts take TRACE first). An exit in the script ends the "
+         "script, not the session.")
 def _run(shell, argument):
-    from earl.run_script import language_of
+    from earl.shipped_scripts import language_of
 
     words = _words(argument, "run", 1, None)
-    script, args = words[0], words[1:] or [shell.session.trace.file()]
-    if not os.path.isfile(script):
-        raise CommandError(f":run: {script}: no such script")
+    script, args = _script(words[0], shell.session.language), words[1:] or [shell.session.trace.file()]
     evaluator = shell.session.evaluator(language_of(script))
     try:
         evaluator.run_script(script, args)
     except SystemExit as stop:
+        if isinstance(stop.code, str):  # sys.exit(message): Python prints the message
+            raise CommandError(stop.code) from None
         if stop.code not in (None, 0):
-            raise CommandError(f"{script} exited with {stop.code}") from None
+            raise CommandError(f"{words[0]} exited with {stop.code}") from None
+
+
+def _script(name, language):
+    """The path of the script `name` (a file, else a shipped script by name): without an
+    extension, the one in `language` where the script is written in it."""
+    from earl.shipped_scripts import find_script
+
+    try:
+        try:
+            return find_script(name, language)
+        except EarlError:  # not written in the session's language: the first there is
+            return find_script(name)
+    except EarlError as error:
+        raise CommandError(f":run: {error}") from None
 
 
 @command("help", "[COMMAND]", "list the commands, or explain one")

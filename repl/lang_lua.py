@@ -191,8 +191,10 @@ class Evaluator:
         return self._repl.at or 0
 
     def run_script(self, path, args):
+        """Runs the script in a runtime of its own, as `earl run` does: its globals cannot
+        clash with the session's e and ev."""
         try:
-            earl.lua.run(path, args, runtime=self.lua)
+            earl.lua.run(path, args)
         except earl.EarlError as error:
             raise EvaluationError(str(error)) from None
 

@@ -136,8 +136,10 @@ class Evaluator:
         return int(self.tcl.tk.call("set", "::earl::repl::at"))
 
     def run_script(self, path, args):
+        """Runs the script in an interpreter of its own, as `earl run` does: its own
+        `EventTrace e` or globals cannot clash with the session's e and ev."""
         try:
-            earl.tcl.run(path, args, interp=self.tcl)
+            earl.tcl.run(path, args)
         except earl.EarlError as error:
             raise EvaluationError(str(error)) from None
 

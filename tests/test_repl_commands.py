@@ -357,8 +357,19 @@ def test_run_scripts_in_their_language(repl, tmp_path):
     assert out == ["18 ['more']", "18\tnil", "18"]
     assert err == [f"{tmp_path}/bad.py:2: ValueError: no",
                    f"{tmp_path}/exit.lua exited with 3",
-                   f":run: {tmp_path}/none.py: no such script",
+                   f":run: no such script: {tmp_path}/none.py (earl scripts lists the shipped ones)",
                    ":run takes at least 1 argument (usage: :run SCRIPT [ARGS...])"]
+
+
+def test_a_script_of_its_own_cannot_clash_with_the_session(repl, tmp_path):
+    """A Tcl script's `EventTrace e` (as the shipped ones do) or a Lua script's global e
+    runs in an interpreter of its own: the session's e is untouched."""
+    (tmp_path / "own.tcl").write_text("EventTrace e -file [lindex $argv 0]\nputs [e size]\n")
+    (tmp_path / "own.lua").write_text("e = EventTrace(arg[1]); e:jump(3); print(e:iterator())\n")
+    out, err = repl.lines(":jump 2", ":lang tcl", f":run {tmp_path}/own.tcl", "e iterator",
+                          ":lang lua", f":run {tmp_path}/own.lua", "e:iterator()")
+    assert err == []
+    assert out[1:] == ["language: tcl", "18", "2", "language: lua", "3", "2"]
 
 
 def test_help_lists_every_command_and_explains_one(repl):
@@ -484,6 +495,8 @@ def test_completion_of_commands_methods_attributes_regions_and_marks(repl):
     assert completions(repl, ":lang l") == ["lua"]
     repl.lines(":jump 8", ":mark sent")
     assert completions(repl, ":goto s") == ["sent"]
+    assert completions(repl, ":run wasted_t") == ["wasted_time"]  # scripts/wasted_time.*
+    assert completions(repl, ":run patterns/late_s") == ["patterns/late_sender"]
     # Python: methods after e., attribute keys in ev["..."], regions in strings, globals
     assert completions(repl, "e.sta") == ["stack"]
     assert completions(repl, 'ev["send') == ["sendptr"]

@@ -222,3 +222,30 @@ def test_a_mistyped_command_gets_did_you_mean(tmp_path):
     assert done.stdout.split()[0] == "1"  # the session went on: :next ran
     assert done.stderr.splitlines() == ["<stdin>:1: unknown command ':nxt' (did you mean :next?)",
                                         "<stdin>:3: unknown language 'lau' (did you mean lua?)"]
+
+
+@needs_ping_pong
+def test_run_finds_shipped_scripts_by_name_in_the_session_language(tmp_path):
+    """Each shipped wasted_time names itself when its trace cannot be opened, so the
+    message says which one ran: without an extension, the one in the session's language;
+    patterns/late_sender exists in Python and Lua only, so Tcl mode runs the Python one.
+    On the trace, :run wasted_time prints what `earl run` prints for the same script."""
+    missing = tmp_path / "missing.otf2"
+    expected = subprocess.run([EARL, "run", "wasted_time.py", str(PING_PONG)],
+                              capture_output=True, text=True, timeout=120)
+    assert expected.returncode == 0 and "sec wasted" in expected.stdout
+    done = run_repl(["-q", str(PING_PONG)],
+                    f":run wasted_time\n:run wasted_time {missing}\n:lang lua\n"
+                    f":run wasted_time {missing}\n:run wasted_time.tcl {missing}\n:lang tcl\n"
+                    f":run wasted_time {missing}\n:run patterns/late_sender {missing}\n"
+                    ":run wasted_tme\n")
+    assert done.stdout == expected.stdout + "language: lua\nlanguage: tcl\n"
+    cannot = f"{missing}: cannot open: No such file or directory"
+    err = done.stderr.splitlines()
+    assert err[0] == f"<stdin>:2: wasted_time.py: {cannot}"
+    assert err[1:5] == [f"wasted_time.lua: {cannot}", "<stdin>:4: wasted_time exited with 1",
+                        f"wasted_time.tcl: {cannot}", "<stdin>:5: wasted_time.tcl exited with 1"]
+    assert err[5:7] == [f"wasted_time.tcl: {cannot}", "<stdin>:7: wasted_time exited with 1"]
+    assert err[7].startswith("<stdin>:8: ") and "late_sender.py:" in err[7] and cannot in err[7]
+    assert err[8] == ("<stdin>:9: :run: no such script: wasted_tme (earl scripts lists the "
+                      "shipped ones; did you mean wasted_time?)")
