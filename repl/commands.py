@@ -38,7 +38,7 @@ def lookup(name):
     if matches:
         raise CommandError(f"':{name}' is ambiguous: " + ", ".join(f":{m}" for m in matches))
     hint = did_you_mean(name, COMMANDS, ":") or " (:help lists the commands)"
-    raise CommandError(f"unknown command ':{name}'{hint}")
+    raise CommandError(f"unknown command :{name}{hint}")
 
 
 def dispatch(shell, line):
