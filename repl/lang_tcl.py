@@ -137,6 +137,9 @@ class Evaluator:
             try:
                 return int(self.tcl.tk.call("::earl::repl::find", expression, first, last, step))
             except self._error as error:
+                code = earl.tcl._exit_code(self.tcl)
+                if code is not None:  # exit in the expression: the shell refuses it
+                    raise SystemExit(code) from None
                 raise EvaluationError(f"<find>: {error} (at event {self.last_searched()})") from None
 
         return search

@@ -651,3 +651,15 @@ def test_view_follows_the_location_a_jump_lands_on(repl):
     repl.trace.jump(14)
     shown = view_keys(repl, "ls" + RIGHT)
     assert repl.trace.iterator == 9 and shown.followed == 0
+
+
+@pytest.mark.parametrize("language, leave", [
+    ("python", "exit()"), ("lua", "os.exit(0)"), ("tcl", "[exit]")])
+def test_exit_in_a_search_is_refused_at_the_prompt_and_in_the_view(repl, language, leave):
+    out, err = repl.lines(f":lang {language}", ":jump 3", f":find {leave}", ":next")
+    assert err == ["exit is disabled in the REPL: use :quit (or Ctrl-D)"]
+    assert brief_fields(out[-1])[0] == 4  # the search left the iterator at 3; :next ran
+    shown = view_keys(repl, f"/{leave}" + ENTER + RIGHT)
+    assert shown.message == "" and repl.trace.iterator == 5  # the view went on
+    shown = view_keys(repl, f"/{leave}" + ENTER)
+    assert shown.message == "exit is disabled in the REPL: use :quit (or Ctrl-D)"
