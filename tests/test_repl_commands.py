@@ -415,6 +415,10 @@ def test_a_script_that_exits_ends_itself_not_the_session(repl, tmp_path):
                             ("stop.py", "stop.lua", "stop.tcl", "fail.tcl")), ":jump 3")
     assert out[:3] == ["py", "lua", "tcl"] and brief_fields(out[3])[0] == 3
     assert err == [f"{tmp_path}/fail.tcl exited with 4"]
+    # sourced at the prompt, the script's exit is the session's: refused
+    out, err = repl.lines(":lang tcl", f"source {tmp_path}/stop.tcl", ":jump 4")
+    assert out[1] == "tcl" and brief_fields(out[2])[0] == 4
+    assert err == ["exit is disabled in the REPL: use :quit (or Ctrl-D)"]
 
 
 # What a bare input shows in Tcl mode, at event 6 (exit MPI_Send on loc 0): a variable or
