@@ -5,7 +5,6 @@ that names only it (`:n` is `:next`).
 A handler gets the shell and the text after the command's name, and returns formatted
 text to show (render.Text), or None.
 """
-import os
 import shlex
 from collections import namedtuple
 
