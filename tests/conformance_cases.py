@@ -28,12 +28,17 @@ class Failure:
     message: str
 
 
+def load_cases(stem):
+    """The case file tests/conformance/STEM.toml: its trace and its [[case]]s."""
+    with open(FOLDER / f"{stem}.toml", "rb") as f:
+        return tomllib.load(f)
+
+
 def cases():
     """pytest params (file name, case name) of every case, with its trace and operations."""
     out = []
     for path in sorted(FOLDER.glob("*.toml")):
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
+        data = load_cases(path.stem)
         for case in data["case"]:
             out.append(pytest.param(data["trace"], case["ops"], id=f"{path.stem}-{case['name']}"))
     return out
