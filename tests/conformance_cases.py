@@ -1,7 +1,7 @@
 """The conformance cases of tests/conformance/ (README there) and what their runners share:
 one runner per language (tests/test_conformance_python.py, _lua.py, _tcl.py) opens each
-case's trace, performs its operations in order and compares each answer, brought into the
-neutral form below, with the case file's.
+case's trace (or makes a P2Statistic), performs its operations in order and compares each
+answer, brought into the neutral form below, with the case file's.
 
 Neutral form: positions are integers, `false` where the language says "no position"
 (Python 0, Lua nil, Tcl 0); lists are lists; an event is a dict without its absent
@@ -21,6 +21,7 @@ FOLDER = Path(__file__).parent / "conformance"
 ANY, NOTHING, NONE, FILE = "<any>", "<nothing>", "<none>", "<file>"
 POSITION_METHODS = {"next", "prev", "jump"}
 INTEGER = re.compile(r"-?\d+$")
+DECIMAL = re.compile(r"-?\d+\.\d+$")
 
 
 @dataclass(frozen=True)
@@ -35,12 +36,13 @@ def load_cases(stem):
 
 
 def cases():
-    """pytest params (file name, case name) of every case, with its trace and operations."""
+    """pytest params (file name, case name) of every case, with its trace (None: the case
+    is about a new P2Statistic) and operations."""
     out = []
     for path in sorted(FOLDER.glob("*.toml")):
         data = load_cases(path.stem)
         for case in data["case"]:
-            out.append(pytest.param(data["trace"], case["ops"], id=f"{path.stem}-{case['name']}"))
+            out.append(pytest.param(data.get("trace"), case["ops"], id=f"{path.stem}-{case['name']}"))
     return out
 
 
@@ -53,7 +55,8 @@ def write_trace(folder, text):
 def parse_call(call):
     """'stack 0 3' -> ('stack', [0, 3]); words in quotes stay one string ('group "main loop"')."""
     method, *words = shlex.split(call)
-    return method, [int(w) if INTEGER.match(w) else w for w in words]
+    return method, [int(w) if INTEGER.match(w) else float(w) if DECIMAL.match(w) else w
+                    for w in words]
 
 
 def run(ops, perform, path):

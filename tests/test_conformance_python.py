@@ -1,5 +1,5 @@
 """The conformance cases of tests/conformance/ (shared with Lua and Tcl) through the Python
-mapping: earl.EventTrace, a method call per operation, `size` as len(), `iterator` as the
+mapping: earl.EventTrace or earl.P2Statistic, a method call per operation, `size` as len(), `iterator` as the
 property."""
 import pytest
 
@@ -28,6 +28,10 @@ def answer(trace, method, args):
 
 @pytest.mark.parametrize("trace, ops", cases())
 def test_case(tmp_path, trace, ops):
+    if trace is None:
+        p = earl.P2Statistic()
+        run(ops, lambda method, args, expected: answer(p, method, args), None)
+        return
     path = write_trace(tmp_path, trace)
     with earl.EventTrace(path) as t:
         run(ops, lambda method, args, expected: answer(t, method, args), path)

@@ -1,6 +1,7 @@
 """The conformance cases of tests/conformance/ (shared with Python and Lua) through the Tcl
-mapping: `e method args` per operation, `event` as `e event ev ?pos?` read back with
-`array get`; Tcl's words become the neutral form in the shape of the expected answer."""
+mapping (EventTrace or P2Statistic as `e`): `e method args` per operation, `event` as
+`e event ev ?pos?` read back with `array get`; Tcl's words become the neutral form in the
+shape of the expected answer."""
 import tkinter
 
 import pytest
@@ -47,7 +48,11 @@ def answer(tcl, method, args, expected):
 @pytest.mark.parametrize("trace, ops", cases())
 def test_case(tmp_path, trace, ops):
     tcl = interp()
-    tcl.tk.call("set", "path", path := write_trace(tmp_path, trace))
-    tcl.eval("EventTrace e -file $path")
+    if trace is None:
+        tcl.eval("P2Statistic e")
+        path = None
+    else:
+        tcl.tk.call("set", "path", path := write_trace(tmp_path, trace))
+        tcl.eval("EventTrace e -file $path")
     run(ops, lambda method, args, expected: answer(tcl, method, args, expected), path)
     tcl.eval("rename e {}")
