@@ -638,60 +638,6 @@ void GenOptions::validate() const {
     bad("rollover is an ALOG notion; format '" + format + "' has no clock roll-over");
 }
 
-TraceHeader program_header(const GenOptions& options) {
-  const int processes = options.locations, threads = options.threads;
-  TraceHeader h;
-  h.locations = processes * threads;
-  h.threads = threads;
-  h.regions = {
-      {"main", "gray:solid", "USER"},       {"step", "blue:solid", "USER"},
-      {"compute", "green:boxes", "USER"},   {"kernel", "yellow:solid", "USER"},
-      {"exchange", "cyan:solid", "USER"},   {"update", "orange:boxes", "USER"},
-      {"MPI_Send", "red:solid", "MPI"},     {"MPI_Recv", "magenta:solid", "MPI"},
-      {"MPI_Allreduce", "brown:solid", "MPI"}, {"MPI_Barrier", "black:solid", "MPI"},
-  };
-  if (threads > 1) h.regions.push_back({"parallel", "pink:boxes", "OPENMP"});
-  // Collectives beyond MPI_Allreduce/MPI_Barrier, in the table's order, each once.
-  {
-    const std::vector<const CollectiveKind*> used = parse_collectives(options.collectives);
-    for (const CollectiveKind& kind : collective_kinds()) {
-      if (kind.region == h.regions[kMpiAllreduce].name || kind.region == h.regions[kMpiBarrier].name) continue;
-      if (std::find(used.begin(), used.end(), &kind) != used.end()) h.regions.push_back({kind.region, "brown:solid", "MPI"});
-    }
-  }
-  if (options.depth > 0) h.regions.push_back({"recursion", "purple:solid", "USER"});
-  auto add = [&](std::initializer_list<const char*> names, const char* style) {
-    for (const char* name : names) {
-      const bool mpi = std::string(name).compare(0, 4, "MPI_") == 0;
-      h.regions.push_back({name, mpi ? style : "tan:boxes", mpi ? "MPI" : "USER"});
-    }
-  };
-  h.rma_window = options.rma_every > 0 || options.lock_every > 0;
-  if (h.rma_window)
-    add({"MPI_Win_create", "MPI_Win_fence", "MPI_Put", "MPI_Win_free", "epoch_work"}, "turquoise:solid");
-  if (options.nonblocking) add({"MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall"}, "salmon:solid");
-  if (options.lock_every > 0) add({"MPI_Win_lock", "MPI_Win_unlock", "locked_work"}, "gold:solid");
-  if (options.late_receiver_rate > 0) add({"MPI_Ssend"}, "red:solid");
-  for (int p = 0; p < processes; ++p) {
-    h.location_names.push_back("rank " + std::to_string(p));
-    for (int k = 1; k < threads; ++k)
-      h.location_names.push_back("rank " + std::to_string(p) + " thread " + std::to_string(k));
-  }
-  return h;
-}
-
-std::vector<int> permuted_ranks(int processes, std::uint64_t seed) {
-  std::vector<int> rank_process(processes > 0 ? processes : 0);
-  for (int r = 0; r < processes; ++r) rank_process[r] = r;
-  Rng rng(seed ^ 0x5eed0f4a11ab1e5ULL);  // its own stream: the program's draws stay the same
-  for (int i = processes - 1; i > 0; --i)
-    std::swap(rank_process[i], rank_process[static_cast<std::size_t>(rng.uniform(0, i))]);
-  bool identity = true;
-  for (int r = 0; r < processes; ++r) identity = identity && rank_process[r] == r;
-  if (identity && processes >= 2) std::swap(rank_process[0], rank_process[1]);
-  return rank_process;
-}
-
 GenSummary run_program(const GenOptions& options, const std::vector<TraceWriter*>& sinks) {
   options.validate();
   return Program(options, sinks).run();
