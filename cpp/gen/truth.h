@@ -270,6 +270,11 @@ class TruthCollector : public TraceWriter {
   std::vector<PatternTotal> patterns_;
   void add_pattern(const char* metric, int process, double wait);
   void judge_collective(CollectiveWait& instance);
+  // The waits of the current instance by shape (gen/truth_collectives.cpp).
+  void synchronising_waits(CollectiveWait& instance) const;
+  void late_broadcast_waits(std::vector<double>& waits) const;
+  void early_reduce_wait(std::vector<double>& waits) const;
+  void early_scan_waits(std::vector<double>& waits) const;
   // Per target location: the latest release of its window's lock so far (-1: none). Locks
   // are exclusive, so every epoch acquired earlier has released when the next acquires.
   std::vector<std::int64_t> lock_released_;

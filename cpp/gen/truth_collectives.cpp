@@ -7,6 +7,12 @@
 
 namespace earl::gen {
 
+namespace {
+
+double positive(double x) { return x > 0 ? x : 0.0; }
+
+}  // namespace
+
 // Collectives involve the master threads, one per process. A window call's instance is
 // complete when the last process entered; an MPI collective's when the last one left.
 void TruthCollector::enter_collective(const WriterEvent& e) {
@@ -47,49 +53,53 @@ void TruthCollector::add_pattern(const char* metric, int process, double wait) {
 // - begin; Scan: rank r min(latest begin of ranks 0..r, end) - begin. Waits <= 0 are 0.
 void TruthCollector::judge_collective(CollectiveWait& instance) {
   const CollectiveKind& kind = *region_kind_[coll_region_];
-  auto s = [](std::int64_t us) { return seconds(us); };
-  auto positive = [](double x) { return x > 0 ? x : 0.0; };
-  const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
-  const std::int64_t earliest_end = *std::min_element(coll_leave_.begin(), coll_leave_.end());
-  std::vector<double>& waits = instance.waits;
-  waits.assign(processes_, 0.0);
+  instance.waits.assign(processes_, 0.0);
   instance.root = is_rooted(kind.shape) ? coll_root_ : -1;
   if (is_rooted(kind.shape) && (coll_root_ < 0 || coll_root_ >= processes_)) fail("rooted collective without a root");
   switch (kind.shape) {
     case CollectiveShape::Barrier:
-    case CollectiveShape::NxN:
-      instance.completion.assign(processes_, 0.0);
-      for (int p = 0; p < processes_; ++p) {
-        const std::int64_t lc = std::min(latest, coll_leave_[p]);
-        waits[p] = positive(s(lc) - s(coll_enter_[p]));
-        instance.completion[p] = positive(s(coll_leave_[p]) - s(std::max(earliest_end, lc)));
-      }
-      break;
-    case CollectiveShape::OneToN:
-      for (int p = 0; p < processes_; ++p)
-        if (p != coll_root_) waits[p] = positive(s(std::min(coll_enter_[coll_root_], coll_leave_[p])) - s(coll_enter_[p]));
-      break;
-    case CollectiveShape::NToOne: {
-      std::int64_t senders = coll_enter_[coll_root_];
-      for (int p = 0; p < processes_; ++p)
-        if (p != coll_root_) senders = std::max(senders, coll_enter_[p]);
-      waits[coll_root_] = positive(s(std::min(senders, coll_leave_[coll_root_])) - s(coll_enter_[coll_root_]));
-      break;
-    }
-    case CollectiveShape::Scan: {
-      std::int64_t running = -1;
-      for (int rank = 0; rank < processes_; ++rank) {
-        const int p = header_.rank_process.empty() ? rank : header_.rank_process[rank];
-        running = std::max(running, coll_enter_[p]);
-        waits[p] = positive(s(std::min(running, coll_leave_[p])) - s(coll_enter_[p]));
-      }
-      break;
-    }
+    case CollectiveShape::NxN: synchronising_waits(instance); break;
+    case CollectiveShape::OneToN: late_broadcast_waits(instance.waits); break;
+    case CollectiveShape::NToOne: early_reduce_wait(instance.waits); break;
+    case CollectiveShape::Scan: early_scan_waits(instance.waits); break;
   }
   for (int p = 0; p < processes_; ++p) {
-    imbalance_total_ += waits[p];
-    add_pattern(kind.wait_metric, p, waits[p]);
+    imbalance_total_ += instance.waits[p];
+    add_pattern(kind.wait_metric, p, instance.waits[p]);
     if (kind.completion_metric) add_pattern(kind.completion_metric, p, instance.completion[p]);
+  }
+}
+
+void TruthCollector::synchronising_waits(CollectiveWait& instance) const {
+  const std::int64_t latest = *std::max_element(coll_enter_.begin(), coll_enter_.end());
+  const std::int64_t earliest_end = *std::min_element(coll_leave_.begin(), coll_leave_.end());
+  instance.completion.assign(processes_, 0.0);
+  for (int p = 0; p < processes_; ++p) {
+    const std::int64_t lc = std::min(latest, coll_leave_[p]);
+    instance.waits[p] = positive(seconds(lc) - seconds(coll_enter_[p]));
+    instance.completion[p] = positive(seconds(coll_leave_[p]) - seconds(std::max(earliest_end, lc)));
+  }
+}
+
+void TruthCollector::late_broadcast_waits(std::vector<double>& waits) const {
+  for (int p = 0; p < processes_; ++p)
+    if (p != coll_root_)
+      waits[p] = positive(seconds(std::min(coll_enter_[coll_root_], coll_leave_[p])) - seconds(coll_enter_[p]));
+}
+
+void TruthCollector::early_reduce_wait(std::vector<double>& waits) const {
+  std::int64_t senders = coll_enter_[coll_root_];
+  for (int p = 0; p < processes_; ++p)
+    if (p != coll_root_) senders = std::max(senders, coll_enter_[p]);
+  waits[coll_root_] = positive(seconds(std::min(senders, coll_leave_[coll_root_])) - seconds(coll_enter_[coll_root_]));
+}
+
+void TruthCollector::early_scan_waits(std::vector<double>& waits) const {
+  std::int64_t running = -1;
+  for (int rank = 0; rank < processes_; ++rank) {
+    const int p = header_.rank_process.empty() ? rank : header_.rank_process[rank];
+    running = std::max(running, coll_enter_[p]);
+    waits[p] = positive(seconds(std::min(running, coll_leave_[p])) - seconds(coll_enter_[p]));
   }
 }
 
