@@ -5,7 +5,6 @@ that names only it (`:n` is `:next`).
 A handler gets the shell and the text after the command's name, and returns formatted
 text to show (render.Text), or None.
 """
-import os
 import shlex
 from collections import namedtuple
 
@@ -38,7 +37,7 @@ def lookup(name):
     if matches:
         raise CommandError(f"':{name}' is ambiguous: " + ", ".join(f":{m}" for m in matches))
     hint = did_you_mean(name, COMMANDS, ":") or " (:help lists the commands)"
-    raise CommandError(f"unknown command ':{name}'{hint}")
+    raise CommandError(f"unknown command :{name}{hint}")
 
 
 def dispatch(shell, line):

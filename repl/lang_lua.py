@@ -97,10 +97,9 @@ local function poll_python() poll() end
 function repl.hook() debug.sethook(poll_python, "", 1000000) end
 function repl.unhook() debug.sethook() end
 
--- A filter's ev: a field its event lacks reads nil (as anywhere in Lua) and is noted, so
--- that the error it causes (nil > 1000) means "no match" for that event. A global the
--- filter names that does not exist is an error at once (a misspelt name is not a
--- missing field).
+-- A filter's ev: a field its event lacks reads nil (as anywhere in Lua); an error that
+-- nil causes (nil > 1000) means "no match" for that event. A global the filter names
+-- that does not exist is an error at once (a misspelt name is not a missing field).
 local missed, unknown = false, false
 local lacking = {__index = function() missed = true end}
 local strict = setmetatable({}, {
@@ -114,23 +113,31 @@ local strict = setmetatable({}, {
   end,
   __newindex = _G})
 
-local function lacked(problem)
-  return missed and not unknown and type(problem) == "string" and problem:find("nil", 1, true)
+local function nil_failure(problem)
+  return not unknown and type(problem) == "string" and problem:find("nil", 1, true) ~= nil
 end
 
 function repl.searcher(expression)
   local predicate, problem = load("local ev = ...; return " .. expression, "=<find>", "t", strict)
   if not predicate then return nil, problem end
-  return function(first, last, step)
+  -- one pcall a chunk, not one an event: after a failure that was no match, the scan
+  -- goes on from the next event
+  local function scan(first, last, step)
     for pos = first, last, step do
-      repl.at = pos
-      missed, unknown = false, false
-      local ok, matched = pcall(predicate, setmetatable(trace:event(pos), lacking))
-      if not ok then
-        if not lacked(matched) then error(matched, 0) end
-      elseif matched then
-        return pos
-      end
+      repl.at, missed = pos, false
+      if predicate(setmetatable(trace:event(pos), lacking)) then return pos end
+    end
+    return 0
+  end
+  return function(first, last, step)
+    local pos = first
+    while (last - pos) * step >= 0 do
+      unknown = false
+      local ok, found = pcall(scan, pos, last, step)
+      if ok then return found end
+      -- Python's errors (Ctrl-C) are userdata: never a nil failure
+      if not (missed and nil_failure(found)) then error(found, 0) end
+      pos = repl.at + step
     end
     return 0
   end

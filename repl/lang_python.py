@@ -19,12 +19,10 @@ NONE_FAILURES = (TypeError, AttributeError)
 class FilterEvent(dict):
     """The event a filter (`:find`, `/` in :view) sees as ev: an attribute its type
     lacks reads None, as a missing field is nil in Lua, and `missed` notes that one
-    was read."""
-    __slots__ = ("missed",)
-
-    def __init__(self, event):
-        super().__init__(event)
-        self.missed = False
+    was read. (A search gives the plain event first, the fast way, and this only to an
+    event where that raised KeyError: the same answer, as reading no missing key the
+    two are the same.)"""
+    missed = False
 
     def __missing__(self, key):
         self.missed = True
@@ -101,15 +99,23 @@ class Evaluator:
         def search(first, last, step):
             for pos in range(first, last + step, step):
                 self._searched = pos
-                namespace["ev"] = shown = FilterEvent(event(pos))
                 try:
-                    if eval(code, namespace):
-                        return pos
+                    namespace["ev"] = plain = event(pos)
+                    try:
+                        if eval(code, namespace):
+                            return pos
+                    except KeyError:
+                        # again, as a filter sees events: what the event lacks reads None
+                        namespace["ev"] = shown = FilterEvent(plain)
+                        try:
+                            if eval(code, namespace):
+                                return pos
+                        except NONE_FAILURES:
+                            if not shown.missed:
+                                raise
                 except (KeyboardInterrupt, SystemExit):
                     raise
                 except BaseException as error:
-                    if shown.missed and isinstance(error, NONE_FAILURES):
-                        continue  # e.g. None > 1000: this event lacks what was asked for
                     raise EvaluationError(f"{_located(error, '<find>')} (at event {pos})") from None
             return 0
 

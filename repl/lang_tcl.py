@@ -69,19 +69,28 @@ proc ::earl::repl::names_a_command {script} {
 
 # An element of ev its event lacks cannot be read in Tcl: for that event, no match (as a
 # missing attribute is None in Python and nil in Lua); any other error stops the search.
+# (One catch around the loop, not one per event: the loop goes on after such an event.)
 proc ::earl::repl::find {expression first last step} {
     upvar #0 ev ev
     variable at
     unset -nocomplain ev
     set test [list expr $expression]
-    for {set pos $first} {$step > 0 ? $pos <= $last : $pos >= $last} {incr pos $step} {
-        set at $pos
-        ::earl::repl::trace event ev $pos
-        if {[catch {uplevel #0 $test} matched options]} {
-            if {[string match {can't read "ev(*)": no such element in array} $matched]} continue
-            return -options $options $matched
+    set pos $first
+    while {$step > 0 ? $pos <= $last : $pos >= $last} {
+        if {![catch {
+            for {} {$step > 0 ? $pos <= $last : $pos >= $last} {incr pos $step} {
+                set at $pos
+                ::earl::repl::trace event ev $pos
+                if {[uplevel #0 $test]} {return $pos}
+            }
+        } result options]} {
+            return 0
         }
-        if {$matched} {return $pos}
+        if {[dict get $options -code] == 2} {return $result}
+        if {![string match {can't read "ev(*)": no such element in array} $result]} {
+            return -options $options $result
+        }
+        incr pos $step
     }
     return 0
 }
@@ -128,6 +137,9 @@ class Evaluator:
             try:
                 return int(self.tcl.tk.call("::earl::repl::find", expression, first, last, step))
             except self._error as error:
+                code = earl.tcl._exit_code(self.tcl)
+                if code is not None:  # exit in the expression: the shell refuses it
+                    raise SystemExit(code) from None
                 raise EvaluationError(f"<find>: {error} (at event {self.last_searched()})") from None
 
         return search

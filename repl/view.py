@@ -28,6 +28,7 @@ from prompt_toolkit.layout.processors import BeforeInput
 from earl import EarlError
 from earl.repl import render, timeline
 from earl.repl.render import STYLE, Text
+from earl.repl.shell import EXIT_REFUSED
 from earl.repl.toolbar import toolbar
 
 LOWER_PANES = 13   # lines kept for the event and the stacks
@@ -196,6 +197,9 @@ class LiveView:
             return False
         except EarlError as error:
             self.message = str(error)
+            return False
+        except SystemExit:  # exit() in the expression: only :quit ends the session
+            self.message = EXIT_REFUSED
             return False
         self.message = f"{what}: {fraction:.0%} (Ctrl-C stops)"
         return True

@@ -41,7 +41,8 @@ def draw(e, received, output):
 
     labels = [str(e.locsym(loc)) for loc in range(len(received))]
     fig, ax = plt.subplots(figsize=(max(5, 0.6 * len(received) + 2), 4))
-    ax.bar(labels, [b / 1024 for b in received], color="gray", edgecolor="black")
+    bars = ax.bar(labels, [b / 1024 for b in received], color="gray", edgecolor="black")
+    ax.bar_label(bars, fmt="%.1f")
     ax.set(xlabel="location", ylabel="data [KBytes]",
            title=f"Data received per location: {os.path.basename(e.file())}")
     fig.tight_layout()

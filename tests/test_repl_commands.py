@@ -316,7 +316,7 @@ def test_multi_line_blocks_in_each_language(repl):
 
 def test_unknown_and_ambiguous_commands(repl):
     out, err = repl.lines(":nosuch", ":", ":s", ":q")
-    assert err == ["unknown command ':nosuch' (:help lists the commands)",
+    assert err == ["unknown command :nosuch (:help lists the commands)",
                    "a command name must follow ':' (:help lists the commands)",
                    "':s' is ambiguous: :send, :stack"]
     assert out == []  # :q quit: nothing after it ran
@@ -325,11 +325,11 @@ def test_unknown_and_ambiguous_commands(repl):
 def test_mistyped_commands_languages_and_marks_get_did_you_mean(repl):
     out, err = repl.lines(":nxt", ":jmp 3", ":stak", ":help fnd", ":xyz", ":lang pyton",
                           ":lang tlc", ":jump 8", ":mark sent", ":goto snet", ":goto zzz")
-    assert err == ["unknown command ':nxt' (did you mean :next?)",
-                   "unknown command ':jmp' (did you mean :jump?)",
-                   "unknown command ':stak' (did you mean :stack?)",
-                   "unknown command ':fnd' (did you mean :find?)",
-                   "unknown command ':xyz' (:help lists the commands)",
+    assert err == ["unknown command :nxt (did you mean :next?)",
+                   "unknown command :jmp (did you mean :jump?)",
+                   "unknown command :stak (did you mean :stack?)",
+                   "unknown command :fnd (did you mean :find?)",
+                   "unknown command :xyz (:help lists the commands)",
                    "unknown language 'pyton' (did you mean python?)",
                    "unknown language 'tlc' (did you mean tcl?)",
                    "no mark named 'snet' (did you mean sent?)",
@@ -378,7 +378,7 @@ def test_help_lists_every_command_and_explains_one(repl):
     assert listed == [f":{name}" for name in commands.COMMANDS]
     assert out[out.index(":find EXPR") + 1] == "  move to the next event where EXPR over ev is true"
     assert ":stack [LOC]" in out
-    assert err == ["unknown command ':nosuch' (:help lists the commands)"]
+    assert err == ["unknown command :nosuch (:help lists the commands)"]
 
 
 def test_only_quit_ends_the_session(repl):
@@ -415,6 +415,10 @@ def test_a_script_that_exits_ends_itself_not_the_session(repl, tmp_path):
                             ("stop.py", "stop.lua", "stop.tcl", "fail.tcl")), ":jump 3")
     assert out[:3] == ["py", "lua", "tcl"] and brief_fields(out[3])[0] == 3
     assert err == [f"{tmp_path}/fail.tcl exited with 4"]
+    # sourced at the prompt, the script's exit is the session's: refused
+    out, err = repl.lines(":lang tcl", f"source {tmp_path}/stop.tcl", ":jump 4")
+    assert out[1] == "tcl" and brief_fields(out[2])[0] == 4
+    assert err == ["exit is disabled in the REPL: use :quit (or Ctrl-D)"]
 
 
 # What a bare input shows in Tcl mode, at event 6 (exit MPI_Send on loc 0): a variable or
@@ -651,3 +655,15 @@ def test_view_follows_the_location_a_jump_lands_on(repl):
     repl.trace.jump(14)
     shown = view_keys(repl, "ls" + RIGHT)
     assert repl.trace.iterator == 9 and shown.followed == 0
+
+
+@pytest.mark.parametrize("language, leave", [
+    ("python", "exit()"), ("lua", "os.exit(0)"), ("tcl", "[exit]")])
+def test_exit_in_a_search_is_refused_at_the_prompt_and_in_the_view(repl, language, leave):
+    out, err = repl.lines(f":lang {language}", ":jump 3", f":find {leave}", ":next")
+    assert err == ["exit is disabled in the REPL: use :quit (or Ctrl-D)"]
+    assert brief_fields(out[-1])[0] == 4  # the search left the iterator at 3; :next ran
+    shown = view_keys(repl, f"/{leave}" + ENTER + RIGHT)
+    assert shown.message == "" and repl.trace.iterator == 5  # the view went on
+    shown = view_keys(repl, f"/{leave}" + ENTER)
+    assert shown.message == "exit is disabled in the REPL: use :quit (or Ctrl-D)"

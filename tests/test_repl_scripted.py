@@ -113,7 +113,7 @@ def test_a_scripted_session_on_the_score_p_ping_pong_trace():
     assert done.stderr.splitlines() == [
         f"<stdin>:{lines.index(':jump 121') + 1}: position 121 is not an event: the trace "
         "has events 1..120",
-        f"<stdin>:{lines.index(':nosuch') + 1}: unknown command ':nosuch' (:help lists the "
+        f"<stdin>:{lines.index(':nosuch') + 1}: unknown command :nosuch (:help lists the "
         "commands)"]
     assert done.returncode == 1  # an input failed
     assert "\x1b[" not in done.stdout + done.stderr  # no colour, no terminal control
@@ -220,7 +220,7 @@ def test_a_mistyped_command_gets_did_you_mean(tmp_path):
 
     done = run_repl(["-q", small_trace(tmp_path)], ":nxt\n:next\n:lang lau\n")
     assert done.stdout.split()[0] == "1"  # the session went on: :next ran
-    assert done.stderr.splitlines() == ["<stdin>:1: unknown command ':nxt' (did you mean :next?)",
+    assert done.stderr.splitlines() == ["<stdin>:1: unknown command :nxt (did you mean :next?)",
                                         "<stdin>:3: unknown language 'lau' (did you mean lua?)"]
 
 
