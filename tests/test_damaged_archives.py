@@ -207,7 +207,7 @@ def test_command_line_reads_a_cut_archive_and_names_the_damage(tmp_path, command
     anchor = copy_archive(PING_PONG, tmp_path / "cut")
     data = event_file(anchor, 1).read_bytes()
     event_file(anchor, 1).write_bytes(data[:400])
-    earl_command = [sys.executable, "-m", "earl", command]
+    earl_command = [sys.executable, "-m", "earl.cli", command]
     done = subprocess.run(earl_command + [str(anchor)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr

@@ -1,5 +1,6 @@
-"""The command-line options of clock correction, for every command that opens a trace
-(`earl info`, `earl analyze`): one place for their names and help."""
+"""The command-line options of clock correction and of damaged traces, for every command
+that opens a trace (`earl info`, `earl analyze`): one place for their names and help."""
+from earl import _core
 
 
 def add_arguments(parser):
@@ -9,8 +10,10 @@ def add_arguments(parser):
                              "logical clock before looking at times")
     parser.add_argument("--min-latency", type=float, default=None, metavar="SECONDS",
                         help="with --time-correct: least time a message takes (default 0)")
+    strict = next(option for option in _core.open_options() if option["name"] == "strict")
+    parser.add_argument("--strict", action="store_true", help=strict["help"])
 
 
 def keywords(args):
     """The EventTrace/analyze keywords the parsed options stand for."""
-    return {"time_correct": args.time_correct, "min_latency": args.min_latency}
+    return {"time_correct": args.time_correct, "min_latency": args.min_latency, "strict": args.strict}

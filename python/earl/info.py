@@ -137,7 +137,9 @@ def describe(trace, shown_locations=None, all_regions=False):
     else:
         lines.append("problems:")
         for name, kind in problems.items():
-            if kind["count"]:
+            if kind["count"] and "locations" in kind:  # "damaged": a line per location
+                lines += [f"  damaged: {entry['message']}" for entry in kind["locations"]]
+            elif kind["count"]:
                 first = ", ".join(str(p) for p in kind["first"])
                 lines.append(f"  {name.replace('_', ' ')}: {kind['count']} (first at {first})")
     return "\n".join(lines)

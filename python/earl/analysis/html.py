@@ -93,6 +93,7 @@ def write_html(report, path):
     sections.append(timeline(report))
     problems = {k: v for k, v in report.problems.items() if v}
     sections.append("<h2>Problems</h2><p>" + (html.escape(json.dumps(problems)) if problems else "none") + "</p>")
+    sections.extend(f"<p>damaged: {html.escape(line)}</p>" for line in report.damaged)
     page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>earl analyze</title>"
             f"<style>{_STYLE}</style></head><body>" + "\n".join(sections) + _SCRIPT
             + "</body></html>")

@@ -49,6 +49,7 @@ def analyze_with_scripts(path, format=None):
         names = [e.locsym(l) for l in range(e.nrlocs())]
         locations = ["" if n == l else n for l, n in enumerate(names)]
         file, fmt, events = e.file(), e.format(), len(e)
+        damaged = [d["message"] for d in e.problems().get("damaged", {}).get("locations", [])]
         traffic, sends = {}, 0
         for ev in e:
             if ev["type"] == "send":
@@ -80,4 +81,4 @@ def analyze_with_scripts(path, format=None):
         clock_jumps=0, time_corrected=False, regions=regions, locations=locations,
         callpaths=callpaths, values=values, instances=instances, problems={},
         traffic=[Traffic(src, dest, b, n) for (src, dest), (b, n) in sorted(traffic.items())],
-        worst=[])
+        worst=[], damaged=damaged)

@@ -15,14 +15,15 @@ def metrics():
 
 
 def analyze(trace, format=None, progress=None, engine="native", time_correct=False,
-            min_latency=None):
+            min_latency=None, strict=False):
     """Analyse `trace` (a path or an open earl.EventTrace) and return a Report.
 
     engine "native" runs the C++ engine (GIL released, Ctrl-C stops it); "scripts" runs
     the reference scripts of scripts/patterns/ (slow; the readable specification).
     `progress` takes the fraction done; by default a bar shows on a terminal.
     `time_correct` analyses the times the controlled logical clock corrects (see
-    EventTrace; native engine only)."""
+    EventTrace; native engine only). A damaged trace (an OTF2 event file cut short) is
+    analysed up to the damage, which Report.damaged names; `strict` makes it an error."""
     if hasattr(trace, "file") and callable(trace.file):
         path, format = trace.file(), format or trace.format()
     else:
@@ -38,10 +39,10 @@ def analyze(trace, format=None, progress=None, engine="native", time_correct=Fal
     if progress is None:
         with ProgressBar(f"analysing {os.path.basename(path)}") as bar:
             raw = _core.analyze(path, format, bar, time_correct=time_correct,
-                                min_latency=min_latency)
+                                min_latency=min_latency, strict=strict)
     else:
         raw = _core.analyze(path, format, progress, time_correct=time_correct,
-                            min_latency=min_latency)
+                            min_latency=min_latency, strict=strict)
     return Report(dict(raw, time_corrected=bool(time_correct)), origin="the native engine")
 
 
@@ -57,6 +58,8 @@ class Report:
         self.file, self.format, self.events = (self.raw[k] for k in ("file", "format", "events"))
         self.locations = self.raw["locations"]
         self.problems = dict(self.raw["problems"])
+        # One line per location read only up to damage in the trace (a cut event file).
+        self.damaged = list(self.raw.get("damaged", []))
         # Events the clock correction moved, where the analysis read corrected times.
         self.clock_jumps = self.raw["clock_jumps"] if self.raw["time_corrected"] else None
         regions = self.raw["regions"]
@@ -154,7 +157,7 @@ class Report:
             traffic=[TrafficRow(src=src, dest=dest, bytes=b, messages=n)
                      for src, dest, b, n in self.traffic()],
             worst_instances=[WaitRow(w) for w in self.worst_instances()],
-            engine_result=self.raw)
+            damaged=self.damaged, engine_result=self.raw)
         if self.clock_jumps is not None:
             out["clock_jumps"] = self.clock_jumps
         return out

@@ -65,6 +65,8 @@ class EngineResult(TypedDict):
     traffic: list[Traffic]        # every (source, destination) pair that sent, in that order
     worst: list[WaitInstance]     # the longest waits (at most 50), longest first; the native
                                   # engine only
+    damaged: NotRequired[list[str]]  # one line per location read only up to damage in its
+                                     # input (a cut event file); both engines write it
 
 
 class MetricTotals(TypedDict):
@@ -113,6 +115,7 @@ class ReportJson(TypedDict):
     traffic: list[TrafficRow]
     worst_instances: list[WaitRow]
     clock_jumps: NotRequired[int]  # with time correction only: EngineResult.clock_jumps
+    damaged: list[str]            # EngineResult.damaged
     engine_result: EngineResult   # everything above is computed from this
 
 

@@ -152,3 +152,5 @@ def render(report, console, top=5, show_all=False):
     if problems:
         console.print(Text.assemble(("problems:", "yellow"), " " + ", ".join(
             f"{k} {v}" for k, v in problems.items())))
+    for line in report.damaged:
+        console.print(Text.assemble(("damaged:", "yellow"), " " + line))

@@ -23,7 +23,8 @@ JSON_SCHEMA = """\
   types      the event types the trace's format has
   regions    {group: {"used": [names], "unused": [names]}}, in definition order
   metrics    the counters the trace defines ([] if none)
-  problems   {kind: {"count", "first": [positions]}}
+  problems   {kind: {"count", "first": [positions]}}; for a damaged trace also "damaged":
+             {"count", "first": [], "locations": [{"loc", "record", "announced", "message"}]}
   bookmarks  {"count", "checkpoints", "memory", "budget", "bdist"}
   index      {"path", "state", "note"} of the persisted index
   clocks     with --time-correct: {"jumps", "max_shift", "min_latency", ...}; else null"""
