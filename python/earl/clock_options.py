@@ -10,8 +10,12 @@ def add_arguments(parser):
                              "logical clock before looking at times")
     parser.add_argument("--min-latency", type=float, default=None, metavar="SECONDS",
                         help="with --time-correct: least time a message takes (default 0)")
-    strict = next(option for option in _core.open_options() if option["name"] == "strict")
-    parser.add_argument("--strict", action="store_true", help=strict["help"])
+    parser.add_argument("--strict", action="store_true", help=table_help("strict"))
+
+
+def table_help(name):
+    """The one-line help of the open option `name` in the core's table of open options."""
+    return next(option["help"] for option in _core.open_options() if option["name"] == name)
 
 
 def keywords(args):

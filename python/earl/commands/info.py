@@ -40,7 +40,7 @@ def configure(parser):
     parser.add_argument("--all", action="store_true", dest="all_regions",
                         help="list every region defined, not only those in use")
     parser.add_argument("--memory", default=None, type=int, metavar="BYTES",
-                        help="bytes the bookmarks may hold (default: $EARL_MEMORY, else 256 MiB)")
+                        help=clock_options.table_help("memory"))
     parser.add_argument("--no-cache", action="store_true",
                         help="read OTF2 directly instead of through EARL's event cache in $TMPDIR")
     parser.add_argument("--no-index", action="store_true",
