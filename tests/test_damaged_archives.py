@@ -243,3 +243,22 @@ def test_lua_and_tcl_see_the_damage(tmp_path):
     import tkinter
     with pytest.raises(tkinter.TclError, match="cut short inside or before record 28"):
         tcl.eval("EventTrace f -file $path -strict 1")
+
+
+@needs_ping_pong
+@pytest.mark.parametrize("cache", [True, False])
+def test_no_index_is_kept_for_a_damaged_archive(tmp_path, monkeypatch, cache):
+    # The damage is found again at every open: an index would hide it (it keeps no damage).
+    directory = tmp_path / "indexes"
+    monkeypatch.setenv("EARL_INDEX_DIR", str(directory))
+    anchor = copy_archive(PING_PONG, tmp_path / "cut")
+    earl.EventTrace(str(anchor), cache=cache, index=True, progress=lambda f: None)
+    # the intact archive's index (the direct OTF2 reader keeps none)
+    assert len(list(directory.iterdir()) if directory.exists() else []) == (1 if cache else 0)
+    data = event_file(anchor, 1).read_bytes()
+    event_file(anchor, 1).write_bytes(data[:400])
+    for _ in range(2):
+        trace = earl.EventTrace(str(anchor), cache=cache, index=True, progress=lambda f: None)
+        assert trace.problems()["damaged"]["count"] == 1
+        assert "not kept for a damaged trace" in trace.index_info()["note"], trace.index_info()
+        assert trace.index_info()["state"] != "loaded"

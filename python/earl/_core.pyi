@@ -1,7 +1,7 @@
 """Types of earl._core, EARL's C++ trace engine (bindings/*.cpp). Use the `earl` package;
 this module is its engine. tests/test_stubs.py keeps these names and the module's equal."""
 import os
-from typing import Any, Callable, Iterable, Literal, Optional, SupportsFloat, SupportsIndex, TypedDict, Union
+from typing import Any, Callable, Iterable, Literal, NotRequired, Optional, SupportsFloat, SupportsIndex, TypedDict, Union
 
 import numpy
 
@@ -14,6 +14,9 @@ class EarlError(RuntimeError): ...
 class ProblemKind(TypedDict):
     count: int
     first: list[int]
+    # "damaged" only (present where the trace is damaged): one dict per location with
+    # loc, record (the first not read), announced, message.
+    locations: NotRequired[list[dict[str, Any]]]
 
 class Bookmarks(TypedDict):
     count: int
