@@ -23,22 +23,18 @@ inline void require(bool property, const char* what) {
 // file throws DecoderRestart once it has sorted itself. `positions`, when given, receives
 // the position before each event.
 inline std::vector<Event> decode_all(TraceDecoder& decoder, std::vector<DecoderPosition>* positions = nullptr) {
-  for (;;) {
+  return read_from_start(decoder, [&] {
     std::vector<Event> events;
     if (positions) positions->clear();
-    try {
-      decoder.seek(decoder.start_position());
-      Event event;
-      for (;;) {
-        if (positions) positions->push_back(decoder.position());
-        if (!decoder.read(event)) break;
-        events.push_back(event);
-      }
-      if (positions) positions->pop_back();
-      return events;
-    } catch (const DecoderRestart&) {
+    Event event;
+    for (;;) {
+      if (positions) positions->push_back(decoder.position());
+      if (!decoder.read(event)) break;
+      events.push_back(event);
     }
-  }
+    if (positions) positions->pop_back();
+    return events;
+  });
 }
 
 inline bool same_value(const Value& a, const Value& b) {

@@ -37,20 +37,14 @@ class TempAlog {
   std::string path_;
 };
 
-// Reads to the end, restarting once when the decoder asks for it (as RandomAccessTrace does).
+// Reads to the end, restarting when the decoder asks for it (as RandomAccessTrace does).
 std::vector<Event> read_all(AlogDecoder& decoder) {
-  std::vector<Event> events;
-  decoder.seek(decoder.start_position());
-  for (;;) {
-    try {
-      Event e;
-      while (decoder.read(e)) events.push_back(e);
-      return events;
-    } catch (const DecoderRestart&) {
-      events.clear();
-      decoder.seek(decoder.start_position());
-    }
-  }
+  return read_from_start(decoder, [&] {
+    std::vector<Event> events;
+    Event e;
+    while (decoder.read(e)) events.push_back(e);
+    return events;
+  });
 }
 
 // The message of the EarlError that `f` throws ("" when it throws none).
