@@ -5,9 +5,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <variant>
 
 #include "bindings/bindings.h"
 #include "bindings/python_callbacks.h"
@@ -16,6 +18,7 @@
 #include "model/error.h"
 #include "trace/event_attributes.h"
 #include "trace/event_trace.h"
+#include "trace/metric_fields.h"
 #include "trace/shared_trace.h"
 
 namespace py = pybind11;
@@ -295,19 +298,55 @@ class PyEventTrace {
     return result;
   }
 
-  // Events first .. first+count-1 as a new NumPy array of ExportRecord rows.
-  py::array records(Position first, std::size_t count) {
+  // Events first .. first+count-1 as a new NumPy array of ExportRecord rows, and their
+  // counter values: a float64 array of one column per metrics() entry, NaN where the event
+  // is no sample of that counter (None where the trace defines no metrics).
+  py::tuple records(Position first, std::size_t count) {
     EventTrace& t = trace();
     py::array::ShapeContainer shape{static_cast<py::ssize_t>(count)};
     py::array out(export_dtype(), std::move(shape));
     auto* rows = static_cast<ExportRecord*>(out.mutable_data());
+    const std::size_t width = t.metrics().size();
+    py::object columns = py::none();
+    double* cells = nullptr;
+    if (width > 0) {
+      py::array_t<double> values({count, width});
+      cells = values.mutable_data();
+      std::fill(cells, cells + count * width, std::numeric_limits<double>::quiet_NaN());
+      columns = values;
+    }
     with_progress([&](const ProgressCallback& callback) {
-      for (std::size_t i = 0; i < count; ++i) fill(rows[i], t.event(static_cast<std::int64_t>(first + i), callback));
+      for (std::size_t i = 0; i < count; ++i) {
+        const Event& e = t.event(static_cast<std::int64_t>(first + i), callback);
+        fill(rows[i], e);
+        if (cells && e.kind == EventKind::Metric && e.tag >= 0 && static_cast<std::size_t>(e.tag) < width)
+          cells[i * width + static_cast<std::size_t>(e.tag)] = number(e.data2);
+      }
     });
+    return py::make_tuple(out, columns);
+  }
+
+  py::list metrics() {
+    py::list out;
+    for (const MetricDefinition& metric : trace().metrics()) {
+      py::dict row;
+      for (const MetricField& field : metric_fields(metric))
+        std::visit([&row, &field](const auto& value) { row[field.name] = value; }, field.value);
+      out.append(row);
+    }
     return out;
   }
 
  private:
+  static double number(const Value& v) {
+    switch (v.kind) {
+      case Value::Kind::Int: return static_cast<double>(v.integer);
+      case Value::Kind::UInt: return static_cast<double>(v.unsigned_integer);
+      case Value::Kind::Float: return v.real;
+      default: return std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+
   static void fill(ExportRecord& row, const Event& e) {
     row.pos = e.pos;
     row.loc = e.loc;
@@ -486,6 +525,7 @@ void bind_event_trace(py::module_& m) {
       .def("types", on_trace([](EventTrace& t) { return texts(t.types()); }))
       .def("eventTypes", on_trace([](EventTrace& t) { return texts(t.types()); }))
       .def("problems", method(&PyEventTrace::problems))
+      .def("metrics", method(&PyEventTrace::metrics))
       .def("time_correction", method(&PyEventTrace::time_correction))
       .def("bookmarks", method(&PyEventTrace::bookmarks))
       .def("index_info", method(&PyEventTrace::index_info))

@@ -78,14 +78,43 @@ class EventTrace(_core.EventTrace):
 
         Fields: pos, loc, time, type (index into types()), enterptr, region (index into
         regions(), -1 for none), peer (dest of a send, src of a recv, else -1), tag, com,
-        len, sendptr.
+        len, sendptr; then, where the trace defines metrics (hardware counters), one
+        float64 field per metrics() entry, named by the metric (metric_columns()): the
+        value of a metric event of that counter, NaN in every other row.
         """
         size = len(self)
         last = size if last is None else last
         if not (1 <= first <= size + 1) or not (first - 1 <= last <= size):
             raise _core.EarlError(
                 f"to_numpy: positions {first}..{last} are outside 1..{size}")
-        return self._records(first, last - first + 1)
+        rows, counters = self._records(first, last - first + 1)
+        if counters is None:
+            return rows
+        import numpy
+        names = self.metric_columns()
+        dtype = numpy.dtype([(f, rows.dtype[f]) for f in rows.dtype.names]
+                            + [(name, numpy.float64) for name in names])
+        out = numpy.empty(len(rows), dtype)
+        for field in rows.dtype.names:
+            out[field] = rows[field]
+        for column, name in enumerate(names):
+            out[name] = counters[:, column]
+        return out
+
+    def metric_columns(self):
+        """The to_numpy() field of each metrics() entry, in its order: the metric's name,
+        or "metric:NAME" where the name is taken (a base field such as "time", or an
+        earlier metric of the same name), then "metric:NAME:INDEX"."""
+        taken = set(event_dtype().names)
+        names = []
+        for index, metric in enumerate(self.metrics()):
+            name = metric["name"]
+            for candidate in (name, f"metric:{name}", f"metric:{name}:{index}"):
+                if candidate not in taken:
+                    break
+            taken.add(candidate)
+            names.append(candidate)
+        return names
 
 
 class _LazyBar:
