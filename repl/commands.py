@@ -5,12 +5,13 @@ that names only it (`:n` is `:next`).
 A handler gets the shell and the text after the command's name, and returns formatted
 text to show (render.Text), or None.
 """
-import os
 import shlex
 from collections import namedtuple
 
+from earl import EarlError
 from earl.repl import languages, render, timeline
 from earl.repl.session import CommandError
+from earl.repl.suggest import did_you_mean
 
 Command = namedtuple("Command", "name usage summary details handler")
 COMMANDS = {}
@@ -35,7 +36,8 @@ def lookup(name):
         return COMMANDS[matches[0]]
     if matches:
         raise CommandError(f"':{name}' is ambiguous: " + ", ".join(f":{m}" for m in matches))
-    raise CommandError(f"unknown command ':{name}' (:help lists the commands)")
+    hint = did_you_mean(name, COMMANDS, ":") or " (:help lists the commands)"
+    raise CommandError(f"unknown command :{name}{hint}")
 
 
 def dispatch(shell, line):
@@ -192,6 +194,8 @@ def _search(shell, argument, forward):
          "  python: ev['type'] == 'recv' and ev['len'] > 1000\n"
          "  lua:    ev.type == 'recv' and ev.len > 1000\n"
          "  tcl:    $ev(type) eq \"recv\" && $ev(len) > 1000\n"
+         "An event without an attribute the expression uses (None in Python, nil in Lua, "
+         "an absent element in Tcl) is no match; a misspelt name is an error.\n"
          "A long search shows its progress; Ctrl-C stops it and leaves the iterator where "
          "it was. :back returns from what it found.")
 def _find(shell, argument):
@@ -247,14 +251,15 @@ def _where(shell, argument):
 
 @command("timeline", "[WIDTH]", "a text picture of all locations around the current time",
          "Each location is a row; each column a slice of time. A region is a bar of its "
-         "letter (the legend names them); > marks a send and < a receive, | the current "
-         "time. Below: the messages in flight as arrows. WIDTH is the number of columns.")
+         "letter (the legend names them; a region keeps its letter for the whole session); "
+         "> marks a send and < a receive, | the current time. Below: the messages in flight "
+         "as arrows. WIDTH is the number of columns.")
 def _timeline(shell, argument):
     words = _words(argument, "timeline", 0, 1)
     width = _integer(words[0], "timeline", "WIDTH") if words else shell.width()
     if not 10 <= width <= 1000:
         raise CommandError(f":timeline: WIDTH must be 10..1000, got {width}")
-    return timeline.picture(shell.session.trace, width)
+    return timeline.picture(shell.session.trace, width, letters=shell.session.region_letters)
 
 
 @command("view", "", "full-screen live view (Esc returns)",
@@ -280,21 +285,38 @@ def _lang(shell, argument):
 
 
 @command("run", "SCRIPT [ARGS...]", "run a script (.py, .lua, .tcl) in its language",
-         "Without ARGS the script gets the session's trace file as its one argument "
-         "(the example scripts take TRACE first).")
+         "SCRIPT is a file, or a shipped script by name (`earl scripts` lists them), with "
+         "or without its extension: :run wasted_time runs the one in the session's language "
+         "if there is one. Without ARGS the script gets the session's trace file as its one "
+         "argument (the example scripts take TRACE first). An exit in the script ends the "
+         "script, not the session.")
 def _run(shell, argument):
-    from earl.run_script import language_of
+    from earl.shipped_scripts import language_of
 
     words = _words(argument, "run", 1, None)
-    script, args = words[0], words[1:] or [shell.session.trace.file()]
-    if not os.path.isfile(script):
-        raise CommandError(f":run: {script}: no such script")
+    script, args = _script(words[0], shell.session.language), words[1:] or [shell.session.trace.file()]
     evaluator = shell.session.evaluator(language_of(script))
     try:
         evaluator.run_script(script, args)
     except SystemExit as stop:
+        if isinstance(stop.code, str):  # sys.exit(message): Python prints the message
+            raise CommandError(stop.code) from None
         if stop.code not in (None, 0):
-            raise CommandError(f"{script} exited with {stop.code}") from None
+            raise CommandError(f"{words[0]} exited with {stop.code}") from None
+
+
+def _script(name, language):
+    """The path of the script `name` (a file, else a shipped script by name): without an
+    extension, the one in `language` where the script is written in it."""
+    from earl.shipped_scripts import find_script
+
+    try:
+        try:
+            return find_script(name, language)
+        except EarlError:  # not written in the session's language: the first there is
+            return find_script(name)
+    except EarlError as error:
+        raise CommandError(f":run: {error}") from None
 
 
 @command("help", "[COMMAND]", "list the commands, or explain one")

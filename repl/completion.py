@@ -1,7 +1,8 @@
 """Completion at the REPL's prompt: command names (with their summaries), and for their
-arguments languages, marks, commands and paths; in code (and in :find expressions) the
-trace's method names after `e.` / `e:` / `e `, attribute keys after `ev[` / `ev.` /
-`$ev(`, region and type names inside a string, and the language's own global names."""
+arguments languages, marks, commands, shipped scripts and paths; in code (and in :find
+expressions) the trace's method names after `e.` / `e:` / `e `, attribute keys after
+`ev[` / `ev.` / `$ev(`, region and type names inside a string, and the language's own
+global names."""
 import re
 
 from prompt_toolkit.completion import Completer, Completion, PathCompleter
@@ -53,6 +54,7 @@ class ReplCompleter(Completer):
         elif found == "help":
             yield from _matching(list(commands.COMMANDS), rest.lstrip(":"))
         elif found == "run" and " " not in rest:
+            yield from _shipped_scripts(rest)
             yield from self._paths.get_completions(Document(rest), complete_event)
         elif found in ("find", "rfind"):
             yield from self._code(rest)
@@ -85,6 +87,22 @@ class ReplCompleter(Completer):
 def _inside_code_string(text, match):
     """False where the quote that opens the match closes an earlier string."""
     return text[:match.start()].count(text[match.start()]) % 2 == 0
+
+
+def _shipped_scripts(prefix):
+    """The shipped scripts' names (`:run` finds them by name), with their descriptions."""
+    from earl import EarlError
+    from earl.shipped_scripts import shipped_scripts
+
+    try:
+        scripts = shipped_scripts()
+    except EarlError:  # not installed: paths only
+        return
+    seen = set()
+    for name, _, summary in scripts:
+        if name.startswith(prefix) and name != prefix and name not in seen:
+            seen.add(name)
+            yield Completion(name, -len(prefix), display_meta=summary)
 
 
 def _matching(names, prefix):

@@ -83,8 +83,8 @@ function repl.run(chunk)
   return concat(parts, "\t")
 end
 
--- os.exit typed at the prompt ends the session (as exit() does in Python): it notes the
--- code, then stops the chunk as it stops a script (earl.lua's os.exit)
+-- os.exit typed at the prompt stops the chunk as it stops a script (earl.lua's os.exit)
+-- and notes the code; the shell refuses to end the session for it (only :quit does)
 local stop = os.exit
 function os.exit(code)
   repl.exit_code = code == nil and 0 or code
@@ -97,13 +97,47 @@ local function poll_python() poll() end
 function repl.hook() debug.sethook(poll_python, "", 1000000) end
 function repl.unhook() debug.sethook() end
 
+-- A filter's ev: a field its event lacks reads nil (as anywhere in Lua); an error that
+-- nil causes (nil > 1000) means "no match" for that event. A global the filter names
+-- that does not exist is an error at once (a misspelt name is not a missing field).
+local missed, unknown = false, false
+local lacking = {__index = function() missed = true end}
+local strict = setmetatable({}, {
+  __index = function(_, name)
+    local value = _G[name]
+    if value == nil then
+      unknown = true
+      error(("unknown variable '%s'"):format(tostring(name)), 2)
+    end
+    return value
+  end,
+  __newindex = _G})
+
+local function nil_failure(problem)
+  return not unknown and type(problem) == "string" and problem:find("nil", 1, true) ~= nil
+end
+
 function repl.searcher(expression)
-  local predicate, problem = load("local ev = ...; return " .. expression, "=<find>", "t")
+  local predicate, problem = load("local ev = ...; return " .. expression, "=<find>", "t", strict)
   if not predicate then return nil, problem end
-  return function(first, last, step)
+  -- one pcall a chunk, not one an event: after a failure that was no match, the scan
+  -- goes on from the next event
+  local function scan(first, last, step)
     for pos = first, last, step do
-      repl.at = pos
-      if predicate(trace:event(pos)) then return pos end
+      repl.at, missed = pos, false
+      if predicate(setmetatable(trace:event(pos), lacking)) then return pos end
+    end
+    return 0
+  end
+  return function(first, last, step)
+    local pos = first
+    while (last - pos) * step >= 0 do
+      unknown = false
+      local ok, found = pcall(scan, pos, last, step)
+      if ok then return found end
+      -- Python's errors (Ctrl-C) are userdata: never a nil failure
+      if not (missed and nil_failure(found)) then error(found, 0) end
+      pos = repl.at + step
     end
     return 0
   end
@@ -164,8 +198,10 @@ class Evaluator:
         return self._repl.at or 0
 
     def run_script(self, path, args):
+        """Runs the script in a runtime of its own, as `earl run` does: its globals cannot
+        clash with the session's e and ev."""
         try:
-            earl.lua.run(path, args, runtime=self.lua)
+            earl.lua.run(path, args)
         except earl.EarlError as error:
             raise EvaluationError(str(error)) from None
 

@@ -10,6 +10,36 @@ import earl
 from earl.repl.languages import EvaluationError
 
 
+# What Python raises where a filter uses a missing attribute's None as a value (None >
+# 1000, None.startswith(...)): for an event that lacks the attribute, no match. Anything
+# else (a NameError, a ZeroDivisionError, a TypeError between values it has) is an error.
+NONE_FAILURES = (TypeError, AttributeError)
+
+
+class FilterEvent(dict):
+    """The event a filter (`:find`, `/` in :view) sees as ev: an attribute its type
+    lacks reads None, as a missing field is nil in Lua, and `missed` notes that one
+    was read. (A search gives the plain event first, the fast way, and this only to an
+    event where that raised KeyError: the same answer, as reading no missing key the
+    two are the same.)"""
+    missed = False
+
+    def __missing__(self, key):
+        self.missed = True
+        return None
+
+
+class _Leave:
+    """exit and quit at the prompt: calling one raises SystemExit, which the shell refuses
+    (only :quit ends the session); shown bare, it says how to leave."""
+
+    def __repr__(self):
+        return "use :quit (or Ctrl-D) to leave the REPL"
+
+    def __call__(self, code=None):
+        raise SystemExit(code)
+
+
 class Evaluator:
     name = "python"
 
@@ -17,7 +47,7 @@ class Evaluator:
         self.trace = trace
         self.namespace = {"__name__": "__console__", "__builtins__": builtins, "earl": earl,
                           "EventTrace": earl.EventTrace, "P2Statistic": earl.P2Statistic,
-                          "e": trace, "ev": None}
+                          "e": trace, "ev": None, "exit": _Leave(), "quit": _Leave()}
         self._searched = 0
 
     def set_event(self, event):
@@ -69,10 +99,20 @@ class Evaluator:
         def search(first, last, step):
             for pos in range(first, last + step, step):
                 self._searched = pos
-                namespace["ev"] = event(pos)
                 try:
-                    if eval(code, namespace):
-                        return pos
+                    namespace["ev"] = plain = event(pos)
+                    try:
+                        if eval(code, namespace):
+                            return pos
+                    except KeyError:
+                        # again, as a filter sees events: what the event lacks reads None
+                        namespace["ev"] = shown = FilterEvent(plain)
+                        try:
+                            if eval(code, namespace):
+                                return pos
+                        except NONE_FAILURES:
+                            if not shown.missed:
+                                raise
                 except (KeyboardInterrupt, SystemExit):
                     raise
                 except BaseException as error:

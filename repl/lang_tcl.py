@@ -16,10 +16,27 @@ proc ::earl::repl::set_event {} {
     if {[::earl::repl::trace iterator]} {::earl::repl::trace event ev}
 }
 
-# {ok result}, {error message errorInfo} or {exit code} (earl.tcl's exit, which ends the
-# session as exit() does in Python); break/continue outside a loop are errors
+# {ok result}, {error message errorInfo} or {exit code} (earl.tcl's exit: the shell
+# refuses to end the session for it); break/continue outside a loop are errors.
+#
+# A bare value shows its value, as the README promises and tclsh does not: one word that
+# is a variable or a command substitution ($ev(type), [e size]) is read with set, never
+# run as a command (at an exit event, $ev(type) would run exit); input whose first word
+# is not a command's name is an expression if it parses as one ($ev(len) > 1000, 1 + 2).
+# Anything else, and what does not parse as an expression, runs as a script. (Each runs
+# right inside catch, so errorInfo holds the user's frames only.)
 proc ::earl::repl::evaluate {script} {
-    set code [catch {uplevel #0 $script} result options]
+    if {[::earl::repl::is_one_value $script]} {
+        set code [catch {uplevel #0 "set ::earl::repl::shown [string trim $script]"} result options]
+    } elseif {![::earl::repl::names_a_command $script]} {
+        set code [catch {uplevel #0 [list expr $script]} result options]
+        # a parse error comes before anything in the expression runs
+        if {$code == 1 && [lrange [dict get $options -errorcode] 0 1] eq {TCL PARSE}} {
+            set code [catch {uplevel #0 $script} result options]
+        }
+    } else {
+        set code [catch {uplevel #0 $script} result options]
+    }
     switch -- $code {
         0 - 2 {return [list ok $result]}
         1 {
@@ -32,15 +49,48 @@ proc ::earl::repl::evaluate {script} {
     }
 }
 
+proc ::earl::repl::is_one_value {script} {
+    set word [string trim $script]
+    if {[regexp {^\$(?:\{[^\}]*\}|(?:::)?\w+(?:::\w+)*(?:\([^()]*\))?)$} $word]} {return 1}
+    if {[string index $word 0] ne "\["} {return 0}
+    # the bracket that opens the word closes at its end: the first complete prefix
+    for {set end [string first "\]" $word]} {$end >= 0} {set end [string first "\]" $word $end+1]} {
+        if {[info complete [string range $word 0 $end]]} {
+            return [expr {$end == [string length $word] - 1}]
+        }
+    }
+    return 0
+}
+
+proc ::earl::repl::names_a_command {script} {
+    if {![regexp {^\s*([^\s\[\]$"{}\\;]+)} $script -> name]} {return 0}
+    return [expr {[uplevel #0 [list namespace which -command $name]] ne ""}]
+}
+
+# An element of ev its event lacks cannot be read in Tcl: for that event, no match (as a
+# missing attribute is None in Python and nil in Lua); any other error stops the search.
+# (One catch around the loop, not one per event: the loop goes on after such an event.)
 proc ::earl::repl::find {expression first last step} {
     upvar #0 ev ev
     variable at
     unset -nocomplain ev
     set test [list expr $expression]
-    for {set pos $first} {$step > 0 ? $pos <= $last : $pos >= $last} {incr pos $step} {
-        set at $pos
-        ::earl::repl::trace event ev $pos
-        if {[uplevel #0 $test]} {return $pos}
+    set pos $first
+    while {$step > 0 ? $pos <= $last : $pos >= $last} {
+        if {![catch {
+            for {} {$step > 0 ? $pos <= $last : $pos >= $last} {incr pos $step} {
+                set at $pos
+                ::earl::repl::trace event ev $pos
+                if {[uplevel #0 $test]} {return $pos}
+            }
+        } result options]} {
+            return 0
+        }
+        if {[dict get $options -code] == 2} {return $result}
+        if {![string match {can't read "ev(*)": no such element in array} $result]} {
+            return -options $options $result
+        }
+        incr pos $step
     }
     return 0
 }
@@ -87,6 +137,9 @@ class Evaluator:
             try:
                 return int(self.tcl.tk.call("::earl::repl::find", expression, first, last, step))
             except self._error as error:
+                code = earl.tcl._exit_code(self.tcl)
+                if code is not None:  # exit in the expression: the shell refuses it
+                    raise SystemExit(code) from None
                 raise EvaluationError(f"<find>: {error} (at event {self.last_searched()})") from None
 
         return search
@@ -95,8 +148,10 @@ class Evaluator:
         return int(self.tcl.tk.call("set", "::earl::repl::at"))
 
     def run_script(self, path, args):
+        """Runs the script in an interpreter of its own, as `earl run` does: its own
+        `EventTrace e` or globals cannot clash with the session's e and ev."""
         try:
-            earl.tcl.run(path, args, interp=self.tcl)
+            earl.tcl.run(path, args)
         except earl.EarlError as error:
             raise EvaluationError(str(error)) from None
 

@@ -1,5 +1,6 @@
-"""The languages the REPL speaks: one row each (its evaluator, its pygments lexer, its
-script extension), the one table the commands, the completion and the highlighting read.
+"""The languages the REPL speaks: one row each (its evaluator, its pygments lexer), the one
+table the commands, the completion and the highlighting read. (Which file extension is
+which language is earl.shipped_scripts' table, the one `:run` and `earl run` use.)
 
 An evaluator holds one interpreter with the session's trace shared into it as `e` (the
 same C++ trace in every language: one iterator) and `ev`, the event at the iterator, set
@@ -13,12 +14,12 @@ from collections import namedtuple
 
 from earl import EarlError
 
-Language = namedtuple("Language", "name module lexer extension")
+Language = namedtuple("Language", "name module lexer")
 
 LANGUAGES = {
-    "python": Language("python", "earl.repl.lang_python", "PythonLexer", ".py"),
-    "lua": Language("lua", "earl.repl.lang_lua", "LuaLexer", ".lua"),
-    "tcl": Language("tcl", "earl.repl.lang_tcl", "TclLexer", ".tcl"),
+    "python": Language("python", "earl.repl.lang_python", "PythonLexer"),
+    "lua": Language("lua", "earl.repl.lang_lua", "LuaLexer"),
+    "tcl": Language("tcl", "earl.repl.lang_tcl", "TclLexer"),
 }
 NAMES = tuple(LANGUAGES)
 

@@ -10,6 +10,7 @@ iterator.
 from earl import EarlError
 
 from earl.repl import languages
+from earl.repl.suggest import did_you_mean
 
 
 class CommandError(EarlError):
@@ -27,6 +28,7 @@ class Session:
         self.language = None
         self.searched_to = 0      # the last position the last search examined
         self._attributes = None   # attribute names seen, for completion
+        self.region_letters = {}  # region -> its letter in timelines, for the whole session
         self.use_language(language)
 
     # ------------------------------------------------------------------ where we are
@@ -126,7 +128,8 @@ class Session:
     def goto(self, name):
         if name not in self.marks:
             known = ", ".join(sorted(self.marks)) or "none yet"
-            raise CommandError(f"no mark named '{name}' (marks: {known})")
+            hint = did_you_mean(name, self.marks)
+            raise CommandError(f"no mark named '{name}'{hint or f' (marks: {known})'}")
         return self.jump(self.marks[name])
 
     def attribute_names(self):
@@ -158,7 +161,8 @@ class Session:
 
     def use_language(self, name):
         if name not in languages.NAMES:
-            raise CommandError(f"unknown language '{name}' (choose from {', '.join(languages.NAMES)})")
+            hint = did_you_mean(name, languages.NAMES) or f" (choose from {', '.join(languages.NAMES)})"
+            raise CommandError(f"unknown language '{name}'{hint}")
         self.evaluator(name)
         self.language = name
 

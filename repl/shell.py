@@ -12,6 +12,9 @@ from earl.repl import commands
 from earl.repl.render import STYLE, Text, plain
 
 
+EXIT_REFUSED = "exit is disabled in the REPL: use :quit (or Ctrl-D)"
+
+
 class Shell:
     """`colour`: print with STYLE (a terminal); `located`: prefix command errors with the
     input's file and line (scripted sessions); `full_screen`: the live view, where a
@@ -53,8 +56,8 @@ class Shell:
                 shown = self.session.evaluator().evaluate(text, origin)
                 if shown is not None:
                     self.out.write(shown + "\n")
-        except SystemExit:  # exit() typed in Python
-            return False
+        except SystemExit:  # exit() in Python, os.exit in Lua, exit in Tcl: only :quit ends
+            self.error((f"{origin[0]}:{origin[1]}: " if self.located else "") + EXIT_REFUSED)
         except KeyboardInterrupt:
             self.error("interrupted")
         except EarlError as error:

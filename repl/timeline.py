@@ -59,11 +59,22 @@ def window(trace, here, width, half_span=None):
     return start, end, earlier[::-1] + later
 
 
-def picture(trace, width, locations=None, half_span=None, messages=None):
+def letter(region, letters):
+    """The region's letter in `letters` (region -> letter), given it when first seen: the
+    caller keeps `letters` so a region keeps its letter whatever the picture shows."""
+    if region not in letters:
+        count = len(letters)
+        letters[region] = SYMBOLS[count] if count < len(SYMBOLS) else "?"
+    return letters[region]
+
+
+def picture(trace, width, locations=None, half_span=None, messages=None, letters=None):
     """The timeline as formatted text: `width` columns of time, one row for each of
     `locations` (default: all), `half_span` seconds either side of the current event
     (default: fitted to the events near it), at most `messages` messages in flight
-    listed (default: all)."""
+    listed (default: all). `letters` (region -> letter) names the regions; regions not
+    in it yet get the next letters, left to right (default: a new one)."""
+    letters = {} if letters is None else letters
     text = Text()
     size = len(trace)
     if size == 0:
@@ -116,14 +127,14 @@ def picture(trace, width, locations=None, half_span=None, messages=None):
     for loc in locations:
         settle(loc, width - 1)
 
-    symbols = {}  # region -> symbol, in order of first appearance left to right
+    symbols = {}  # the regions shown -> their letters
     for c in range(width):
         for loc in locations:
             cell = cells[loc][c]
             if cell is not None:
                 region = region_of(cell[1])
                 if region not in symbols:
-                    symbols[region] = SYMBOLS[len(symbols)] if len(symbols) < len(SYMBOLS) else "?"
+                    symbols[region] = letter(region, letters)
 
     here_event = trace.event(here)
     here_column = column(here_event["time"])
@@ -148,7 +159,8 @@ def picture(trace, width, locations=None, half_span=None, messages=None):
         text.line("|", "loc")
     text.add(" " * (label + 2 + here_column)).line("^", "current")
     if symbols:
-        legend = "  ".join(f"{symbol} {region}" for region, symbol in symbols.items())
+        legend = "  ".join(f"{symbol} {region}" for region, symbol in letters.items()
+                           if region in symbols)  # in the order of the letters
         text.add("regions: ", "dim").line(legend)
     text.line("> send  < receive  v^ the current time", "dim")
     _in_flight(trace, text, messages)

@@ -7,8 +7,11 @@ stopped.
 
 Keys: Right/Down/n next event, Left/Up/p previous (of the followed location only, after
 `l`), PgDn/PgUp move by half the timeline's span in time, +/- zoom, l follow the current
-event's location (again: stop), s the send of a receive, u enterptr, b back, / search
-with an expression in the current language, Ctrl-C stop a search, Esc or q return.
+event's location (again: stop; s, u, b or a search landing on another location's event
+follow that one), s the send of a receive, u enterptr, b back, / search with an
+expression in the current language, Ctrl-C stop a search, Esc or q return. A region keeps
+its letter for the whole session (Session.region_letters), however the view zooms or
+moves.
 """
 import asyncio
 import time
@@ -25,6 +28,7 @@ from prompt_toolkit.layout.processors import BeforeInput
 from earl import EarlError
 from earl.repl import render, timeline
 from earl.repl.render import STYLE, Text
+from earl.repl.shell import EXIT_REFUSED
 from earl.repl.toolbar import toolbar
 
 LOWER_PANES = 13   # lines kept for the event and the stacks
@@ -69,7 +73,8 @@ class LiveView:
         try:
             return list(timeline.picture(self.session.trace, width,
                                          self._locations(self._timeline_rows()),
-                                         self.half_span, MESSAGES_SHOWN))
+                                         self.half_span, MESSAGES_SHOWN,
+                                         self.session.region_letters))
         except EarlError as error:
             return [("class:error", str(error))]
 
@@ -101,6 +106,17 @@ class LiveView:
             move()
         except EarlError as error:
             self.message = str(error)
+
+    def _jumped(self, move):
+        """A jump to an event (s, u, b, a search found one): while following a location,
+        follow the one of the event landed on, so the status bar says what the arrows do."""
+        self._do(move)
+        self._refollow()
+
+    def _refollow(self):
+        trace = self.session.trace
+        if self.followed is not None and trace.iterator:
+            self.followed = trace.event()["loc"]
 
     def step(self, forward):
         if self.followed is None:
@@ -176,9 +192,14 @@ class LiveView:
             fraction = next(steps)
         except StopIteration as done:
             self.message = "" if done.value else f"{what}: none found"
+            if done.value:
+                self._refollow()
             return False
         except EarlError as error:
             self.message = str(error)
+            return False
+        except SystemExit:  # exit() in the expression: only :quit ends the session
+            self.message = EXIT_REFUSED
             return False
         self.message = f"{what}: {fraction:.0%} (Ctrl-C stops)"
         return True
@@ -215,9 +236,9 @@ class LiveView:
         bind("+", action=lambda: self.zoom(0.5))
         bind("-", action=lambda: self.zoom(2.0))
         bind("l", action=self.follow)
-        bind("s", action=lambda: self._do(lambda: self.session.follow("sendptr")))
-        bind("u", action=lambda: self._do(lambda: self.session.follow("enterptr")))
-        bind("b", action=lambda: self._do(self.session.back))
+        bind("s", action=lambda: self._jumped(lambda: self.session.follow("sendptr")))
+        bind("u", action=lambda: self._jumped(lambda: self.session.follow("enterptr")))
+        bind("b", action=lambda: self._jumped(self.session.back))
         bind("c-c", action=self.stop_search)
 
         @keys.add("/", filter=browsing)

@@ -1,8 +1,15 @@
--- A bar chart as a PNG file in plain Lua 5.4, for scripts/data_received.lua: gray bars
--- with black edges on white, with axes, each bar numbered below (from 0, as locations
--- are) and the peak value written at the top of the y axis, in a 3x5 pixel digit font
--- drawn here, since plain Lua has no font renderer. The PNG holds uncompressed (stored) deflate blocks,
--- which every PNG reader accepts, so no zlib is needed.
+-- Helper of data_received: writes a bar chart as a PNG file (not run on its own).
+--
+-- In plain Lua 5.4, for scripts/data_received.lua, drawn like scripts/barchart.tcl's:
+-- gray bars with black edges on white, a title, the unit over the y axis, each bar's
+-- value above it and its label below it (turned to read downwards when they are wider
+-- than the bars). Text is drawn in the 5x7 bitmap font of font5x7.txt beside this file,
+-- since plain Lua has no font renderer. The PNG holds uncompressed (stored) deflate
+-- blocks, which every PNG reader accepts, so no zlib is needed.
+--
+--     local barchart = require "barchart"
+--     barchart.write("chart.png", {1.5, 0, 4}, {labels = {"a", "b", "c"}, title = "Data",
+--                    unit = "KBytes", format = "%.1f"})
 local barchart = {}
 
 local crc_table = {}
@@ -44,32 +51,52 @@ local function zlib_stored(data)
   return table.concat(parts)
 end
 
--- Digits 0-9 and the decimal point, 3 pixels wide and 5 high: "#" is ink.
-local glyphs = {
-  ["0"] = {"###", "# #", "# #", "# #", "###"}, ["1"] = {" # ", "## ", " # ", " # ", "###"},
-  ["2"] = {"###", "  #", "###", "#  ", "###"}, ["3"] = {"###", "  #", "###", "  #", "###"},
-  ["4"] = {"# #", "# #", "###", "  #", "  #"}, ["5"] = {"###", "#  ", "###", "  #", "###"},
-  ["6"] = {"###", "#  ", "###", "# #", "###"}, ["7"] = {"###", "  #", "  #", "  #", "  #"},
-  ["8"] = {"###", "# #", "###", "# #", "###"}, ["9"] = {"###", "# #", "###", "  #", "###"},
-  ["."] = {"   ", "   ", "   ", "   ", " # "},
-}
-local SCALE = 2                                   -- each font pixel is SCALE x SCALE
-local ADVANCE = 4 * SCALE                         -- glyph width plus one pixel of space
+-- The font: character -> 7 rows of 5 pixels ("X" ink); see font5x7.txt.
+local here = (debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or ".")
+local glyphs = {}
+for line in io.lines(here .. "/font5x7.txt") do
+  if #line == 43 and line:sub(2, 2) == " " and line:sub(3):match("^[.X]+[ .X]*$") then
+    local rows = {}
+    for row in line:sub(3):gmatch("[.X]+") do rows[#rows + 1] = row end
+    if #rows == 7 then glyphs[line:sub(1, 1)] = rows end
+  end
+end
 
-local function text_width(text) return #text * ADVANCE - SCALE end
+-- The layout, in pixels: the same numbers as barchart.tcl's.
+local GLYPH_W, GLYPH_H, ADVANCE = 5, 7, 6      -- a glyph, and glyph plus one pixel of space
+local MARGIN, GAP, PLOT_HEIGHT, MIN_WIDTH, MIN_SLOT, TITLE_SCALE = 40, 4, 300, 640, 12, 2
 
--- Draws text (digits and ".") into pixels with its top left corner at (x, y).
-local function draw_text(pixels, text, x, y)
-  for k = 1, #text do
-    local glyph = glyphs[text:sub(k, k)]
-    for gy = 1, 5 do
-      for gx = 1, 3 do
-        if glyph and glyph[gy]:sub(gx, gx) == "#" then
-          for dy = 0, SCALE - 1 do
-            local row = pixels[y + (gy - 1) * SCALE + dy + 1]
-            for dx = 0, SCALE - 1 do
-              local px = x + (k - 1) * ADVANCE + (gx - 1) * SCALE + dx + 1
-              if row and px >= 1 and px <= #row then row[px] = 0 end
+-- The characters of text: UTF-8 ones where it is valid UTF-8 (as Tcl sees them), else bytes.
+local function characters(text)
+  local chars = {}
+  if utf8.len(text) then
+    for _, code in utf8.codes(text) do chars[#chars + 1] = utf8.char(code) end
+  else
+    for k = 1, #text do chars[k] = text:sub(k, k) end
+  end
+  return chars
+end
+
+local function text_width(text, scale) return (#characters(text) * ADVANCE - 1) * (scale or 1) end
+
+-- Draws text into pixels with its top left corner at (x, y) (0-based); turned: rotated a
+-- quarter turn clockwise, so that it reads downwards. A character the font lacks is "?".
+local function draw_text(pixels, text, x, y, scale, turned)
+  scale = scale or 1
+  local height = GLYPH_H * scale
+  for k, char in ipairs(characters(text)) do
+    local glyph = glyphs[char] or glyphs["?"]
+    for gy = 1, GLYPH_H do
+      for gx = 1, GLYPH_W do
+        if glyph[gy]:sub(gx, gx) == "X" then
+          for dy = 0, scale - 1 do
+            for dx = 0, scale - 1 do
+              local tx = ((k - 1) * ADVANCE + gx - 1) * scale + dx  -- in the upright text
+              local ty = (gy - 1) * scale + dy
+              local px, py = x + tx, y + ty
+              if turned then px, py = x + height - 1 - ty, y + tx end
+              local row = pixels[py + 1]
+              if row and px >= 0 and px < #row then row[px + 1] = 0 end
             end
           end
         end
@@ -78,43 +105,74 @@ local function draw_text(pixels, text, x, y)
   end
 end
 
--- Writes values (a sequence of nonnegative numbers) as bars; returns true or nil, message.
-function barchart.write(path, values, width, height)
-  width, height = width or 640, height or 400
-  local margin, top = 40, 20
+-- Writes values (a sequence of nonnegative numbers) as bars; options: labels (a sequence
+-- of strings, one per bar; default the bar's number from 0), title, unit, format (of the
+-- values written above the bars, default "%g"). Returns true or nil, message.
+function barchart.write(path, values, options)
+  options = options or {}
+  local n = math.max(#values, 1)
+  local title, unit = options.title or "", options.unit or ""
+  local labels, texts = {}, {}
+  for i, v in ipairs(values) do
+    labels[i] = tostring(options.labels and options.labels[i] or (i - 1))
+    texts[i] = (options.format or "%g"):format(v)
+  end
+  local width = math.max(MIN_WIDTH, 2 * MARGIN + MIN_SLOT * n,
+                         text_width(title, TITLE_SCALE) + 2 * GAP)
+  local slot = (width - 2 * MARGIN) / n
+  local function extent(words)  -- turned?, and the height the words take
+    local widest, turned = 0, false
+    for _, word in ipairs(words) do
+      widest = math.max(widest, text_width(word))
+      if text_width(word) > slot - 4 then turned = true end  -- 4 pixels apart
+    end
+    return turned, turned and widest or GLYPH_H
+  end
+  local labels_turned, label_extent = extent(labels)
+  local values_turned, value_extent = extent(texts)
+  local title_y = 2 * GAP
+  local unit_y = title_y + GLYPH_H * TITLE_SCALE + 2 * GAP
+  local top = unit_y + GLYPH_H + 2 * GAP + value_extent
+  local base = top + PLOT_HEIGHT
+  local label_y = base + GAP + 2
+  local height = label_y + label_extent + 2 * GAP
   local peak = 0
   for _, v in ipairs(values) do peak = math.max(peak, v) end
+
   local pixels = {}
-  local slot = (width - 2 * margin) / math.max(#values, 1)
   for y = 0, height - 1 do
     local row = {}
     for x = 0, width - 1 do row[x + 1] = 255 end
-    if y >= top and y <= height - margin then row[margin + 1] = 0 end            -- y axis
-    if y == height - margin then
-      for x = margin, width - margin do row[x + 1] = 0 end                       -- x axis
-    end
-    for i, v in ipairs(values) do
-      local bar_top = height - margin - math.floor((height - margin - top) * (peak > 0 and v / peak or 0))
-      local left = math.floor(margin + (i - 1) * slot + slot * 0.15)
-      local right = math.floor(margin + i * slot - slot * 0.15)
-      if y >= bar_top and y < height - margin then
-        for x = left, right do
-          local edge = x == left or x == right or y == bar_top
-          row[x + 1] = edge and 0 or 160
-        end
-      end
+    if y >= top and y <= base then row[MARGIN + 1] = 0 end                       -- y axis
+    if y == base then
+      for x = MARGIN, width - MARGIN do row[x + 1] = 0 end                       -- x axis
     end
     pixels[y + 1] = row
   end
-  -- Labels where they fit: skip every other one when the bars are too narrow for them.
-  local every = 1
-  while every * slot < text_width(tostring(#values - 1)) + 2 do every = every + 1 end
-  for i = 1, #values, every do
-    local label = tostring(i - 1)
-    local centre = math.floor(margin + (i - 0.5) * slot)
-    draw_text(pixels, label, centre - text_width(label) // 2, height - margin + 6)
+  for i, v in ipairs(values) do
+    local bar_top = base - math.floor(PLOT_HEIGHT * (peak > 0 and v / peak or 0))
+    local left = math.floor(MARGIN + (i - 1) * slot + slot * 0.15)
+    local right = math.max(left, math.floor(MARGIN + i * slot - slot * 0.15))
+    for y = bar_top, base - 1 do
+      for x = left, right do
+        pixels[y + 1][x + 1] = (x == left or x == right or y == bar_top) and 0 or 160
+      end
+    end
+    local centre = math.floor(MARGIN + (i - 0.5) * slot)
+    local value_width, label_width = text_width(texts[i]), text_width(labels[i])
+    if values_turned then
+      draw_text(pixels, texts[i], centre - GLYPH_H // 2, bar_top - GAP - value_width, 1, true)
+    else
+      draw_text(pixels, texts[i], centre - value_width // 2, bar_top - GAP - GLYPH_H)
+    end
+    if labels_turned then
+      draw_text(pixels, labels[i], centre - GLYPH_H // 2, label_y, 1, true)
+    else
+      draw_text(pixels, labels[i], centre - label_width // 2, label_y)
+    end
   end
-  draw_text(pixels, (peak >= 100 and "%.0f" or "%.2f"):format(peak), 2, top - 5 * SCALE - 4 > 0 and top - 5 * SCALE - 4 or 0)
+  draw_text(pixels, title, (width - text_width(title, TITLE_SCALE)) // 2, title_y, TITLE_SCALE)
+  draw_text(pixels, unit, GAP, unit_y)
   local rows = {}
   for y = 1, height do rows[y] = "\0" .. string.char(table.unpack(pixels[y])) end  -- filter 0, gray
   local png = "\x89PNG\r\n\x1a\n" ..

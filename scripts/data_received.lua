@@ -1,6 +1,7 @@
--- Data received per location, as a bar chart (EARL thesis, section 7.4), the Lua twin of
--- scripts/data_received.py: same analysis, same output; the chart is a PNG drawn by
--- scripts/barchart.lua (bars, axes and numbers).
+-- Data received per location, as a bar chart (EARL thesis, section 7.4).
+--
+-- The Lua twin of scripts/data_received.py: same analysis, same output; the chart is a
+-- PNG drawn by scripts/barchart.lua (bars, axes, title, location names and values).
 --
 --     earl run scripts/data_received.lua TRACE [OUTPUT.png]
 --     LUA_CPATH="$(python -m earl.lua --cpath);;" lua5.4 scripts/data_received.lua TRACE --output OUTPUT.png
@@ -63,7 +64,13 @@ local function main(args)
     total = total + count
   end
   print(("%s: %d bytes received in total."):format(e:file(), total))
-  local written, problem = barchart.write(output, received)
+  local kbytes, names = {}, {}
+  for loc = 0, #received - 1 do
+    kbytes[loc + 1], names[loc + 1] = received[loc + 1] / 1024, tostring(e:locsym(loc))
+  end
+  local written, problem = barchart.write(output, kbytes, {
+    labels = names, unit = "data [KBytes]", format = "%.1f",
+    title = "Data received per location: " .. (e:file():match("([^/\\]+)[/\\]*$") or e:file())})
   if not written then
     io.stderr:write(("data_received.lua: cannot write %s: %s\n"):format(output, problem))
     os.exit(1)

@@ -3,7 +3,8 @@
 
 Adds up the length of every received message on its receiving location, prints
 the totals and draws them as a bar chart (PNG, matplotlib's Agg backend, so no
-display is needed).
+display is needed). Without matplotlib it prints the totals and says how to get
+the chart.
 
     python scripts/data_received.py TRACE [OUTPUT.png]
     earl run scripts/data_received.py TRACE --output OUTPUT.png
@@ -26,19 +27,28 @@ def data_received(e):
     return received
 
 
+PLOT_HINT = "not drawn: matplotlib is not installed (pip install 'earl[plot]')"
+
+
 def draw(e, received, output):
-    import matplotlib
+    """Draws the chart into `output`; False when matplotlib is not installed."""
+    try:
+        import matplotlib
+    except ImportError:
+        return False
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     labels = [str(e.locsym(loc)) for loc in range(len(received))]
     fig, ax = plt.subplots(figsize=(max(5, 0.6 * len(received) + 2), 4))
-    ax.bar(labels, [b / 1024 for b in received], color="gray", edgecolor="black")
+    bars = ax.bar(labels, [b / 1024 for b in received], color="gray", edgecolor="black")
+    ax.bar_label(bars, fmt="%.1f")
     ax.set(xlabel="location", ylabel="data [KBytes]",
            title=f"Data received per location: {os.path.basename(e.file())}")
     fig.tight_layout()
     fig.savefig(output, dpi=100)
     plt.close(fig)
+    return True
 
 
 def main(argv=None):
@@ -60,10 +70,10 @@ def main(argv=None):
         print(f"{label:<20} {count:>14} {count / 1024:>12.1f}")
     print(f"{e.file()}: {sum(received)} bytes received in total.")
     try:
-        draw(e, received, output)
+        drawn = draw(e, received, output)
     except OSError as error:
         parser.exit(1, f"data_received.py: cannot write {output}: {error.strerror or error}\n")
-    print(f"bar chart: {output}")
+    print(f"bar chart: {output if drawn else PLOT_HINT}")
     return received
 
 

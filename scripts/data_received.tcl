@@ -1,6 +1,7 @@
 #!/usr/bin/env tclsh8.6
-# Data received per location, as a bar chart (EARL thesis, section 7.4), the Tcl twin of
-# scripts/data_received.py: same analysis, same output.
+# Data received per location, as a bar chart (EARL thesis, section 7.4).
+#
+# The Tcl twin of scripts/data_received.py: same analysis, same output.
 #
 # Adds up the length of every received message on its receiving location, prints the
 # totals and draws them as a bar chart (PNG, written by barchart.tcl beside this script,
@@ -63,7 +64,14 @@ foreach count $received {
     incr loc
 }
 puts "[e file]: $total bytes received in total."
-if {[catch {barchart::write $output $received} problem]} {
+set kbytes {}
+set names {}
+for {set loc 0} {$loc < [llength $received]} {incr loc} {
+    lappend kbytes [expr {[lindex $received $loc] / 1024.0}]
+    lappend names [e locsym $loc]
+}
+if {[catch {barchart::write $output $kbytes -labels $names -unit "data \[KBytes\]" -format %.1f \
+                -title "Data received per location: [file tail [e file]]"} problem]} {
     puts stderr "data_received.tcl: cannot write $output: $problem"
     exit 1
 }

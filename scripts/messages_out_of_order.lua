@@ -1,5 +1,6 @@
--- Messages passed out of order (EARL 2.0 reference, Part III, section 8), the Lua twin of
--- scripts/messages_out_of_order.py: same analysis, same output.
+-- Messages passed out of order (EARL 2.0 reference, Part III, section 8).
+--
+-- The Lua twin of scripts/messages_out_of_order.py: same analysis, same output.
 --
 -- At every receive, the message queue from the sender to the receiver is checked for
 -- messages sent before the one just received: positions follow time, so a queued send

@@ -1,6 +1,7 @@
 #!/usr/bin/env tclsh8.6
-# Messages passed out of order (EARL 2.0 reference, Part III, section 8), the Tcl twin of
-# scripts/messages_out_of_order.py: same analysis, same output.
+# Messages passed out of order (EARL 2.0 reference, Part III, section 8).
+#
+# The Tcl twin of scripts/messages_out_of_order.py: same analysis, same output.
 #
 # A receiver that takes messages in another order than they were sent makes the older
 # ones wait in a buffer (Grindstone test suite). At every receive, the queue from the

@@ -1,6 +1,7 @@
 #!/usr/bin/env tclsh8.6
-# Region statistics (EARL 2.0 reference, Part III, section 9), the Tcl twin of
-# scripts/region_statistics.py: same analysis, same output.
+# Region statistics (EARL 2.0 reference, Part III, section 9).
+#
+# The Tcl twin of scripts/region_statistics.py: same analysis, same output.
 #
 # Time spent in each region on each location, inclusive and exclusive of the region
 # instances nested in it. At every exit, the time since its enter (enterptr) is added to

@@ -1,5 +1,6 @@
--- Wasted time of MPI_Recv (EARL 2.0 reference, Part III, section 7), the Lua twin of
--- scripts/wasted_time.py: same analysis, same output.
+-- Wasted time of MPI_Recv (EARL 2.0 reference, Part III, section 7).
+--
+-- The Lua twin of scripts/wasted_time.py: same analysis, same output.
 --
 -- A receive posted before its matching send was started waits at least
 -- (enter time of MPI_Send) - (enter time of MPI_Recv). This script sums that time over

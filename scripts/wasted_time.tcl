@@ -1,6 +1,7 @@
 #!/usr/bin/env tclsh8.6
-# Wasted time of MPI_Recv (EARL 2.0 reference, Part III, section 7), the Tcl twin of
-# scripts/wasted_time.py: same analysis, same output.
+# Wasted time of MPI_Recv (EARL 2.0 reference, Part III, section 7).
+#
+# The Tcl twin of scripts/wasted_time.py: same analysis, same output.
 #
 # A receive posted before its matching send was started waits at least
 # (enter time of MPI_Send) - (enter time of MPI_Recv). This sums that time over all

@@ -1,6 +1,7 @@
 """The `earl` command: version, info, run, and clear errors with nonzero exit codes."""
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -44,7 +45,8 @@ def test_info_of_the_score_p_trace():
     out = done.stdout
     assert "format:    otf2" in out and "events:    120" in out
     assert "MPI Rank 1 / Master thread" in out and "problems:  none" in out
-    assert "(221 more)" in out  # Score-P defines 231 MPI regions
+    # Score-P defines 231 MPI regions; the run uses 6 of them
+    assert "(231 MPI regions defined, 6 used; --all lists all)" in out
 
 
 def test_info_of_a_missing_file_names_it(tmp_path):
@@ -64,7 +66,13 @@ def test_run_passes_arguments_and_reports_missing_scripts(tmp_path):
 # ------------------------------------------------------------------ one exit-code convention
 def test_every_command_is_registered_once():
     from earl.cli import COMMANDS, build_parser
-    assert list(COMMANDS) == ["run", "info", "gen", "convert", "demo", "analyze", "repl", "index"]
+    import earl.commands
+    assert list(COMMANDS) == ["run", "scripts", "info", "gen", "convert", "demo", "analyze",
+                              "repl", "index"]
+    # one module of earl/commands/ per command, and nothing else there
+    folder = Path(earl.commands.__file__).parent
+    assert sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__") == sorted(COMMANDS)
+    assert all(module == f"earl.commands.{name}" for name, module in COMMANDS.items())
     help_text = build_parser().format_help()
     for name in COMMANDS:
         assert name in help_text

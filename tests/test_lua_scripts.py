@@ -150,33 +150,3 @@ def test_script_form(name):
     text = (SCRIPTS / f"{name}.lua").read_text()
     assert f"scripts/{name}.py" in text and "while e:next() do" in text
     assert 'require "earl"' in text
-
-
-def test_lua_bar_chart_numbers_each_bar_and_the_peak(tmp_path):
-    """barchart.lua draws bars to scale and writes each bar's number below it and the peak
-    at the top of the y axis; read back pixel by pixel."""
-    import matplotlib.image
-
-    out = tmp_path / "bars.png"
-    lua = earl.lua.runtime()
-    lua.execute(f"package.path = {str(SCRIPTS / '?.lua')!r} .. ';' .. package.path")
-    written = lua.eval(f"require('barchart').write({str(out)!r}, {{100, 50, 0, 25}}, 400, 300)")
-    assert written is True
-    image = matplotlib.image.imread(out)                  # gray, 0.0 = black .. 1.0 = white
-    assert image.shape == (300, 400)
-    margin, top, slot = 40, 20, (400 - 2 * 40) / 4
-    axis = 300 - margin
-    for i, value in enumerate([100, 50, 0, 25]):
-        centre = int(margin + (i + 0.5) * slot)
-        column = image[:axis, centre]
-        filled = int((column < 1.0).sum())                # bar height in pixels
-        assert filled == pytest.approx((axis - top) * value / 100, abs=1)
-        label = image[axis + 6:axis + 16, centre - 6:centre + 6]
-        assert (label == 0).any(), f"no number under bar {i}"
-        gap = image[axis + 6:axis + 16, int(margin + (i + 1) * slot) - 2:int(margin + (i + 1) * slot) + 2]
-        assert (gap == 1.0).all(), f"ink between the numbers of bars {i} and {i + 1}"
-    # "100": three glyphs of 3x5 pixels at scale 2, ink in each glyph's cell
-    peak = image[top - 14:top - 4, 2:2 + 3 * 8]
-    assert all((peak[:, 8 * k:8 * k + 6] == 0).any() for k in range(3))
-    # the first font column of "1" has ink in two rows (its flag and its foot); of "0", in all five
-    assert (peak[:, 0:2] == 0).sum() == 2 * 2 * 2 and (peak[:, 8:10] == 0).sum() == 5 * 2 * 2

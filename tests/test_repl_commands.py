@@ -187,16 +187,36 @@ def test_find_and_rfind_in_each_language(repl, language, forward, backward):
     assert err == []
 
 
+@pytest.mark.parametrize("language, by_size, by_region, by_method", [
+    ("python", 'ev["len"] > 100', 'ev["region"] == "MPI_Recv"', 'ev["region"].endswith("Recv")'),
+    ("lua", "ev.len > 100", 'ev.region == "MPI_Recv"', 'ev.region:find("Recv$")'),
+    ("tcl", "$ev(len) > 100", '$ev(region) eq "MPI_Recv"', '[string match *Recv $ev(region)]'),
+])
+def test_an_event_without_the_attribute_is_no_match(repl, language, by_size, by_region, by_method):
+    """Events 1-4 have no len (enters) and 5 sends 64 bytes: the first send of more than
+    100 bytes is 8 (128). The first enter of MPI_Recv is 10; the sends before it have no
+    region. Backwards from 18, the last receive of more than 100 bytes is 14."""
+    out, err = repl.lines(f":lang {language}", f":find {by_size}", ":jump 1", f":find {by_region}",
+                          ":jump 1", f":find {by_method}", ":jump 18", f":rfind {by_size}")
+    assert err == []
+    assert [brief_fields(line)[0] for line in out[1:]] == [8, 1, 10, 1, 10, 18, 14]
+
+
 @pytest.mark.parametrize("language, expression, message", [
-    ("python", 'ev["region"] == "main"', '<find>:1: KeyError: \'region\' (at event 5)'),
+    ("python", 'ev["len"] > limit', "<find>:1: NameError: name 'limit' is not defined (at event 5)"),
+    ("python", 'ev["len"] > "64"',
+     "<find>:1: TypeError: '>' not supported between instances of 'int' and 'str' (at event 5)"),
     ("python", 'ev["type"] ==', "<find>:1: SyntaxError: invalid syntax"),
-    ("lua", 'ev.region:lower() == "main"',
-     "<find>:1: attempt to index a nil value (field 'region') (at event 5)"),
+    ("lua", "ev.len > limit", "<find>:1: unknown variable 'limit' (at event 5)"),
+    ("lua", 'ev.len > "64"', "<find>:1: attempt to compare string with number (at event 5)"),
     ("lua", "ev.type ==", "<find>:1: unexpected symbol near <eof>"),
-    ("tcl", '$ev(region) eq "main"',
-     '<find>: can\'t read "ev(region)": no such element in array (at event 5)'),
+    ("tcl", "$ev(len) > $limit", '<find>: can\'t read "limit": no such variable (at event 5)'),
+    ("tcl", "$ev(len) >", "<find>: missing operand at _@_ in expression \"$ev(len) >_@_\" "
+                           "(at event 5)"),
 ])
 def test_find_with_a_bad_expression_says_where_and_stays(repl, language, expression, message):
+    """A misspelt name, values that do not compare and syntax errors are errors, reported
+    at the first event that reaches them (5, the first after 4, has len), not no match."""
     out, err = repl.lines(f":lang {language}", ":jump 4", f":find {expression}", ":find")
     assert err == [message, ":find needs an expression over ev (usage: :find EXPR)"]
     assert repl.trace.iterator == 4
@@ -296,10 +316,25 @@ def test_multi_line_blocks_in_each_language(repl):
 
 def test_unknown_and_ambiguous_commands(repl):
     out, err = repl.lines(":nosuch", ":", ":s", ":q")
-    assert err == ["unknown command ':nosuch' (:help lists the commands)",
+    assert err == ["unknown command :nosuch (:help lists the commands)",
                    "a command name must follow ':' (:help lists the commands)",
                    "':s' is ambiguous: :send, :stack"]
     assert out == []  # :q quit: nothing after it ran
+
+
+def test_mistyped_commands_languages_and_marks_get_did_you_mean(repl):
+    out, err = repl.lines(":nxt", ":jmp 3", ":stak", ":help fnd", ":xyz", ":lang pyton",
+                          ":lang tlc", ":jump 8", ":mark sent", ":goto snet", ":goto zzz")
+    assert err == ["unknown command :nxt (did you mean :next?)",
+                   "unknown command :jmp (did you mean :jump?)",
+                   "unknown command :stak (did you mean :stack?)",
+                   "unknown command :fnd (did you mean :find?)",
+                   "unknown command :xyz (:help lists the commands)",
+                   "unknown language 'pyton' (did you mean python?)",
+                   "unknown language 'tlc' (did you mean tcl?)",
+                   "no mark named 'snet' (did you mean sent?)",
+                   "no mark named 'zzz' (marks: sent)"]
+    assert repl.trace.iterator == 8 and repl.session.language == "python"
 
 
 def test_lang_switches_and_rejects_unknown_languages(repl):
@@ -322,8 +357,19 @@ def test_run_scripts_in_their_language(repl, tmp_path):
     assert out == ["18 ['more']", "18\tnil", "18"]
     assert err == [f"{tmp_path}/bad.py:2: ValueError: no",
                    f"{tmp_path}/exit.lua exited with 3",
-                   f":run: {tmp_path}/none.py: no such script",
+                   f":run: no such script: {tmp_path}/none.py (earl scripts lists the shipped ones)",
                    ":run takes at least 1 argument (usage: :run SCRIPT [ARGS...])"]
+
+
+def test_a_script_of_its_own_cannot_clash_with_the_session(repl, tmp_path):
+    """A Tcl script's `EventTrace e` (as the shipped ones do) or a Lua script's global e
+    runs in an interpreter of its own: the session's e is untouched."""
+    (tmp_path / "own.tcl").write_text("EventTrace e -file [lindex $argv 0]\nputs [e size]\n")
+    (tmp_path / "own.lua").write_text("e = EventTrace(arg[1]); e:jump(3); print(e:iterator())\n")
+    out, err = repl.lines(":jump 2", ":lang tcl", f":run {tmp_path}/own.tcl", "e iterator",
+                          ":lang lua", f":run {tmp_path}/own.lua", "e:iterator()")
+    assert err == []
+    assert out[1:] == ["language: tcl", "18", "2", "language: lua", "3", "2"]
 
 
 def test_help_lists_every_command_and_explains_one(repl):
@@ -332,18 +378,78 @@ def test_help_lists_every_command_and_explains_one(repl):
     assert listed == [f":{name}" for name in commands.COMMANDS]
     assert out[out.index(":find EXPR") + 1] == "  move to the next event where EXPR over ev is true"
     assert ":stack [LOC]" in out
-    assert err == ["unknown command ':nosuch' (:help lists the commands)"]
+    assert err == ["unknown command :nosuch (:help lists the commands)"]
 
 
-def test_quit_and_exit_end_the_session(repl):
+def test_only_quit_ends_the_session(repl):
     out, err = repl.lines(":quit", ":jump 1")
+    assert out == [] and err == [] and repl.trace.iterator == 0
+    out, err = repl.lines(":q", ":jump 1")
     assert out == [] and repl.trace.iterator == 0
-    out, err = repl.lines("exit()", ":jump 1")
-    assert out == [] and repl.trace.iterator == 0
-    out, err = repl.lines(":lang lua", "os.exit(2)", ":jump 1")
-    assert out == ["language: lua"] and err == [] and repl.trace.iterator == 0
-    out, err = repl.lines(":lang tcl", "exit", ":jump 1")
-    assert out == ["language: tcl"] and err == [] and repl.trace.iterator == 0
+
+
+@pytest.mark.parametrize("language, exits", [
+    ("python", ["exit()", "quit()", "import sys; sys.exit(2)", "raise SystemExit"]),
+    ("lua", ["os.exit()", "os.exit(2)", "(function() os.exit(true) end)()"]),
+    ("tcl", ["exit", "exit 2", "proc leave {} {exit 3}; leave", "if 1 {\rexit\r}"]),
+])
+def test_exit_in_each_language_is_refused_and_the_session_goes_on(repl, language, exits):
+    out, err = repl.type(f":lang {language}{ENTER}" + "".join(code + ENTER for code in exits) +
+                         f":jump 2{ENTER}")
+    assert err.splitlines() == ["exit is disabled in the REPL: use :quit (or Ctrl-D)"] * len(exits)
+    assert brief_fields(out.splitlines()[-1])[0] == 2 and repl.trace.iterator == 2
+
+
+def test_python_exit_shown_bare_says_how_to_leave(repl):
+    out, err = repl.lines("exit", "quit")
+    assert out == ["use :quit (or Ctrl-D) to leave the REPL"] * 2 and err == []
+
+
+def test_a_script_that_exits_ends_itself_not_the_session(repl, tmp_path):
+    for name, text in [("stop.py", "import sys\nprint('py')\nsys.exit(0)\nprint('no')\n"),
+                       ("stop.lua", "print('lua')\nos.exit(0)\nprint('no')\n"),
+                       ("stop.tcl", "puts tcl\nexit\nputs no\n"),
+                       ("fail.tcl", "exit 4\n")]:
+        (tmp_path / name).write_text(text)
+    out, err = repl.lines(*(f":run {tmp_path}/{name}" for name in
+                            ("stop.py", "stop.lua", "stop.tcl", "fail.tcl")), ":jump 3")
+    assert out[:3] == ["py", "lua", "tcl"] and brief_fields(out[3])[0] == 3
+    assert err == [f"{tmp_path}/fail.tcl exited with 4"]
+    # sourced at the prompt, the script's exit is the session's: refused
+    out, err = repl.lines(":lang tcl", f"source {tmp_path}/stop.tcl", ":jump 4")
+    assert out[1] == "tcl" and brief_fields(out[2])[0] == 4
+    assert err == ["exit is disabled in the REPL: use :quit (or Ctrl-D)"]
+
+
+# What a bare input shows in Tcl mode, at event 6 (exit MPI_Send on loc 0): a variable or
+# a command substitution alone is its value (never run as a command: $ev(type) is "exit");
+# input whose first word is no command is an expression; commands run as in tclsh.
+TCL_BARE_VALUES = [
+    ("$ev(type)", "exit"), ("$ev(region)", "MPI_Send"), ("${ev(pos)}", "6"), ("$::ev(loc)", "0"),
+    ("[e size]", "18"), ("[lindex [e stack 0] end]", "1"), ("$ev(pos) * 2 + 1", "13"),
+    ('$ev(type) eq "exit"', "1"), ("7 % 4", "3"), ('"text"', "text"), ("set y 5", "5"),
+    ("$y", "5"), ("e iterator", "6"), ("string length $ev(region)", "8"),
+]
+
+
+def test_tcl_bare_values_show_their_value(repl):
+    inputs = [code for code, _ in TCL_BARE_VALUES]
+    out, err = repl.lines(":jump 6", ":lang tcl", *inputs)
+    assert err == []
+    assert out[2:] == [shown for _, shown in TCL_BARE_VALUES]
+    assert repl.trace.iterator == 6
+
+
+def test_tcl_bare_values_at_an_enter_event_and_their_errors(repl):
+    out, err = repl.lines(":jump 4", ":lang tcl", "$ev(type)", "[e event x 4; set x(region)]", "$x(type)",
+                          "$ev(len)", "$nosuch", "nosuch 1", "[nosuch]", "1 +", "$ev(pos) >")
+    assert out[2:] == ["enter", "MPI_Send", "enter"]
+    assert err == ['<input>:1: can\'t read "ev(len)": no such element in array',
+                   '<input>:1: can\'t read "nosuch": no such variable',
+                   '<input>:1: invalid command name "nosuch"',
+                   '<input>:1: invalid command name "nosuch"',
+                   '<input>:1: invalid command name "1"',
+                   '<input>:1: invalid command name "4"']
 
 
 # ------------------------------------------------------------------ terminal comforts
@@ -393,6 +499,8 @@ def test_completion_of_commands_methods_attributes_regions_and_marks(repl):
     assert completions(repl, ":lang l") == ["lua"]
     repl.lines(":jump 8", ":mark sent")
     assert completions(repl, ":goto s") == ["sent"]
+    assert completions(repl, ":run wasted_t") == ["wasted_time"]  # scripts/wasted_time.*
+    assert completions(repl, ":run patterns/late_s") == ["patterns/late_sender"]
     # Python: methods after e., attribute keys in ev["..."], regions in strings, globals
     assert completions(repl, "e.sta") == ["stack"]
     assert completions(repl, 'ev["send') == ["sendptr"]
@@ -490,3 +598,72 @@ def test_view_panes_follow_the_iterator(repl):
         assert plain(shown.status()).startswith(" 14 / 18 | 0.000060000 s | loc 2 rank two | recv")
         repl.trace.jump(5)
         assert plain(shown.event_pane()).splitlines()[0] == "event 5 of 18"
+
+
+def test_view_search_where_events_lack_the_attribute(repl):
+    """`/` in :view as in the README: events 1-9 have no region or are not MPI_Recv; the
+    first enter of MPI_Recv is 10, then its exit 12."""
+    view_keys(repl, '/ev["region"] == "MPI_Recv"' + ENTER)
+    assert repl.trace.iterator == 10
+    repl.session.use_language("lua")
+    view_keys(repl, '/ev.region == "MPI_Recv"' + ENTER)
+    assert repl.trace.iterator == 12
+    repl.session.use_language("tcl")
+    shown = view_keys(repl, '/$ev(region) eq "MPI_Recv"' + ENTER)
+    assert repl.trace.iterator == 13 and shown.message == ""
+
+
+def test_region_letters_stay_the_same_across_zoom_and_moves(repl):
+    """Around 14 (60 us) the picture spans 48..72 us: main and loc 2's MPI_Recv. Zoomed
+    out twice (half span 12 -> 48 us, so 12..108 us) MPI_Send appears at 20 and 30 us,
+    left of every MPI_Recv: it gets the next letter, C; MPI_Recv stays B. Around 4
+    (20 us, 10..30 us; 40 columns) :timeline shows main and MPI_Send with the same
+    letters."""
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.output import DummyOutput
+
+    from earl.repl.render import plain
+    from earl.repl.view import LiveView
+
+    def legend(lines):
+        return next(line for line in lines if line.startswith("regions: "))
+
+    repl.trace.jump(14)
+    with create_app_session(output=DummyOutput()):
+        shown = LiveView(repl.session)
+        assert legend(plain(shown.timeline_pane()).splitlines()) == "regions: A main  B MPI_Recv"
+        shown.zoom(2.0)
+        shown.zoom(2.0)
+        lines = plain(shown.timeline_pane()).splitlines()
+        assert legend(lines) == "regions: A main  B MPI_Recv  C MPI_Send"
+        rows = {line.split("|")[0].strip(): line.split("|")[1] for line in lines if "|" in line}
+        assert "C" in rows["0"] and "B" not in rows["0"] and "B" in rows["2"]
+    out, err = repl.lines(":jump 4", ":timeline 40")
+    assert legend(out) == "regions: A main  C MPI_Send"
+
+
+def test_view_follows_the_location_a_jump_lands_on(repl):
+    """Following loc 0 from 4, a search lands on 10 (enter MPI_Recv on loc 1): the view
+    follows loc 1, so Right goes to 11, loc 1's next event (not 16, loc 0's). From 14
+    (loc 2), s goes to its send 8 on loc 0; Right then is 9."""
+    from earl.repl.render import plain
+
+    repl.trace.jump(4)
+    shown = view_keys(repl, 'l/ev["region"] == "MPI_Recv"' + ENTER + RIGHT)
+    assert repl.trace.iterator == 11 and shown.followed == 1
+    assert "| following loc 1 " in plain(shown.status())
+    repl.trace.jump(14)
+    shown = view_keys(repl, "ls" + RIGHT)
+    assert repl.trace.iterator == 9 and shown.followed == 0
+
+
+@pytest.mark.parametrize("language, leave", [
+    ("python", "exit()"), ("lua", "os.exit(0)"), ("tcl", "[exit]")])
+def test_exit_in_a_search_is_refused_at_the_prompt_and_in_the_view(repl, language, leave):
+    out, err = repl.lines(f":lang {language}", ":jump 3", f":find {leave}", ":next")
+    assert err == ["exit is disabled in the REPL: use :quit (or Ctrl-D)"]
+    assert brief_fields(out[-1])[0] == 4  # the search left the iterator at 3; :next ran
+    shown = view_keys(repl, f"/{leave}" + ENTER + RIGHT)
+    assert shown.message == "" and repl.trace.iterator == 5  # the view went on
+    shown = view_keys(repl, f"/{leave}" + ENTER)
+    assert shown.message == "exit is disabled in the REPL: use :quit (or Ctrl-D)"

@@ -113,7 +113,7 @@ def test_a_scripted_session_on_the_score_p_ping_pong_trace():
     assert done.stderr.splitlines() == [
         f"<stdin>:{lines.index(':jump 121') + 1}: position 121 is not an event: the trace "
         "has events 1..120",
-        f"<stdin>:{lines.index(':nosuch') + 1}: unknown command ':nosuch' (:help lists the "
+        f"<stdin>:{lines.index(':nosuch') + 1}: unknown command :nosuch (:help lists the "
         "commands)"]
     assert done.returncode == 1  # an input failed
     assert "\x1b[" not in done.stdout + done.stderr  # no colour, no terminal control
@@ -169,3 +169,83 @@ def test_view_needs_a_terminal_and_bad_traces_are_earl_errors(tmp_path):
     trace.write_text("-3 0 0 1 0 0\n-13 0 1 2 0 0 c:p work\n1 0 0 0 0 5\n2 0 0 0 0 7\n")
     done = run_repl(["-q", str(trace)], ":view\n")
     assert done.stderr == "<stdin>:1: :view needs a terminal (stdin and stdout a TTY)\n"
+
+
+def first_position(path, matches, after=0):
+    """The first event after `after` where `matches(event)` holds: a plain loop over the
+    Python API, independent of the REPL's searches."""
+    with earl.EventTrace(str(path)) as trace:
+        return next(ev["pos"] for ev in trace if ev["pos"] > after and matches(ev))
+
+
+@needs_ping_pong
+def test_the_readme_filters_skip_events_without_the_attribute():
+    """`:find ev["len"] > 1000` and `/ev["region"] == "MPI_Finalize"` (the README's
+    examples) in each language: the events before the first match lack the attribute
+    (the trace starts with program_begin and enters) and are simply no match."""
+    big = first_position(PING_PONG, lambda ev: ev.get("len", 0) > 1000)
+    final = first_position(PING_PONG, lambda ev: ev.get("region") == "MPI_Finalize")
+    later = first_position(PING_PONG, lambda ev: ev.get("region") == "MPI_Finalize", final)
+    done = run_repl(["-q", str(PING_PONG)],
+                    ':find ev["len"] > 1000\n:jump 1\n:find ev["region"] == "MPI_Finalize"\n'
+                    ":lang lua\n:jump 1\n:find ev.len > 1000\n"
+                    ':find ev.region == "MPI_Finalize"\n'
+                    ":lang tcl\n:jump 1\n:find $ev(len) > 1000\n"
+                    f":jump {final}\n:find $ev(region) eq \"MPI_Finalize\"\n")
+    assert done.stderr == "" and done.returncode == 0
+    found = [int(line.split()[0]) for line in done.stdout.splitlines()
+             if not line.startswith("language")]
+    assert found == [big, 1, final, 1, big, final, 1, big, final, later]
+
+
+def test_exit_in_any_language_does_not_end_a_scripted_session(tmp_path):
+    """Event 6 of the small trace exits MPI_Send: in Tcl, `$ev(type)` there shows "exit"
+    (it used to run Tcl's exit and end the session with status 0). Only :quit ends."""
+    from repl_driver import small_trace
+
+    done = run_repl(["-q", small_trace(tmp_path)],
+                    ":lang tcl\n:jump 6\n$ev(type)\nexit\n:lang lua\nos.exit(0)\n"
+                    ":lang python\nexit()\n:next\n:quit\n:next\n")
+    out = done.stdout.splitlines()
+    assert out[0] == "language: tcl" and out[1].split()[:5] == ["6", "0.000022000", "loc", "0", "exit"]
+    assert out[2:5] == ["exit", "language: lua", "language: python"]
+    assert out[5].split()[0] == "7" and len(out) == 6  # :next ran; the one after :quit did not
+    refused = "exit is disabled in the REPL: use :quit (or Ctrl-D)"
+    assert done.stderr.splitlines() == [f"<stdin>:{line}: {refused}" for line in (4, 6, 8)]
+    assert done.returncode == 1  # inputs were refused
+
+
+def test_a_mistyped_command_gets_did_you_mean(tmp_path):
+    from repl_driver import small_trace
+
+    done = run_repl(["-q", small_trace(tmp_path)], ":nxt\n:next\n:lang lau\n")
+    assert done.stdout.split()[0] == "1"  # the session went on: :next ran
+    assert done.stderr.splitlines() == ["<stdin>:1: unknown command :nxt (did you mean :next?)",
+                                        "<stdin>:3: unknown language 'lau' (did you mean lua?)"]
+
+
+@needs_ping_pong
+def test_run_finds_shipped_scripts_by_name_in_the_session_language(tmp_path):
+    """Each shipped wasted_time names itself when its trace cannot be opened, so the
+    message says which one ran: without an extension, the one in the session's language;
+    patterns/late_sender exists in Python and Lua only, so Tcl mode runs the Python one.
+    On the trace, :run wasted_time prints what `earl run` prints for the same script."""
+    missing = tmp_path / "missing.otf2"
+    expected = subprocess.run([EARL, "run", "wasted_time.py", str(PING_PONG)],
+                              capture_output=True, text=True, timeout=120)
+    assert expected.returncode == 0 and "sec wasted" in expected.stdout
+    done = run_repl(["-q", str(PING_PONG)],
+                    f":run wasted_time\n:run wasted_time {missing}\n:lang lua\n"
+                    f":run wasted_time {missing}\n:run wasted_time.tcl {missing}\n:lang tcl\n"
+                    f":run wasted_time {missing}\n:run patterns/late_sender {missing}\n"
+                    ":run wasted_tme\n")
+    assert done.stdout == expected.stdout + "language: lua\nlanguage: tcl\n"
+    cannot = f"{missing}: cannot open: No such file or directory"
+    err = done.stderr.splitlines()
+    assert err[0] == f"<stdin>:2: wasted_time.py: {cannot}"
+    assert err[1:5] == [f"wasted_time.lua: {cannot}", "<stdin>:4: wasted_time exited with 1",
+                        f"wasted_time.tcl: {cannot}", "<stdin>:5: wasted_time.tcl exited with 1"]
+    assert err[5:7] == [f"wasted_time.tcl: {cannot}", "<stdin>:7: wasted_time exited with 1"]
+    assert err[7].startswith("<stdin>:8: ") and "late_sender.py:" in err[7] and cannot in err[7]
+    assert err[8] == ("<stdin>:9: :run: no such script: wasted_tme (earl scripts lists the "
+                      "shipped ones; did you mean wasted_time?)")

@@ -135,3 +135,70 @@ def test_a_user_walks_a_trace_in_a_terminal(terminal, tmp_path):
     assert not term.running()
     history = (tmp_path / "data" / "earl" / "repl_history").read_text()
     assert "+:jump 13" in history and "+:where" in history
+
+
+def wait_until_ended(term):
+    deadline = time.monotonic() + WAIT
+    while term.running() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return not term.running()
+
+
+def test_tcl_exit_does_not_end_the_session_in_a_terminal(terminal, tmp_path):
+    """At event 6 (exit MPI_Send) `$ev(type)` shows "exit" instead of running Tcl's exit;
+    `exit` typed is refused; the session goes on until :quit."""
+    term = terminal("--lang", "tcl", small_trace(tmp_path))
+    term.wait_for("Type :help", "tcl 0>")
+    term.type(":jump 6")
+    term.keys("Enter")
+    term.wait_for("tcl 6>")
+    term.type("$ev(type)")
+    term.keys("Enter")
+    screen = term.wait_for("tcl 6> $ev(type)\nexit\n")
+    term.type("exit")
+    term.keys("Enter")
+    screen = term.wait_for("exit is disabled in the REPL: use :quit (or Ctrl-D)")
+    term.type("$ev(region)")
+    term.keys("Enter")
+    term.wait_for("tcl 6> $ev(region)\nMPI_Send\n")
+    assert term.running()
+    term.type(":quit")
+    term.keys("Enter")
+    assert wait_until_ended(term)
+
+
+def test_view_letters_stay_and_a_search_moves_what_is_followed(terminal, tmp_path):
+    """110 columns: the timeline is 106 wide. Around 14 (60 us) it spans 48..72 us (main,
+    loc 2's MPI_Recv); zoomed out twice, 12..108 us, MPI_Send appears and gets C while
+    MPI_Recv keeps B. A new view around 4 (10..30 us) shows main and MPI_Send: C still.
+    Following loc 0 there, the README's kind of search (events 5 and 8 are sends, with
+    no region) lands on 10 (loc 1), and the status bar says loc 1 is followed."""
+    term = terminal(small_trace(tmp_path))
+    term.wait_for("python 0>")
+    term.type(":jump 14")
+    term.keys("Enter")
+    term.type(":view")
+    term.keys("Enter")
+    term.wait_for("event 14 of 18", "regions: A main  B MPI_Recv\n")
+    term.keys("-")
+    term.keys("-")
+    term.wait_for("regions: A main  B MPI_Recv  C MPI_Send")
+    term.keys("Escape")
+    term.wait_for("python 14>")
+    term.type(":jump 4")
+    term.keys("Enter")
+    term.type(":view")
+    term.keys("Enter")
+    term.wait_for("event 4 of 18", "regions: A main  C MPI_Send\n")
+    term.keys("l")
+    term.wait_for("following loc 0")
+    term.keys("/")
+    term.wait_for("find (python):")
+    term.type('ev["region"] == "MPI_Recv"')
+    term.keys("Enter")
+    screen = term.wait_for("event 10 of 18", "following loc 1")
+    assert "KeyError" not in screen and "following loc 0" not in screen
+    term.keys("Right")
+    term.wait_for("event 11 of 18")
+    term.keys("Escape")
+    term.wait_for("python 11>")

@@ -1,27 +1,20 @@
 """The `earl` command: run scripts, describe, generate and convert traces, show the demo.
 
-Every command is a module with HELP (one line), optionally DESCRIPTION, configure(parser)
-and run(args) -> exit code; COMMANDS below is the one list of them. Exit codes are the same
+Every command is a module of earl/commands/ with HELP (one line), optionally DESCRIPTION,
+configure(parser) and run(args) -> exit code; COMMANDS below is the one list of them. Exit codes are the same
 for all: 0 done, 1 an EARL error (printed as `earl: MESSAGE` on stderr), 2 a usage error
 (argparse's message), 130 Ctrl-C.
 """
 import argparse
+import difflib
 import importlib
 import sys
 
 import earl
 
 # command name -> module (imported when the parser is built: each adds its own arguments)
-COMMANDS = {
-    "run": "earl.run_script",
-    "info": "earl.info",
-    "gen": "earl.generate",
-    "convert": "earl.convert",
-    "demo": "earl.demo",
-    "analyze": "earl.analysis.command",
-    "repl": "earl.repl",
-    "index": "earl.index",
-}
+COMMANDS = {name: f"earl.commands.{name}" for name in
+            ("run", "scripts", "info", "gen", "convert", "demo", "analyze", "repl", "index")}
 
 OK, EARL_ERROR, USAGE, INTERRUPTED = 0, 1, 2, 130
 
@@ -38,6 +31,16 @@ def build_parser():
         module.configure(sub)
         sub.set_defaults(run=module.run)
     return parser
+
+
+def _check_command(parser, argv):
+    """A mistyped command gets argparse's usage error with "did you mean" (argparse of
+    Python < 3.14 has no suggest_on_error)."""
+    if not argv or argv[0].startswith("-") or argv[0] in COMMANDS:
+        return
+    close = difflib.get_close_matches(argv[0], COMMANDS, n=1)
+    if close:
+        parser.error(f"argument COMMAND: invalid choice: '{argv[0]}' (did you mean {close[0]}?)")
 
 
 def _message(error):
@@ -63,7 +66,9 @@ def main(argv=None):
     """Runs the command line `argv` (default: sys.argv[1:]); returns the exit code."""
     _printable_output()
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        _check_command(parser, argv)
         args = parser.parse_args(argv)
     except SystemExit as stop:  # --help, --version, or a usage error argparse reported
         return stop.code if isinstance(stop.code, int) else USAGE

@@ -16,7 +16,7 @@ import os
 
 from earl import _core
 
-__all__ = ["convert", "describe", "HELP", "configure", "run"]
+__all__ = ["convert", "describe"]
 
 
 def convert(input, output, format=None):
@@ -47,29 +47,3 @@ def describe(input, output, summary):
         lines.append("  %d events at equal times are reordered by location (OTF2 orders "
                      "equal timestamps by location)" % summary["ties_reordered"])
     return "\n".join(lines)
-
-
-# ------------------------------------------------------------------ the `convert` command
-HELP = "convert a trace: ALOG <-> OTF2 (earl convert IN OUT)"
-DESCRIPTION = ("Rewrite a trace in another format where the EARL model allows it: enter, exit, "
-               "send, recv, location names and regions are kept; other event types are "
-               "dropped and reported.")
-
-
-def configure(parser):
-    parser.add_argument("input", help="trace to read (format detected from its content)")
-    parser.add_argument("output", help="file to write (an OTF2 archive is named by its "
-                                       "anchor, NAME.otf2)")
-    parser.add_argument("-f", "--format", default=None,
-                        help="output format (supported: %s; default: from OUTPUT's suffix, "
-                             "else the input's format)" % ", ".join(_core.generator_formats()))
-    parser.add_argument("-q", "--quiet", action="store_true",
-                        help="print nothing on success unless events were dropped")
-
-
-def run(args):
-    """`earl convert`: returns 0; errors raise EarlError (the command line prints them)."""
-    summary = convert(args.input, args.output, args.format)
-    if not args.quiet or summary["dropped"]:
-        print(describe(args.input, args.output, summary))
-    return 0

@@ -3,21 +3,21 @@ check what they find against the generator's ground truth.
 
     earl demo [--output DIR] [--events N]
 
-Writes DIR/demo.alog (and its ground truth DIR/demo.alog.truth.json) and the bar chart
-DIR/data_received.png. The example scripts are those of the repository's scripts/ directory,
-installed with the package; each also runs on its own: `earl run SCRIPT DIR/demo.alog`
-(the demo prints where they are).
+Writes DIR/demo.alog (and its ground truth DIR/demo.alog.truth.json) and, with matplotlib,
+the bar chart DIR/data_received.png. The example scripts are those of the repository's
+scripts/ directory, installed with the package; each also runs on its own, by name:
+`earl run NAME DIR/demo.alog` (`earl scripts` lists them and says where they are).
 """
 import contextlib
 import importlib
 import io
 import math
-import os
 import runpy
 import time
 from pathlib import Path
 
 from earl import EarlError, EventTrace
+from earl.shipped_scripts import scripts_folder
 
 
 # (file, heading, extra arguments, lines of its output to show at most)
@@ -76,20 +76,6 @@ def _check_data_received(result, truth):
     expected = truth["bytes_received_per_location"]
     return [(f"bytes received: {sum(result)} in total on {len(result)} locations "
              f"(expected: {sum(expected)} on {len(expected)})", list(result) == expected)]
-
-
-def _scripts():
-    """The example scripts installed with the package (earl/scripts, from the repository's
-    scripts/). An editable install spreads the package over two folders (the sources and
-    the built module's), so every folder of the package is looked at."""
-    import earl
-
-    for folder in earl.__path__:
-        scripts = Path(folder) / "scripts"
-        if (scripts / EXAMPLES[0][0]).is_file():
-            return scripts
-    raise EarlError("earl demo: the example scripts are not installed with this earl "
-                    f"package (no scripts/ in {', '.join(earl.__path__)}); reinstall earl")
 
 
 CHECKS = {
@@ -206,26 +192,20 @@ def _wait_state_analysis(output, trace, truth):
     return failures
 
 
-HELP = "generate a trace and run the example scripts on it"
-
-
-def configure(parser):
-    parser.add_argument("--output", default="demo-output", help="directory for the demo's files")
-    parser.add_argument("--events", type=int, default=200000, help="size of the demo trace")
-
-
-def run(args):
+def run_demo(output, events):
+    """What `earl demo` does: writes the demo's files into `output` and prints what it
+    found against the ground truth; returns the exit code (1: a check did not match)."""
     from earl.generate import generate
     from earl.info import describe
 
-    scripts = _scripts()
-    output = Path(args.output)
+    scripts = scripts_folder()
+    output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
     trace = output / "demo.alog"
 
-    _heading(f"Generating a trace of about {args.events} events")
+    _heading(f"Generating a trace of about {events} events")
     start = time.perf_counter()
-    truth = generate(trace, locations=4, events=args.events, seed=1)
+    truth = generate(trace, locations=4, events=events, seed=1)
     print(f"wrote {trace} and its ground truth {trace}.truth.json "
           f"in {time.perf_counter() - start:.2f} s")
     print(f"injected: {truth['late_sender_count']} late senders, "
@@ -239,8 +219,7 @@ def run(args):
         script = scripts / name
         argv = [str(trace)] + [a.format(output=output) for a in extra]
         _heading(title)
-        shown = os.path.relpath(script)
-        print(f"$ earl run {script if shown.startswith('..') else shown} {' '.join(argv)}")
+        print(f"$ earl run {name} {' '.join(argv)}")
         start = time.perf_counter()
         text, result = _run_script(script, argv)
         seconds = time.perf_counter() - start
@@ -250,7 +229,7 @@ def run(args):
             print(f"  {line} {_verdict(ok)}")
             failures += not ok
 
-    failures += _same_run_as_otf2(scripts, output, args.events, trace)
+    failures += _same_run_as_otf2(scripts, output, events, trace)
     failures += _same_analyses_in_lua_and_tcl(scripts, trace)
     failures += _wait_state_analysis(output, trace, truth)
 
@@ -260,4 +239,5 @@ def run(args):
         return 1
     print(f"All {len(EXAMPLES)} example scripts agree with the ground truth. "
           f"Files are in {output}/.")
+    print(f"`earl scripts` lists the scripts (they are in {scripts}).")
     return 0

@@ -1,22 +1,9 @@
-"""`earl index clean`: removes persisted indexes (EventTrace's `index`)."""
+"""Persisted indexes (EventTrace's `index`): removing them (`earl index clean`) and saying
+when one was just written."""
 import os
+import sys
 
 from earl import _core
-
-HELP = "manage persisted indexes: earl index clean [PATH...]"
-DESCRIPTION = (
-    "The first open of a large trace keeps its bookmarks (and, for OTF2, the event cache) "
-    "in an index beside it (<anchor>.earlidx) or in the user's cache directory "
-    "($EARL_INDEX_DIR, else $XDG_CACHE_HOME/earl or ~/.cache/earl). `clean` removes the "
-    "indexes of the traces named, the index files named, or those in the directories "
-    "named; without PATH, every index in the cache directories.")
-
-
-def configure(parser):
-    parser.add_argument("action", choices=["clean"], help="what to do")
-    parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help="a trace, an index file, or a directory of index files")
-    parser.add_argument("-q", "--quiet", action="store_true", help="print nothing")
 
 
 def clean(paths):
@@ -39,10 +26,19 @@ def clean(paths):
     return removed
 
 
-def run(args):
-    removed = clean(args.paths)
-    if not args.quiet:
-        for path in removed:
-            print(f"removed {path}")
-        print(f"{len(removed)} index file{'s' if len(removed) != 1 else ''} removed")
-    return 0
+def note_new_index(trace, stream=None):
+    """Says once, on a terminal, that opening `trace` wrote an index file (the next open
+    reads it, so the note does not come again): where, how large, how to turn it off.
+    Nothing when `stream` (default: stderr) is not a terminal, so scripts and pipes see
+    only what they asked for."""
+    stream = sys.stderr if stream is None else stream
+    info = trace.index_info()
+    if info["state"] not in ("built", "rebuilt") or not info["path"] or not stream.isatty():
+        return
+    try:
+        size = f" ({os.path.getsize(info['path']) / 2**20:.1f} MiB)"
+    except OSError:
+        size = ""
+    print(f"earl: wrote an index of {trace.file()} to {info['path']}{size}, so that it opens "
+          "fast next time; --no-index or EARL_INDEX=0 turns this off, earl index clean "
+          "removes it", file=stream)

@@ -1,8 +1,10 @@
-"""`earl info`: what a trace holds, at a glance."""
-import earl
-from earl import clock_options
+"""What a trace holds, at a glance: `earl info`'s text (describe) and JSON (summary)."""
+import numpy
 
-SHOWN_REGIONS = 10  # per group; Score-P defines every MPI function
+SHOWN_REGIONS = 10  # per group, unless all are asked for
+# Events per to_numpy() call while looking for the regions in use: small at first (a trace
+# that uses all its regions soon stops), doubling up to the last size.
+FIRST_CHUNK, LAST_CHUNK = 1 << 14, 1 << 20
 
 
 def _span(trace):
@@ -19,9 +21,86 @@ def _size(count):
     return None
 
 
-def describe(trace, shown_locations=None):
+def regions_used(trace):
+    """The names of the regions some event of the trace names (Score-P defines every MPI
+    function; a run uses a few)."""
+    names = trace.regions()
+    used = set()
+    first, chunk = 1, FIRST_CHUNK
+    while first <= len(trace) and len(used) < len(names):  # all in use: nothing to add
+        last = min(first + chunk - 1, len(trace))
+        used.update(numpy.unique(trace.to_numpy(first, last)["region"]).tolist())
+        used.discard(-1)
+        first, chunk = last + 1, min(2 * chunk, LAST_CHUNK)
+    return {names[index] for index in used}
+
+
+def _region_lines(trace, all_regions):
+    """One line per group: the regions in use (every one with `all_regions`), and how many
+    are defined but unused; groups with none in use share one line at the end."""
+    used = regions_used(trace)
+    lines, idle = [], []
+    for group in trace.groups():
+        defined = trace.regions(group)
+        shown = defined if all_regions else [name for name in defined if name in used]
+        if not shown:
+            idle.append(f"{group} ({len(defined)} defined)")
+            continue
+        text = ", ".join(shown if all_regions else shown[:SHOWN_REGIONS])
+        if len(shown) > SHOWN_REGIONS and not all_regions:
+            text += f", ... ({len(shown) - SHOWN_REGIONS} more)"
+        unused = sum(name not in used for name in defined)
+        if unused:
+            text += (f" ({len(defined)} {group} regions defined, {len(defined) - unused} used"
+                     f"{'' if all_regions else '; --all lists all'})")
+        lines.append(f"regions:   {len(shown)} in group {group}: {text}")
+    if idle:
+        lines.append(f"regions:   none in use in group{'s' if len(idle) > 1 else ''} "
+                     f"{', '.join(idle)} (--all lists them)")
+    return lines
+
+
+def _location_name(trace, loc):
+    name = trace.locsym(loc)
+    return None if name == loc else name
+
+
+def summary(trace):
+    """What `earl info --json` prints for one trace, as a dict: the schema is in
+    earl/commands/info.py's DESCRIPTION."""
+    span = _span(trace)
+    used = regions_used(trace)
+    return {
+        "file": trace.file(),
+        "format": trace.format(),
+        "events": len(trace),
+        "time": None if span is None else {"first": span[0], "last": span[1],
+                                           "span": span[1] - span[0]},
+        "locations": [{"index": loc, "name": _location_name(trace, loc)}
+                      for loc in range(trace.nrlocs())],
+        "types": trace.types(),
+        "regions": {group: {"used": [n for n in trace.regions(group) if n in used],
+                            "unused": [n for n in trace.regions(group) if n not in used]}
+                    for group in trace.groups()},
+        "metrics": _metrics(trace),
+        "problems": trace.problems(),
+        "bookmarks": trace.bookmarks(),
+        "index": trace.index_info(),
+        "clocks": trace.time_correction(),
+    }
+
+
+def _metrics(trace):
+    """The trace's counter definitions as dicts with name, unit, ... (EventTrace.metrics(),
+    issue 20 point 7); [] from a build that does not read them yet."""
+    metrics = getattr(trace, "metrics", None)
+    return [dict(m) for m in metrics()] if metrics is not None else []
+
+
+def describe(trace, shown_locations=None, all_regions=False):
     """The description `earl info` prints; `shown_locations` limits the locations listed
-    by name (the rest are counted)."""
+    by name (the rest are counted); the regions listed are those in use, with how many are
+    defined but unused (`all_regions`: every region defined)."""
     lines = [f"file:      {trace.file()}", f"format:    {trace.format()}",
              f"events:    {len(trace)}"]
     span = _span(trace)
@@ -36,12 +115,11 @@ def describe(trace, shown_locations=None):
     if listed < trace.nrlocs():
         lines.append(f"  ... ({trace.nrlocs() - listed} more)")
     lines.append(f"types:     {', '.join(trace.types())}")
-    for group in trace.groups():
-        regions = trace.regions(group)
-        shown = ", ".join(regions[:SHOWN_REGIONS])
-        if len(regions) > SHOWN_REGIONS:
-            shown += f", ... ({len(regions) - SHOWN_REGIONS} more)"
-        lines.append(f"regions:   {len(regions)} in group {group}: {shown}")
+    metrics = _metrics(trace)
+    if metrics:
+        lines.append("metrics:   " + ", ".join(
+            f"{m['name']} ({m['unit']})" if m.get("unit") else m["name"] for m in metrics))
+    lines += _region_lines(trace, all_regions)
     marks = trace.bookmarks()
     lines.append(f"bookmarks: {marks['count']} ({marks['checkpoints']} full), "
                  f"{_size(marks['memory'])} of {_size(marks['budget'])}, "
@@ -73,30 +151,3 @@ def index_line(info):
     if info["note"]:
         text += f": {info['note']}"
     return text
-
-
-# ------------------------------------------------------------------ the `info` command
-HELP = "describe traces: format, locations, events, ..."
-
-
-def configure(parser):
-    parser.add_argument("traces", nargs="+", metavar="TRACE")
-    parser.add_argument("--format", default=None, help="trace format (default: detect)")
-    parser.add_argument("--memory", default=None, type=int, metavar="BYTES",
-                        help="bytes the bookmarks may hold (default: $EARL_MEMORY, else 256 MiB)")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="read OTF2 directly instead of through EARL's event cache in $TMPDIR")
-    parser.add_argument("--no-index", action="store_true",
-                        help="neither read nor write the persisted index (like EARL_INDEX=0)")
-    clock_options.add_arguments(parser)
-
-
-def run(args):
-    for index, path in enumerate(args.traces):
-        if index:
-            print()
-        with earl.EventTrace(path, format=args.format, cache=not args.no_cache,
-                             memory=args.memory, index=False if args.no_index else None,
-                             **clock_options.keywords(args)) as trace:
-            print(describe(trace))
-    return 0

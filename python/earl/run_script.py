@@ -1,47 +1,79 @@
-"""`earl run SCRIPT ARGS...`: runs an EARL script in Python, Lua or Tcl, in this process.
+"""Runs an EARL script in Python, Lua or Tcl, in this process (`earl run SCRIPT ARGS...`).
 
-The language comes from --lang, else from the script's extension (.py, .lua, .tcl), else
-from its first line: `#!/usr/local/bin/earl` was the 1998 EARL interpreter, a tclsh with
-EARL built in, so such a script is Tcl, as is one naming tclsh or wish (earl.tcl decides).
+earl.shipped_scripts finds the script (a path, or a shipped script by name) and tells its
+language. A Python script runs as `python SCRIPT` would run it (its folder first on
+sys.path, so it imports its neighbours). One that fails raises ScriptFailed with a
+traceback of the script's own frames only (the frames of earl, runpy and the command line
+are not the user's); an EarlError it does not catch (a trace that cannot be read, ...) is
+one line naming the script's line, as Lua's and Tcl's errors are.
 """
-import argparse
 import os
 import runpy
 import sys
+import traceback
+from pathlib import Path
 
-from earl import EarlError
-
-HELP = "run an EARL script (Python, Lua or Tcl) in this process: earl run SCRIPT TRACE..."
-
-LANGUAGES = {".py": "python", ".lua": "lua", ".tcl": "tcl"}
-
-
-def configure(parser):
-    parser.add_argument("--lang", choices=sorted(set(LANGUAGES.values())),
-                        help="the script's language (default: from its extension or #! line)")
-    parser.add_argument("script")
-    parser.add_argument("arguments", nargs=argparse.REMAINDER)
+# The REPL's :run imported language_of from here; it lives in earl.shipped_scripts now.
+from earl.shipped_scripts import language_of  # noqa: F401
 
 
-def language_of(script):
-    extension = os.path.splitext(script)[1].lower()
-    if extension in LANGUAGES:
-        return LANGUAGES[extension]
-    from earl import tcl
+class ScriptFailed(Exception):
+    """A Python script raised an exception; `report` is its traceback as Python prints it,
+    without the frames that are not the user's."""
 
-    if tcl.is_tcl_script(script):
-        return "tcl"
-    raise EarlError(f"{script}: cannot tell the script's language (name it .py, .lua or .tcl, "
-                    "or give --lang python|lua|tcl)")
+    def __init__(self, report):
+        super().__init__(report)
+        self.report = report
+
+
+def _earl_folders():
+    import earl
+    from earl import _core
+
+    return {str(Path(module.__file__).resolve().parent) + os.sep for module in (earl, _core)}
+
+
+def _user_frames(error, script):
+    """The frames of `error`'s traceback from the first frame of `script` on, without
+    earl's own."""
+    frames = traceback.extract_tb(error.__traceback__)
+    script = os.path.abspath(script)
+    first = next((i for i, frame in enumerate(frames)
+                  if os.path.abspath(frame.filename) == script), len(frames))
+    earl_folders = tuple(_earl_folders())
+    return [frame for frame in frames[first:]
+            if not os.path.abspath(frame.filename).startswith(earl_folders)]
+
+
+def user_traceback(error, script):
+    """What the user sees of `error`: for an EarlError, `FILE:LINE: message` (the
+    innermost line of the user's code); else the traceback of the user's frames (a
+    SyntaxError in the script has no frame of it: its message names the line)."""
+    kept = _user_frames(error, script)
+    from earl import EarlError
+
+    if isinstance(error, EarlError):
+        where = f"{kept[-1].filename}:{kept[-1].lineno}: " if kept else ""
+        return f"earl: {where}{error}\n"
+    lines = ["Traceback (most recent call last):\n"] if kept else []
+    lines += traceback.format_list(kept)
+    lines += traceback.format_exception_only(type(error), error)
+    return "".join(lines)
 
 
 def run_python(script, arguments):
-    saved_argv = sys.argv
+    saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [script] + list(arguments)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     try:
         runpy.run_path(script, run_name="__main__")
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException as error:  # the user's error: shown as theirs, not as earl's
+        raise ScriptFailed(user_traceback(error, script)) from None
     finally:
         sys.argv = saved_argv
+        sys.path[:] = saved_path
 
 
 def run_lua(script, arguments):
@@ -57,11 +89,3 @@ def run_tcl(script, arguments):
 
 
 RUNNERS = {"python": run_python, "lua": run_lua, "tcl": run_tcl}
-
-
-def run(args):
-    script = args.script
-    if not os.path.isfile(script):
-        raise EarlError(f"{script}: no such script")
-    RUNNERS[args.lang or language_of(script)](script, args.arguments)
-    return 0

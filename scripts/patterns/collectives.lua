@@ -1,4 +1,6 @@
--- Wait states in collectives: the Lua twin of collectives.py (same definitions).
+-- Wait states in collectives (Scalasca 2.6's definitions).
+--
+-- The Lua twin of collectives.py (same definitions).
 --   earl run scripts/patterns/collectives.lua TRACE
 local SYNC = {MPI_Barrier = {"mpi_barrier_wait", "mpi_barrier_completion"},
               MPI_Finalize = {"mpi_finalize_wait"}}

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Wait states in collectives (Scalasca 2.6). The k-th call on a communicator of each
-location forms one instance (no communicator, as in ALOG: the k-th call of the same
+"""Wait states in collectives (Scalasca 2.6's definitions).
+
+The k-th call on a communicator of each location forms one instance (no communicator, as in ALOG: the k-th call of the same
 function); L = latest begin, E = earliest end (begin/end: OTF2's MpiCollectiveBegin/End
 times, the exit's collbegin/collend, where the trace has them, else the call's enter/exit);
 a member waits:

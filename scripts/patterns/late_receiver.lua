@@ -1,4 +1,6 @@
--- Late Receiver: the Lua twin of late_receiver.py (blocking sends only, as it explains).
+-- Late Receiver (Scalasca 2.6's definition), for blocking sends.
+--
+-- The Lua twin of late_receiver.py (blocking sends only, as it explains).
 --   earl run scripts/patterns/late_receiver.lua TRACE
 local SENDING = {MPI_Send = true, MPI_Ssend = true}
 local POSTING = {MPI_Recv = true, MPI_Sendrecv = true}

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Late Receiver (Scalasca 2.6): a blocking MPI_Send or MPI_Ssend still running when its
-receive is posted (MPI_Recv or MPI_Sendrecv entered) waited
+"""Late Receiver (Scalasca 2.6's definition), for blocking sends.
+
+A blocking MPI_Send or MPI_Ssend still running when its receive is posted (MPI_Recv or MPI_Sendrecv entered) waited
 enter(receiving call) - enter(sending call), when positive, at the send.
 
 The engine also judges the MPI_Wait/Waitany completing an MPI_Isend/Issend, and receives

@@ -1,5 +1,7 @@
--- Late Sender and Late Sender, wrong order: the Lua twin of late_sender.py (same
--- definitions, same output: metric, location, call path, seconds, instances).
+-- Late Sender and Late Sender, wrong order (Scalasca 2.6's definitions).
+--
+-- The Lua twin of late_sender.py (same definitions, same output: metric, location, call
+-- path, seconds, instances).
 --   earl run scripts/patterns/late_sender.lua TRACE
 local RECEIVING = {MPI_Recv = true, MPI_Sendrecv = true, MPI_Wait = true, MPI_Waitany = true}
 local MANY = {MPI_Waitall = true, MPI_Waitsome = true}

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Late Sender and Late Sender, wrong order (Scalasca 2.6's definitions): the readable
-specification of what `earl analyze` computes natively.
+"""Late Sender and Late Sender, wrong order (Scalasca 2.6's definitions).
+
+The readable specification of what `earl analyze` computes natively.
 
 A receive completed in MPI_Recv, MPI_Sendrecv or MPI_Wait/Waitany waits
 min(enter of the send's call, leave of the receiving call) - enter of the receiving call,

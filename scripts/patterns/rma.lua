@@ -1,5 +1,6 @@
--- One-sided wait states of active-target epochs and passive-target locks: the Lua twin
--- of rma.py (same definitions).
+-- One-sided wait states of RMA epochs and locks (Scalasca 2.6's MPI_RMA patterns).
+--
+-- The Lua twin of rma.py (same definitions): active-target epochs and passive-target locks.
 --   earl run scripts/patterns/rma.lua TRACE
 local ACCESS = {MPI_Win_start = "open", MPI_Win_complete = "close"}
 local EXPOSURE = {MPI_Win_post = "open", MPI_Win_wait = "close"}

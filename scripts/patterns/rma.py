@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""One-sided wait states of active-target epochs (MPI_Win_post/start/complete/wait) and of
-passive-target locks (Scalasca 2.6's MPI_RMA patterns), from OTF2's records.
+"""One-sided wait states of RMA epochs and locks (Scalasca 2.6's MPI_RMA patterns).
+
+Active-target epochs (MPI_Win_post/start/complete/wait) and passive-target locks, from
+OTF2's records.
 
 Epochs: an MPI_Win_start (origin) or MPI_Win_post (target) opens an epoch on the window
 its rma_group_sync names, the next MPI_Win_complete or MPI_Win_wait on that window closes

@@ -8,6 +8,9 @@
     report.to_pandas()                         # one row per (metric, call path, location)
     report.write_cube("run.cubex")             # for the Cube GUI
     report.write_html("run.html")              # one self-contained page
+    report.to_json()                           # `earl analyze --json`; Report.from_json reads it
+
+What an engine returns and every view reads is declared once, in report_schema.py.
 
 Patterns and metric ids follow Scalasca 2.6 (see README, "Wait-state analysis").
 """

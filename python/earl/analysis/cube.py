@@ -31,7 +31,7 @@ def _call_tree(report):
     order = []  # (callpath id or -1 for the artificial root, region index, depth)
 
     def walk(cp, depth):
-        order.append((cp, report.raw["callpaths"][cp][1], depth))
+        order.append((cp, report.raw["callpaths"][cp].region, depth))
         for child in children.get(cp, []):
             walk(child, depth + 1)
 

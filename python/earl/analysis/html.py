@@ -1,13 +1,31 @@
 """The HTML views of a Report: a summary table (Jupyter's _repr_html_) and one
 self-contained interactive page (metric tree, time per location, worst call paths, the
 source x destination communication matrix, a timeline of the worst wait instances) that
-opens offline: inline SVG and a few lines of JavaScript, nothing fetched."""
+opens offline: HTML, inline SVG and a few lines of JavaScript, nothing fetched."""
 import html
 import json
 
+from earl.analysis.formatting import counted, patterns_found, seconds
 
-def _fmt(v):
-    return f"{v:.6f}"
+_STYLE = """body{font-family:sans-serif;margin:2em}
+td,th{padding:2px 8px;text-align:right} td:first-child{text-align:left}
+.comm-matrix td{border:1px solid #eee;font-size:11px} .comm-matrix small{color:#444}
+.bars{display:grid;grid-template-columns:minmax(14em,max-content) 560px max-content;gap:3px 8px;
+ align-items:center;font-size:12px;margin:0.5em 0}
+.bar-label{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:40em}
+.bar-track{height:14px} .bar{height:100%;min-width:1px}
+.bar-value{white-space:nowrap;font-variant-numeric:tabular-nums}
+.timeline-grid{display:grid;grid-template-columns:max-content max-content;gap:0 8px;
+ align-items:start;font-size:12px}
+.timeline-label{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:30em}"""
+
+# Shows the per-location chart of the pattern chosen (the page opens on the largest).
+_SCRIPT = """<script>
+const sel = document.getElementById('metric');
+function show() { for (const d of document.querySelectorAll('.perloc'))
+  d.style.display = (!sel || d.dataset.metric === sel.value) ? '' : 'none'; }
+if (sel) sel.addEventListener('change', show); show();
+</script>"""
 
 
 def summary_table(report):
@@ -23,62 +41,61 @@ def summary_table(report):
         inst = f"{report.instances(metric)}" if info["pattern"] else ""
         style = ' style="color:#b00;font-weight:bold"' if info["pattern"] and value > 0 else ""
         rows.append(f"<tr{style}><td style='padding-left:{depth}em'>{html.escape(metric)}</td>"
-                    f"<td>{_fmt(value)}</td><td>{100 * value / total:.1f}%</td><td>{inst}</td></tr>")
+                    f"<td>{seconds(value)}</td><td>{100 * value / total:.1f}%</td><td>{inst}</td></tr>")
     return ("<table class='earl-metrics'><thead><tr><th>metric</th><th>seconds</th><th>%</th>"
             "<th>instances</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
 
 
-def _bars(values, labels, width=560, bar=18, color="#c33"):
-    top = max(values) if values and max(values) > 0 else 1.0
-    parts = [f'<svg class="plot" width="{width + 260}" height="{bar * len(values) + 10}">']
-    for i, (v, label) in enumerate(zip(values, labels)):
-        w = width * v / top
-        parts.append(f'<text x="0" y="{i * bar + 13}" font-size="12">{html.escape(label)}</text>'
-                     f'<rect x="250" y="{i * bar + 2}" width="{w:.1f}" height="{bar - 4}" fill="{color}">'
-                     f'<title>{html.escape(label)}: {_fmt(v)} s</title></rect>')
-    parts.append("</svg>")
-    return "".join(parts)
+def bars(values, labels, total, color="#c33"):
+    """A bar per value, labelled, with its seconds and its share of `total` written beside
+    it; the browser lays out the three columns, so long labels push the bars right instead
+    of covering them."""
+    top = max(values, default=0.0) or 1.0
+    rows = []
+    for value, label in zip(values, labels):
+        share = f" ({100.0 * value / total:.1f}%)" if total > 0 else ""
+        name = html.escape(label)
+        rows.append(f'<div class="bar-label" title="{name}">{name}</div>'
+                    f'<div class="bar-track"><div class="bar" style="width:{100.0 * value / top:.2f}%;'
+                    f'background:{color}"></div></div>'
+                    f'<div class="bar-value">{seconds(value)} s{share}</div>')
+    return '<div class="bars">' + "".join(rows) + "</div>"
 
 
 def write_html(report, path):
     from earl import _core
-    patterns = [m for m in report.patterns() if report.total(m) > 0]
+    from earl.analysis.html_plots import communication_matrix, timeline
+    patterns = patterns_found(report)
     nlocs = len(report.locations)
     sections = [f"<h1>Wait states in {html.escape(str(report.file))}</h1>",
-                f"<p>{report.events} events, {nlocs} locations, format {report.format}.</p>",
-                "<h2>Metric tree</h2>", summary_table(report)]
-    chooser = "".join(f'<option value="{m}">{m} ({_fmt(report.total(m))} s)</option>' for m in patterns)
-    sections.append("<h2>Time per location</h2>")
+                f"<p>{counted(report.events, 'event')}, {counted(nlocs, 'location')}, "
+                f"format {html.escape(report.format)}.</p>",
+                "<h2>Metric tree</h2>", summary_table(report), "<h2>Time per location</h2>"]
     if patterns:
+        chooser = "".join(f'<option value="{m}"{" selected" if i == 0 else ""}>{m} '
+                          f'({seconds(report.total(m))} s)</option>' for i, m in enumerate(patterns))
         sections.append(f'<select id="metric">{chooser}</select>')
-    per_loc = {}
     for m in patterns or ["time"]:
         by = report.by_location(m)
-        per_loc[m] = _bars([by.get(l, 0.0) for l in range(nlocs)],
-                           [report.location_name(l) for l in range(nlocs)])
-        sections.append(f'<div class="perloc" data-metric="{m}">{per_loc[m]}</div>')
+        chart = bars([by.get(loc, 0.0) for loc in range(nlocs)],
+                     [report.location_name(loc) for loc in range(nlocs)], report.total(m))
+        sections.append(f'<div class="perloc" data-metric="{m}">{chart}</div>')
     sections.append("<h2>Worst call paths</h2>")
     for m in patterns:
         items = list(report.by_callpath(m).items())[:10]
-        sections.append(f"<h3>{m}</h3>" + _bars([v for _, v in items], [p for p, _ in items], color="#36c"))
-    from earl.analysis.html_plots import communication_matrix, timeline
+        sections.append(f"<h3>{m}: {seconds(report.total(m))} s, "
+                        f"{counted(report.instances(m), 'instance')}</h3>"
+                        + bars([v for _, v in items], [p for p, _ in items], report.total(m),
+                               color="#36c"))
     sections.append("<h2>Communication matrix (point to point: bytes, messages)</h2>")
     sections.append(communication_matrix(report))
     sections.append("<h2>Timeline of the worst wait instances</h2>")
     sections.append(timeline(report))
     problems = {k: v for k, v in report.problems.items() if v}
     sections.append("<h2>Problems</h2><p>" + (html.escape(json.dumps(problems)) if problems else "none") + "</p>")
-    script = """<script>
-const sel = document.getElementById('metric');
-function show() { for (const d of document.querySelectorAll('.perloc'))
-  d.style.display = (!sel || d.dataset.metric === sel.value) ? '' : 'none'; }
-if (sel) sel.addEventListener('change', show); show();
-</script>"""
     page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>earl analyze</title>"
-            "<style>body{font-family:sans-serif;margin:2em} td,th{padding:2px 8px;text-align:right}"
-            " td:first-child{text-align:left} .comm-matrix td{border:1px solid #eee;font-size:11px}"
-            " .comm-matrix small{color:#444}</style></head><body>"
-            + "\n".join(sections) + script + "</body></html>")
+            f"<style>{_STYLE}</style></head><body>" + "\n".join(sections) + _SCRIPT
+            + "</body></html>")
     try:
         with open(path, "w", encoding="utf-8") as out:
             out.write(page)

@@ -2,6 +2,8 @@
 communication matrix and the timeline of the worst wait instances."""
 import html
 
+from earl.analysis.formatting import byte_size, counted, seconds
+
 # One colour per wait state on the timeline (any other takes OTHER).
 PALETTE = {"mpi_latesender": "#c33", "mpi_latereceiver": "#e80", "mpi_barrier_wait": "#36c",
            "mpi_barrier_completion": "#69d", "mpi_wait_nxn": "#393", "mpi_nxn_completion": "#7b7",
@@ -41,16 +43,19 @@ def communication_matrix(report):
             tds.append(f"<td class='cell' data-src='{src}' data-dest='{dest}' data-bytes='{b}' "
                        f"data-messages='{n}' style='background:rgba(204,51,51,{alpha:.2f})' "
                        f"title='{html.escape(report.location_name(src))} to "
-                       f"{html.escape(report.location_name(dest))}: {b} bytes in {n} messages'>"
-                       f"{b}<br><small>{n} msg</small></td>")
+                       f"{html.escape(report.location_name(dest))}: {counted(b, 'byte')} in "
+                       f"{counted(n, 'message')}'>"
+                       f"{byte_size(b)}<br><small>{counted(n, 'message')}</small></td>")
         rows.append(f"<tr><th>{html.escape(report.location_name(src))}</th>{''.join(tds)}</tr>")
     return (note + "<table class='comm-matrix'><tr><th>source \\ destination</th>" + head + "</tr>"
             + "".join(rows) + "</table>")
 
 
-def timeline(report, width=900, row=22, left=120):
-    """An SVG with one row per location and one bar per wait instance, from its begin for
-    its idle time, coloured by pattern; hovering names metric, call path and seconds."""
+def timeline(report, width=900, row=22):
+    """One row per location and one bar per wait instance, from its begin for its idle
+    time, coloured by pattern; hovering names metric, call path and seconds. The location
+    names sit in their own column, laid out by the browser beside the plot's rows, so
+    they never cover each other or the bars whatever their length."""
     worst = report.worst_instances()
     if not worst:
         return "<p class='timeline-none'>no wait instances</p>"
@@ -59,27 +64,29 @@ def timeline(report, width=900, row=22, left=120):
     span = (t1 - t0) or 1.0
     locs = sorted({w["location"] for w in worst})
     y_of = {loc: i for i, loc in enumerate(locs)}
-    height = row * len(locs) + 40
-    parts = [f'<svg class="timeline" width="{left + width + 20}" height="{height}" '
+    labels = "".join(f'<div class="timeline-label" style="height:{row}px;line-height:{row}px" '
+                     f'title="{html.escape(report.location_name(loc))}">'
+                     f'{html.escape(report.location_name(loc))}</div>' for loc in locs)
+    parts = [f'<svg class="timeline" width="{width + 20}" height="{row * len(locs) + 40}" '
              'shape-rendering="crispEdges">']
-    for loc, i in y_of.items():
-        parts.append(f'<text x="0" y="{i * row + 15}" font-size="12">'
-                     f'{html.escape(report.location_name(loc))}</text>'
-                     f'<line x1="{left}" x2="{left + width}" y1="{i * row + row - 2}" '
+    for i in y_of.values():
+        parts.append(f'<line x1="0" x2="{width}" y1="{i * row + row - 2}" '
                      f'y2="{i * row + row - 2}" stroke="#ddd"/>')
     for w in worst:
-        x = round(left + width * (w["begin"] - t0) / span)
+        x = round(width * (w["begin"] - t0) / span)
         bar = max(2, round(width * w["idle"] / span))  # whole pixels: crisp, visible
         color = PALETTE.get(w["metric"], OTHER)
         label = f"{w['metric']} at {w['callpath']}, {report.location_name(w['location'])}: " \
-                f"{w['idle']:.6f} s from {w['begin']:.6f} s"
+                f"{seconds(w['idle'])} s from {seconds(w['begin'])} s"
         parts.append(f'<rect class="wait" data-metric="{w["metric"]}" x="{x}" '
                      f'y="{y_of[w["location"]] * row + 3}" width="{bar}" height="{row - 8}" '
                      f'fill="{color}"><title>{html.escape(label)}</title></rect>')
     axis = len(locs) * row + 15
-    parts.append(f'<text x="{left}" y="{axis}" font-size="11">{t0:.6f} s</text>'
-                 f'<text x="{left + width}" y="{axis}" font-size="11" text-anchor="end">{t1:.6f} s</text>')
+    parts.append(f'<text x="0" y="{axis}" font-size="11">{seconds(t0)} s</text>'
+                 f'<text x="{width}" y="{axis}" font-size="11" text-anchor="end">{seconds(t1)} s</text>')
     parts.append("</svg>")
     legend = "".join(f'<span style="color:{PALETTE.get(m, OTHER)}">&#9632; {m}</span> '
                      for m in sorted({w["metric"] for w in worst}))
-    return f"<p>{len(worst)} longest wait instances. {legend}</p>" + "".join(parts)
+    return (f"<p>{counted(len(worst), 'longest wait instance')}. {legend}</p>"
+            f"<div class='timeline-grid'><div class='timeline-labels'>{labels}</div>"
+            + "".join(parts) + "</div>")

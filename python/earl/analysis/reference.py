@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from earl import EarlError, _core
+from earl.analysis.report_schema import CallPath, Cell, EngineResult, Traffic
 
 SCRIPTS = ("late_sender", "late_receiver", "collectives", "rma")
 
@@ -39,18 +40,22 @@ def run_scripts(path, format=None):
 
 
 def analyze_with_scripts(path, format=None):
-    """The scripts' results in the raw form of _core.analyze (earl.analysis.Report's input)."""
+    """The scripts' results as an EngineResult (earl.analysis.report_schema), the form
+    the native engine gives: no collective count and no worst instances (the scripts keep
+    neither), recorded times."""
     from earl import EventTrace
     found = run_scripts(path, format)
     with EventTrace(path, format=format, progress=lambda f: None) as e:
         names = [e.locsym(l) for l in range(e.nrlocs())]
         locations = ["" if n == l else n for l, n in enumerate(names)]
         file, fmt, events = e.file(), e.format(), len(e)
-        traffic = {}
+        traffic, sends = {}, 0
         for ev in e:
-            if ev["type"] == "send" and ev["dest"] >= 0:
-                b, n = traffic.get((ev["loc"], ev["dest"]), (0, 0))
-                traffic[(ev["loc"], ev["dest"])] = (b + ev["len"], n + 1)
+            if ev["type"] == "send":
+                sends += 1
+                if ev["dest"] >= 0:
+                    b, n = traffic.get((ev["loc"], ev["dest"]), (0, 0))
+                    traffic[(ev["loc"], ev["dest"])] = (b + ev["len"], n + 1)
     regions, region_ids, callpaths, callpath_ids = [], {}, [], {}
 
     def callpath(path):
@@ -61,16 +66,18 @@ def analyze_with_scripts(path, format=None):
                 region_ids[name] = len(regions)
                 regions.append(name)
             callpath_ids[path] = len(callpaths)
-            callpaths.append((parent_id, region_ids[name]))
+            callpaths.append(CallPath(parent_id, region_ids[name]))
         return callpath_ids[path]
 
     values, instances = {}, {}
     for m in _core.analysis_metrics():
         cells = found.get(m["id"], {})
-        values[m["id"]] = [(callpath(p), loc, s) for (p, loc), (s, _) in cells.items()]
+        values[m["id"]] = [Cell(callpath(p), loc, float(s)) for (p, loc), (s, _) in cells.items()]
         if m["pattern"]:
             instances[m["id"]] = sum(n for _, n in cells.values())
-    return {"file": file, "format": fmt, "events": events, "regions": regions,
-            "locations": locations, "callpaths": callpaths, "values": values,
-            "instances": instances, "problems": {},
-            "traffic": [(src, dest, b, n) for (src, dest), (b, n) in sorted(traffic.items())]}
+    return EngineResult(
+        file=file, format=fmt, events=events, messages=sends, collective_instances=None,
+        clock_jumps=0, time_corrected=False, regions=regions, locations=locations,
+        callpaths=callpaths, values=values, instances=instances, problems={},
+        traffic=[Traffic(src, dest, b, n) for (src, dest), (b, n) in sorted(traffic.items())],
+        worst=[])

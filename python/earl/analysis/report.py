@@ -3,6 +3,8 @@ import json
 import os
 
 from earl import _core
+from earl.analysis.report_schema import (MetricRow, MetricTotals, PatternTotals, ReportJson,
+                                         TrafficRow, WaitRow, engine_result)
 from earl.progress import ProgressBar
 
 
@@ -30,7 +32,7 @@ def analyze(trace, format=None, progress=None, engine="native", time_correct=Fal
         if time_correct:
             raise _core.EarlError("earl analyze: the scripts engine reads recorded times; "
                                   "time correction needs the native engine")
-        return Report(analyze_with_scripts(path, format))
+        return Report(analyze_with_scripts(path, format), origin="the reference scripts")
     if engine != "native":
         raise _core.EarlError(f"earl analyze: unknown engine {engine!r} (native, scripts)")
     if progress is None:
@@ -40,31 +42,43 @@ def analyze(trace, format=None, progress=None, engine="native", time_correct=Fal
     else:
         raw = _core.analyze(path, format, progress, time_correct=time_correct,
                             min_latency=min_latency)
-    raw["time_corrected"] = bool(time_correct)
-    return Report(raw)
+    return Report(dict(raw, time_corrected=bool(time_correct)), origin="the native engine")
 
 
 class Report:
     """Severities per (metric, call path, location): values are inclusive along the metric
     tree (a child's time is part of its parent's) and exclusive along call paths."""
 
-    def __init__(self, raw):
-        self.raw = raw
-        self.metrics = {m["id"]: m for m in raw.get("metrics") or metrics()}
-        self.file, self.format, self.events = raw["file"], raw["format"], raw["events"]
-        self.locations = raw["locations"]
-        self.problems = dict(raw["problems"])
+    def __init__(self, raw, origin="analysis result"):
+        """`raw`: an EngineResult (earl.analysis.report_schema), checked here; EarlError
+        naming `origin` and the key when it does not conform."""
+        self.raw = engine_result(raw, origin)
+        self.metrics = {m["id"]: m for m in metrics()}
+        self.file, self.format, self.events = (self.raw[k] for k in ("file", "format", "events"))
+        self.locations = self.raw["locations"]
+        self.problems = dict(self.raw["problems"])
         # Events the clock correction moved, where the analysis read corrected times.
-        self.clock_jumps = raw.get("clock_jumps") if raw.get("time_corrected") else None
-        regions = raw["regions"]
+        self.clock_jumps = self.raw["clock_jumps"] if self.raw["time_corrected"] else None
+        regions = self.raw["regions"]
         self.callpaths = []          # call path id -> "main/step/MPI_Recv"
         self.callpath_parents = []   # call path id -> parent id (-1: root)
-        for parent, region in raw["callpaths"]:
+        for parent, region in self.raw["callpaths"]:
             name = regions[region] if region < len(regions) else f"region {region}"
             self.callpaths.append(name if parent < 0 else f"{self.callpaths[parent]}/{name}")
             self.callpath_parents.append(parent)
-        self._values = {m: list(cells) for m, cells in raw["values"].items()}
-        self._instances = dict(raw["instances"])
+        self._values = self.raw["values"]
+        self._instances = self.raw["instances"]
+
+    @classmethod
+    def from_json(cls, text, origin="JSON report"):
+        """The Report a `to_json()` text (`earl analyze --json`) was written from."""
+        try:
+            saved = json.loads(text)
+        except ValueError as error:
+            raise _core.EarlError(f"{origin}: not JSON ({error})") from None
+        if not isinstance(saved, dict) or "engine_result" not in saved:
+            raise _core.EarlError(f"{origin}: no engine_result (not written by earl analyze --json)")
+        return cls(saved["engine_result"], origin=f"{origin}: engine_result")
 
     # ---------------------------------------------------------------- queries
     def cells(self, metric):
@@ -73,7 +87,7 @@ class Report:
         return self._values.get(metric, [])
 
     def total(self, metric):
-        return sum(v for _, _, v in self.cells(metric))
+        return sum((v for _, _, v in self.cells(metric)), 0.0)
 
     def instances(self, metric):
         self._check(metric)
@@ -95,7 +109,7 @@ class Report:
     def traffic(self):
         """Point-to-point traffic: [(source location, destination location, bytes,
         messages)] of every pair that sent."""
-        return [tuple(t) for t in self.raw.get("traffic", [])]
+        return [tuple(t) for t in self.raw["traffic"]]
 
     def worst_instances(self):
         """The longest wait instances (at most 50), longest first: dicts with metric,
@@ -103,7 +117,7 @@ class Report:
         Wrong-order waits are late-sender instances already listed."""
         return [{"metric": m, "callpath": self.callpaths[cp] if cp >= 0 else "(outside any region)",
                  "location": loc, "begin": begin, "idle": idle}
-                for m, cp, loc, begin, idle in self.raw.get("worst", [])]
+                for m, cp, loc, begin, idle in self.raw["worst"]]
 
     def location_name(self, loc):
         name = self.locations[loc] if 0 <= loc < len(self.locations) else ""
@@ -117,27 +131,33 @@ class Report:
             raise _core.EarlError(f"unknown metric {metric!r} (known: {', '.join(self.metrics)})")
 
     # ---------------------------------------------------------------- exports
-    def to_dict(self):
-        """The JSON form: patterns, profile (the other metrics) and problems; location keys
-        are strings."""
+    def to_dict(self) -> ReportJson:
+        """The JSON form (report_schema.ReportJson): patterns, profile (the other metrics),
+        problems, ...; location keys are strings; engine_result is what they are computed
+        from (Report.from_json reads it back)."""
         def entry(metric):
-            return {"total": self.total(metric),
-                    "by_location": {str(k): v for k, v in self.by_location(metric).items()},
-                    "by_callpath": self.by_callpath(metric)}
+            return MetricTotals(
+                total=self.total(metric),
+                by_location={str(k): v for k, v in self.by_location(metric).items()},
+                by_callpath=self.by_callpath(metric))
         patterns, profile = {}, {}
         for metric, info in self.metrics.items():
             if info["pattern"]:
-                patterns[metric] = dict(entry(metric), instances=self.instances(metric))
+                patterns[metric] = PatternTotals(entry(metric), instances=self.instances(metric))
             else:
                 profile[metric] = entry(metric)
-        return {"file": self.file, "format": self.format, "events": self.events,
-                "locations": {str(i): self.location_name(i) for i in range(len(self.locations))},
-                "metrics": [dict(m) for m in self.metrics.values()],
-                "patterns": patterns, "profile": profile, "problems": self.problems,
-                "traffic": [{"src": src, "dest": dest, "bytes": b, "messages": n}
-                            for src, dest, b, n in self.traffic()],
-                "worst_instances": self.worst_instances(),
-                **({} if self.clock_jumps is None else {"clock_jumps": self.clock_jumps})}
+        out = ReportJson(
+            file=self.file, format=self.format, events=self.events,
+            locations={str(i): self.location_name(i) for i in range(len(self.locations))},
+            metrics=[MetricRow(m) for m in self.metrics.values()],
+            patterns=patterns, profile=profile, problems=self.problems,
+            traffic=[TrafficRow(src=src, dest=dest, bytes=b, messages=n)
+                     for src, dest, b, n in self.traffic()],
+            worst_instances=[WaitRow(w) for w in self.worst_instances()],
+            engine_result=self.raw)
+        if self.clock_jumps is not None:
+            out["clock_jumps"] = self.clock_jumps
+        return out
 
     def to_json(self, **kwargs):
         return json.dumps(self.to_dict(), **kwargs)

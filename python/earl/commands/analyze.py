@@ -1,4 +1,5 @@
 """`earl analyze TRACE`: the automatic wait-state analysis on the command line."""
+import argparse
 import sys
 
 from earl import clock_options
@@ -7,6 +8,17 @@ HELP = "find wait states (late sender, barrier waits, ...) and where time is los
 DESCRIPTION = ("Automatic wait-state analysis (Scalasca's patterns): prints the metric tree "
                "with times and percentages and the worst call paths and locations of each "
                "wait state; --json, --html and --cube write the report for other tools.")
+
+
+def positive_int(text):
+    """argparse type of a count of at least 1 (argparse names the option in its error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, got {text!r}")
+    return value
 
 
 def configure(parser):
@@ -18,7 +30,10 @@ def configure(parser):
     parser.add_argument("--engine", choices=["native", "scripts"], default="native",
                         help="native: the C++ engine (default); scripts: the reference "
                              "scripts of scripts/patterns (slow)")
-    parser.add_argument("--top", type=int, default=5, help="call paths and locations shown per pattern")
+    parser.add_argument("--top", type=positive_int, default=5, metavar="N",
+                        help="call paths and locations shown per pattern (default: 5)")
+    parser.add_argument("--all", action="store_true", dest="show_all",
+                        help="show every metric of the tree, also those that print as zero")
     clock_options.add_arguments(parser)
 
 
@@ -34,7 +49,6 @@ def run(args):
     if args.json:
         print(report.to_json(indent=1))
         return 0
-    from rich.console import Console
-    from earl.analysis.terminal import render
-    render(report, Console(file=sys.stdout), top=args.top)
+    from earl.analysis.terminal import console_for, render
+    render(report, console_for(sys.stdout), top=args.top, show_all=args.show_all)
     return 0

@@ -1,0 +1,60 @@
+"""`earl info TRACE...`: the face of earl.info."""
+import argparse
+import json
+
+import earl
+from earl import clock_options
+from earl.index import note_new_index
+from earl.info import describe, summary
+
+HELP = "describe traces: format, locations, events, regions, problems, ..."
+DESCRIPTION = ("Describe each TRACE: format, events, time span, locations, event types, the "
+               "regions the trace uses (with how many are defined but unused; --all lists "
+               "every one), bookmarks, the persisted index and problems found while reading.")
+JSON_SCHEMA = """\
+--json prints one JSON object per trace, one per line:
+  file       the trace's file (for OTF2, the anchor)
+  format     "alog", "otf2", ...
+  events     the number of events
+  time       {"first", "last", "span"} in seconds, null for a trace without events
+  locations  [{"index", "name"}], name null where the trace names none
+  types      the event types the trace's format has
+  regions    {group: {"used": [names], "unused": [names]}}, in definition order
+  metrics    the counters the trace defines ([] if none)
+  problems   {kind: {"count", "first": [positions]}}
+  bookmarks  {"count", "checkpoints", "memory", "budget", "bdist"}
+  index      {"path", "state", "note"} of the persisted index
+  clocks     with --time-correct: {"jumps", "max_shift", "min_latency", ...}; else null"""
+
+
+def configure(parser):
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = JSON_SCHEMA
+    parser.add_argument("traces", nargs="+", metavar="TRACE")
+    parser.add_argument("-f", "--format", default=None, help="trace format (default: detect)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object per trace (fields below)")
+    parser.add_argument("--all", action="store_true", dest="all_regions",
+                        help="list every region defined, not only those in use")
+    parser.add_argument("--memory", default=None, type=int, metavar="BYTES",
+                        help="bytes the bookmarks may hold (default: $EARL_MEMORY, else 256 MiB)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="read OTF2 directly instead of through EARL's event cache in $TMPDIR")
+    parser.add_argument("--no-index", action="store_true",
+                        help="neither read nor write the persisted index (like EARL_INDEX=0)")
+    clock_options.add_arguments(parser)
+
+
+def run(args):
+    for index, path in enumerate(args.traces):
+        if index and not args.json:
+            print()
+        with earl.EventTrace(path, format=args.format, cache=not args.no_cache,
+                             memory=args.memory, index=False if args.no_index else None,
+                             **clock_options.keywords(args)) as trace:
+            note_new_index(trace)
+            if args.json:
+                print(json.dumps(summary(trace)))
+            else:
+                print(describe(trace, all_regions=args.all_regions))
+    return 0
