@@ -337,3 +337,55 @@ def test_a_trace_without_metrics_keeps_the_plain_rows(tmp_path):
         assert t.metrics() == [] and t.metric_columns() == []
         assert t.to_numpy().dtype == event_dtype()
     assert earl.analyze(path, progress=lambda f: None).counters == {}
+
+
+# ---------------------------------------------------------------- text and HTML views
+def summed_over_locations(cells):
+    out = defaultdict(int)
+    for (name, path, _), v in cells.items():
+        out[name, path] += v
+    return out
+
+
+@needs_papi
+def test_text_output_shows_each_counter_by_call_path(tmp_path):
+    import subprocess
+    import sys
+    inclusive, exclusive = (summed_over_locations(c) for c in leave_minus_enter(PING_PONG_PAPI))
+    done = subprocess.run([sys.executable, "-m", "earl.cli", "analyze", str(PING_PONG_PAPI),
+                           "--top", "10"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    for name in ("PAPI_TOT_CYC", "PAPI_L2_TCM", "PAPI_BR_MSP"):
+        heading = next(i for i, line in enumerate(lines) if line.startswith(f"{name}: "))
+        main = "int main(int, char**)"
+        total = inclusive[name, main]
+        assert lines[heading].startswith(f"{name}: {total} # in total (")
+        rows = {}
+        for line in lines[heading + 1:]:
+            cells = [c.strip() for c in line.strip("│ ").split("│")]
+            if line.startswith("└"):
+                break
+            if len(cells) == 4 and cells[0].startswith(main):
+                rows[cells[0]] = (int(cells[1]), int(cells[2]))
+        assert rows == {path: (inclusive[n, path], exclusive[n, path])
+                        for n, path in inclusive if n == name}
+
+
+@needs_papi
+def test_html_report_has_a_table_per_counter(tmp_path):
+    import html
+    import re
+    inclusive, exclusive = (summed_over_locations(c) for c in leave_minus_enter(PING_PONG_PAPI))
+    page = tmp_path / "r.html"
+    earl.analyze(PING_PONG_PAPI, progress=lambda f: None).write_html(page)
+    text = page.read_text()
+    for name in ("PAPI_TOT_CYC", "PAPI_L2_TCM", "PAPI_BR_MSP"):
+        table = re.search(rf"<table class='earl-counter' data-counter='{name}'>(.*?)</table>",
+                          text).group(1)
+        rows = re.findall(r"<tr><td>(.*?)</td><td>(\d+)</td><td>(\d+)</td><td>[\d.]+%</td></tr>",
+                          table)
+        want = sorted(((path, v) for (n, path), v in inclusive.items() if n == name),
+                      key=lambda kv: -kv[1])
+        assert [(html.unescape(p), int(i), int(e)) for p, i, e in rows] == \
+            [(path, v, exclusive[name, path]) for path, v in want]
