@@ -6,15 +6,14 @@
 
 #include <string>
 #include <unordered_map>
-#include <variant>
 #include <vector>
 
 #include "analysis/analysis.h"
 #include "analysis/metric_tree.h"
 #include "bindings/bindings.h"
 #include "bindings/python_callbacks.h"
+#include "bindings/python_metric_fields.h"
 #include "model/error.h"
-#include "trace/metric_fields.h"
 
 namespace py = pybind11;
 
@@ -53,9 +52,7 @@ py::list cell_list(const std::unordered_map<std::uint64_t, double>& cells) {
 py::list counter_rows(const std::vector<analysis::CounterResult>& counters) {
   py::list rows;
   for (const analysis::CounterResult& counter : counters) {
-    py::dict row;
-    for (const MetricField& field : metric_fields(counter.metric))
-      std::visit([&row, &field](const auto& value) { row[field.name] = value; }, field.value);
+    py::dict row = metric_dict(counter.metric);
     row["exclusive"] = cell_list(counter.exclusive);
     row["inclusive"] = cell_list(counter.inclusive);
     rows.append(row);

@@ -9,16 +9,15 @@
 #include <limits>
 #include <memory>
 #include <mutex>
-#include <variant>
 
 #include "bindings/bindings.h"
 #include "bindings/python_callbacks.h"
+#include "bindings/python_metric_fields.h"
 #include "bindings/python_text.h"
 #include "index/index_settings.h"
 #include "model/error.h"
 #include "trace/event_attributes.h"
 #include "trace/event_trace.h"
-#include "trace/metric_fields.h"
 #include "trace/shared_trace.h"
 
 namespace py = pybind11;
@@ -328,12 +327,7 @@ class PyEventTrace {
 
   py::list metrics() {
     py::list out;
-    for (const MetricDefinition& metric : trace().metrics()) {
-      py::dict row;
-      for (const MetricField& field : metric_fields(metric))
-        std::visit([&row, &field](const auto& value) { row[field.name] = value; }, field.value);
-      out.append(row);
-    }
+    for (const MetricDefinition& metric : trace().metrics()) out.append(metric_dict(metric));
     return out;
   }
 
