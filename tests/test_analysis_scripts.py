@@ -183,9 +183,10 @@ def test_the_command_runs_the_scripts(traces, capsys):
         sorted(engine.traffic())
 
 
-# One-sided epochs and locks (scripts/patterns/rma.py, rma.lua): the hand-written archives
-# of tests/test_analysis.py (post/start/complete/wait epochs, which the generator does not
-# write, and locks) and generated OTF2 traces with lock epochs and fences.
+# One-sided epochs and locks (scripts/patterns/rma.py, rma.lua): the hand-worked cases of
+# tests/analysis_cases (post/start/complete/wait epochs, which the generator does not
+# write, and locks; tests/test_analysis_cases.py checks their values) and generated OTF2
+# traces with lock epochs and fences.
 RMA_PATTERNS = {"mpi_rma_early_wait", "mpi_rma_late_complete", "mpi_rma_sync_late_post",
                 "mpi_rma_comm_late_post", "mpi_rma_sync_lock_competition",
                 "mpi_rma_comm_lock_competition"}
@@ -195,11 +196,11 @@ RMA_PATTERNS = {"mpi_rma_early_wait", "mpi_rma_late_complete", "mpi_rma_sync_lat
 def rma_traces(tmp_path_factory):
     if not have_otf2():
         pytest.skip("no OTF2 support")
-    from analysis_archives import active_target_archive, late_post_in_put_archive, lock_archive
+    from case_trace import build_case
     from earl.generate import generate
     folder = tmp_path_factory.mktemp("rma")
-    paths = [make(folder / make.__name__) for make in (active_target_archive, late_post_in_put_archive,
-                                                       lock_archive)]
+    paths = [build_case(name, folder) for name in ("rma_active_target", "rma_late_post_inside_a_put",
+                                                   "rma_lock_competition")]
     for seed, options in ((8, dict(permute_ranks=True)), (9, dict(threads=2, rma_every=3))):
         path = folder / f"locks{seed}.otf2"
         generate(path, format="otf2", events=2500, locations=4, seed=seed, lock_every=2,

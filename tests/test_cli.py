@@ -80,10 +80,11 @@ def test_every_command_is_registered_once():
 
 def test_the_repl_is_imported_only_when_it_runs():
     """Building the command line's parser loads the REPL's face, not prompt_toolkit, the
-    languages or the session (DESIGN.md section 5: the command line imports it lazily)."""
+    languages or the session (DESIGN.md section 5: the command line imports it lazily),
+    nor NumPy (whose threads would compete with every command's work)."""
     code = ("import sys, earl.cli; earl.cli.build_parser(); "
             "print(sorted(m for m in sys.modules if m.startswith(('prompt_toolkit', 'lupa', "
-            "'tkinter', 'earl.repl.'))))")
+            "'tkinter', 'numpy', 'earl.repl.'))))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['earl.repl.languages']"

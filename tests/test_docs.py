@@ -200,3 +200,46 @@ def test_cpp_readme_says_what_each_layer_may_use_as_the_build_checks():
     for layer, (folder, uses) in rows.items():
         assert folder == LAYERS[layer][0], layer
         assert uses == ALLOWED[layer], layer
+
+
+def table_rows(text):
+    """The cells of every markdown table row of `text` (header and rule rows included)."""
+    return [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in text.splitlines() if line.lstrip().startswith("|")]
+
+
+def test_analysis_page_lists_every_metric_with_its_parent():
+    """docs/analysis.md's metric table against the engine's own table (earl.analysis.metrics)."""
+    from earl.analysis import metrics
+
+    documented = {}
+    for cells in table_rows((ROOT / "docs" / "analysis.md").read_text()):
+        ids = re.findall(r"`(\w+)`", cells[0])
+        if len(cells) == 4 and ids and cells[2] in ("s", "count", "bytes"):
+            for metric in ids:
+                documented[metric] = cells[1] or None
+    assert documented == {m["id"]: m["parent"] for m in metrics()}
+
+
+def tiny_trace(tmp_path):
+    trace = tmp_path / "tiny.alog"
+    trace.write_text("-3 0 0 2 0 0\n-13 0 1 2 0 0 c:p MPI_Recv\n"
+                     "1 1 0 0 0 7\n-102 1 0 0 0 8 1 8\n2 1 0 0 0 9\n")
+    return trace
+
+
+def test_robustness_page_explains_every_kind_of_problem(tmp_path):
+    from earl import EventTrace
+
+    with EventTrace(str(tiny_trace(tmp_path))) as trace:
+        kinds = set(trace.problems())
+    documented = {cells[0].strip("`") for cells in table_rows((ROOT / "docs" / "robustness.md").read_text())}
+    assert kinds <= documented
+
+
+def test_analysis_page_names_every_problem_the_report_counts(tmp_path):
+    import earl
+
+    problems = earl.analyze(str(tiny_trace(tmp_path)), progress=lambda fraction: None).problems
+    text = (ROOT / "docs" / "analysis.md").read_text()
+    assert [kind for kind in problems if not mentions(text, f"`{kind}`")] == []

@@ -2,7 +2,7 @@
 an rma_group_sync event, the members of a process group in rank order
 (`members(group)`), the lock type and request flag of wlock events, and a clear error
 naming a group id the trace does not define. Expected values: the groups the hand-written
-archives define (tests/otf2_archives.py, tests/analysis_archives.py)."""
+archives define (tests/otf2_archives.py, tests/analysis_cases/)."""
 import pytest
 
 import earl
@@ -16,12 +16,12 @@ pytestmark = pytest.mark.skipif(not have_otf2(), reason="no OTF2 support")
 @pytest.fixture(scope="module")
 def archives(tmp_path_factory):
     import otf2_archives
-    from analysis_archives import active_target_archive, lock_archive
+    from case_trace import build_case
     folder = tmp_path_factory.mktemp("rma attributes")
     (folder / "rma").mkdir()
     rma, facts = otf2_archives.write_rma(folder / "rma")
-    return dict(rma=(str(rma), facts["ranks"]),
-                epochs=str(active_target_archive(folder)), locks=str(lock_archive(folder)))
+    return dict(rma=(str(rma), facts["ranks"]), epochs=build_case("rma_active_target", folder),
+                locks=build_case("rma_lock_competition", folder))
 
 
 def syncs_and_locks(trace):
@@ -47,8 +47,8 @@ def test_python_sees_groups_their_members_and_lock_types(archives, tmp_path):
             t.members("1")
     with earl.EventTrace(archives["locks"]) as t:
         _, locks = syncs_and_locks(t)
-        # test_analysis.lock_archive's first records: location 0 requests and acquires an
-        # exclusive lock, location 1 requests one, location 0 releases
+        # the first records of analysis_cases/rma_lock_competition.trace: location 0
+        # requests and acquires an exclusive lock, location 1 requests one, location 0 releases
         assert [(ev["type"], ev["loc"], ev["exclusive"], ev["request"]) for ev in locks[:4]] == \
             [("wlock", 0, 1, 1), ("wlock", 0, 1, 0), ("wlock", 1, 1, 1), ("wunlock", 0, None, None)]
         assert any(ev["exclusive"] == 0 for ev in locks)  # the shared ones

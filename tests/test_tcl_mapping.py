@@ -1,45 +1,22 @@
-"""The EARL 2.0 Tcl mapping of EventTrace (conformance section A, as it concerns Tcl) on a
-hand-worked trace, through tkinter.Tcl() and through tclsh8.6: `EventTrace e -file f
-...`, `e event arr ?pos?`, the iterator with 0 as its false value, stack and queue,
-every other method, errors that name the argument, and `rename e {}`."""
+"""The EARL 2.0 Tcl mapping of EventTrace, what only Tcl has (the rules every language
+shares are the conformance cases of tests/conformance/, run in Tcl by
+tests/test_conformance_tcl.py), on a hand-worked trace, through tkinter.Tcl() and through
+tclsh8.6: `EventTrace e -file f ...`, `e event arr ?pos?` filling the caller's array, Tcl's
+text for numbers and missing values, errors that name the argument in Tcl's words, the
+spec loop, and `rename e {}`."""
 import pytest
 
-import earl
+from conformance_cases import load_cases
 from test_tcl_common import as_list, error_of, interp, needs_extension, needs_tclsh, tclsh_eval
 
 pytestmark = needs_extension
 
-# Two locations (1 is named "worker"), regions main, MPI_Send and MPI_Recv, a type of the
-# trace's own (marker), and loc 1 receiving tag 2 before tag 1. Times in microseconds.
-#   pos: 1 enter main@0  2 enter main@1  3 enter MPI_Recv@1  4 enter MPI_Send@0
-#        5 send 0->1 tag 1 (100 B)  6 exit MPI_Send@0  7 enter MPI_Send@0
-#        8 send 0->1 tag 2 (50 B)  9 exit MPI_Send@0  10 recv tag 2 @1 (sendptr 8)
-#        11 exit MPI_Recv@1  12 marker@0 (data 42)  13 enter MPI_Recv@1
-#        14 recv tag 1 @1 (sendptr 5)  15 exit MPI_Recv@1  16 exit main@0  17 exit main@1
-HAND = """-3 0 0 2 0 0
--13 0 1 2 0 0 gray:solid main
--13 0 3 4 0 0 red:solid MPI_Send
--13 0 5 6 0 0 green:solid MPI_Recv
--15 1 0 0 0 0 worker
--9 0 0 20 0 0 marker
-1 0 0 0 0 0
-1 1 0 0 0 0
-5 1 0 0 0 7
-3 0 0 0 0 10
--101 0 0 1 0 11 1 100
-4 0 0 0 0 12
-3 0 0 0 0 13
--101 0 0 1 0 14 2 50
-4 0 0 0 0 15
--102 1 0 0 0 16 2 50
-6 1 0 0 0 17
-20 0 0 42 0 18
-5 1 0 0 0 19
--102 1 0 0 0 20 1 100
-6 1 0 0 0 21
-2 0 0 0 0 50
-2 1 0 0 0 50
-"""
+# The hand-worked trace of tests/conformance/receive_order.toml (two locations, 1 named
+# "worker"; regions main, MPI_Send and MPI_Recv; a type of the trace's own, marker; location
+# 1 receiving tag 2 before tag 1), whose cases tests/test_conformance_tcl.py runs: here what
+# only Tcl has. Positions: 3 enter MPI_Recv, 4 enter MPI_Send, 5 send tag 1, 10 recv tag 2,
+# 12 marker, 13 enter MPI_Recv, 14 recv tag 1.
+HAND = load_cases("receive_order")["trace"]
 
 
 @pytest.fixture(scope="module")
@@ -152,20 +129,6 @@ def test_times_are_doubles_that_arithmetic_uses_exactly(tcl):
     assert float(tcl.eval("expr {$a(time) - $b(time)}")) == 2e-05 - 1.9e-05
 
 
-# ------------------------------------------------------------------ A5 attributes, values
-@pytest.mark.parametrize("pos", range(1, 18))
-def test_attributes_and_values_match_python(tcl, hand, pos):
-    py = earl.EventTrace(hand)
-    assert as_list(tcl, tcl.eval(f"e attributes {pos}")) == py.attributes(pos)
-    values = as_list(tcl, tcl.eval(f"e values {pos}"))
-    expected = ["" if v is None else v for v in py.values(pos)]
-    assert len(values) == len(expected)
-    for got, want in zip(values, expected):
-        assert (float(got) == want) if isinstance(want, float) else got == str(want)
-    ev = array(tcl, "ev") if tcl.eval(f"e event ev {pos}") else {}
-    assert list(ev) and set(ev) == set(py.attributes(pos))
-
-
 # ------------------------------------------------------------------ A6 missing events
 @pytest.mark.parametrize("command, message", [
     ("e event ev", "no event at the iterator: it stands at 0 (call next or jump first)"),
@@ -188,73 +151,19 @@ def test_event_access_errors(tcl, command, message):
 
 
 # ------------------------------------------------------------------ A7/A8 state
-def test_stack_ascending_outermost_first(tcl):
-    assert as_list(tcl, tcl.eval("e stack 1 3")) == ["2", "3"]
-    assert as_list(tcl, tcl.eval("e stack 0 5")) == ["1", "4"]
-    assert as_list(tcl, tcl.eval("e stack 1 17")) == []
-    assert tcl.eval("e stack 1 0") == ""        # position 0: the empty initial state
-    assert tcl.eval("e stack 1") == ""          # at iterator 0
-    tcl.eval("e jump 13")
-    assert as_list(tcl, tcl.eval("e stack 1")) == ["2", "13"]
-
-
-def test_queue_oldest_first_with_wildcards(tcl):
-    assert as_list(tcl, tcl.eval("e queue -1 -1 9")) == ["5", "8"]
-    assert as_list(tcl, tcl.eval("e queue 0 1 10")) == ["5"]     # tag 2 received, tag 1 waits
-    assert as_list(tcl, tcl.eval("e queue 1 0 9")) == []
-    assert as_list(tcl, tcl.eval("e queue 0 -1 9")) == ["5", "8"]
-    assert as_list(tcl, tcl.eval("e queue -1 1 9")) == ["5", "8"]
-    assert tcl.eval("e queue -1 -1 0") == "" and tcl.eval("e queue -1 -1 14") == ""
-
-
 @pytest.mark.parametrize("command, message", [
-    ("e stack 2 3", "loc 2 is not a location"),
     ("e stack x", 'e stack: loc must be an integer (got "x")'),
-    ("e stack 1 -2", "no event at position -2"),
-    ("e stack 1 99", "no event at position 99"),
     ("e queue 0", 'wrong # args: should be "e queue src dest ?pos?"'),
     ("e queue 0 y 3", 'e queue: dest must be an integer (got "y")'),
-    ("e queue 5 0 3", "src 5 is not a location"),
 ])
 def test_state_errors(tcl, command, message):
     assert error_of(tcl, command).startswith(message)
 
 
 # ------------------------------------------------------------------ A9-A13 the iterator
-def test_explicit_positions_never_move_the_iterator(tcl):
-    tcl.eval("e next; e next")
-    tcl.eval("e event ev 15; e values 9; e attributes 3; e stack 0 12; e queue -1 -1 10")
-    assert tcl.eval("e iterator") == "2"
-    assert tcl.eval("e event ev") == "2"
-
-
-def test_iterator_starts_at_0_and_reset_returns_there(tcl):
-    assert tcl.eval("e iterator") == "0"
-    assert tcl.eval("e next") == "1"
-    tcl.eval("e jump 9")
-    assert tcl.eval("e reset") == "" and tcl.eval("e iterator") == "0"
-
-
-def test_jump_returns_the_position_or_0_and_stays(tcl):
-    assert tcl.eval("e jump 5") == "5" and tcl.eval("e iterator") == "5"
-    for bad in ("0", "-3", "18", "1000000"):
-        assert tcl.eval(f"e jump {bad}") == "0"
-        assert tcl.eval("e iterator") == "5"
+def test_jump_errors(tcl):
     assert error_of(tcl, "e jump last") == 'e jump: pos must be an integer (got "last")'
     assert error_of(tcl, "e jump") == 'wrong # args: should be "e jump pos"'
-
-
-def test_next_to_the_end_then_0(tcl):
-    seen = as_list(tcl, tcl.eval("set s {}; while {[set p [e next]]} {lappend s $p}; set s"))
-    assert seen == [str(i) for i in range(1, 18)]
-    assert tcl.eval("e next") == "0" and tcl.eval("e iterator") == "17"
-
-
-def test_prev_stops_at_1_and_never_reaches_0(tcl):
-    assert tcl.eval("e prev") == "0" and tcl.eval("e iterator") == "0"
-    tcl.eval("e jump 3")
-    assert tcl.eval("e prev") == "2" and tcl.eval("e prev") == "1"
-    assert tcl.eval("e prev") == "0" and tcl.eval("e iterator") == "1"
 
 
 def test_the_spec_loop_visits_every_event(tcl):
@@ -263,27 +172,8 @@ def test_the_spec_loop_visits_every_event(tcl):
 
 
 # ------------------------------------------------------------------ A14-A17 definitions
-def test_definitions(tcl, hand):
-    assert tcl.eval("e file") == hand
-    assert tcl.eval("e format") == "alog"
-    assert tcl.eval("e nrlocs") == "2"
-    assert as_list(tcl, tcl.eval("e groups")) == ["All"]
-    assert tcl.eval("e group MPI_Send") == "All"
-    assert tcl.eval("e locsym 1") == "worker"
-    assert tcl.eval("e locsym 0") == "0"           # no symbol: the number
-    assert as_list(tcl, tcl.eval("e regions")) == ["main", "MPI_Send", "MPI_Recv"]
-    assert as_list(tcl, tcl.eval("e regions All")) == ["main", "MPI_Send", "MPI_Recv"]
-    assert as_list(tcl, tcl.eval("e types")) == ["enter", "exit", "send", "recv", "marker"]
-    assert tcl.eval("e eventTypes") == tcl.eval("e types")
-    assert tcl.eval("e size") == "17"
-    assert tcl.eval("dict get [e problems] unmatched_recv count") == "0"
-
-
 @pytest.mark.parametrize("command, message", [
-    ("e locsym 2", "location 2 is not a location (the trace has locations 0..1)"),
     ("e locsym me", 'e locsym: loc must be an integer (got "me")'),
-    ("e group MPI_Bcast", "unknown region 'MPI_Bcast'"),
-    ("e regions Comm", "unknown group 'Comm'"),
     ("e nrlocs 1", 'wrong # args: should be "e nrlocs"'),
 ])
 def test_definition_errors(tcl, command, message):

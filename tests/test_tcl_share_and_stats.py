@@ -120,10 +120,9 @@ def test_b1_b2_b5_exact_statistics_against_independent_values(tcl):
     assert tcl.eval("p count") == "0" and error_of(tcl, "p min")
 
 
-def test_b4_b5_too_few_values(tcl):
+def test_answers_are_tcl_doubles(tcl):
+    # B4/B5 themselves are conformance cases (tests/conformance/p2statistic.toml)
     tcl.eval("P2Statistic p")
-    for method in ("min", "max", "mean", "sum", "var", "q25", "med", "q75"):
-        assert error_of(tcl, f"p {method}")
     tcl.eval("p add 3")
     assert tcl.eval("p var") == "0.0"                     # one value: 0.0 in the 2.0 mappings
     assert tcl.eval("p mean") == "3.0"

@@ -1,5 +1,9 @@
 #pragma once
 // `earl gen`: reproducible synthetic MPI-like traces with known, injected inefficiencies.
+// The program model below is gen/program.cpp's, which orders its phases; each phase has a
+// file of its own (round_plan, compute_phase, thread_team, blocking_exchange,
+// late_receivers, nonblocking_exchange, window, fence_epoch, lock_epochs, collective_phase)
+// over the state they share (program_state: options, random stream, clocks, events).
 //
 // The simulated program runs on N locations. `main` spans the whole run on every location;
 // each round is

@@ -175,6 +175,31 @@ class TruthCollector : public TraceWriter {
 
   void fail(const std::string& what) const;
 
+  // begin(): the regions whose events the truth judges.
+  void find_judged_regions(const TraceHeader& header);
+
+  // write(), per event (gen/truth.cpp): its place in the output, then by kind.
+  void admit(const WriterEvent& e);
+  void on_enter(const WriterEvent& e, std::vector<Frame>& stack);
+  void on_exit(const WriterEvent& e, std::vector<Frame>& stack);
+  void add_region_time(int loc, int region, double diff, const std::vector<Frame>& stack);
+
+  // Messages (gen/truth_messages.cpp).
+  void on_send(const WriterEvent& e, std::vector<Frame>& stack);
+  void on_recv(const WriterEvent& e, const std::vector<Frame>& stack);
+  InFlight match_receive(const WriterEvent& e);
+  void judge_blocking_receive(const WriterEvent& e, const InFlight& sent, const std::vector<Frame>& stack);
+  void track_late_receiver(const WriterEvent& e, const InFlight& sent, const std::vector<Frame>& stack);
+  void end_send_call(const Frame& frame, const WriterEvent& e);
+  void judge_completed_receives(const WriterEvent& e, const Frame& frame);
+
+  // Collectives and window synchronisations (gen/truth_collectives.cpp).
+  void enter_collective(const WriterEvent& e);
+  void leave_collective(const WriterEvent& e);
+
+  // One-sided records (gen/truth_window.cpp).
+  void on_put(const WriterEvent& e);
+
   TraceHeader header_;
   int send_region_, recv_region_;
   std::vector<char> is_collective_;
@@ -245,6 +270,11 @@ class TruthCollector : public TraceWriter {
   std::vector<PatternTotal> patterns_;
   void add_pattern(const char* metric, int process, double wait);
   void judge_collective(CollectiveWait& instance);
+  // The waits of the current instance by shape (gen/truth_collectives.cpp).
+  void synchronising_waits(CollectiveWait& instance) const;
+  void late_broadcast_waits(std::vector<double>& waits) const;
+  void early_reduce_wait(std::vector<double>& waits) const;
+  void early_scan_waits(std::vector<double>& waits) const;
   // Per target location: the latest release of its window's lock so far (-1: none). Locks
   // are exclusive, so every epoch acquired earlier has released when the next acquires.
   std::vector<std::int64_t> lock_released_;

@@ -1,6 +1,4 @@
 """What a trace holds, at a glance: `earl info`'s text (describe) and JSON (summary)."""
-import numpy
-
 SHOWN_REGIONS = 10  # per group, unless all are asked for
 # Events per to_numpy() call while looking for the regions in use: small at first (a trace
 # that uses all its regions soon stops), doubling up to the last size.
@@ -24,6 +22,8 @@ def _size(count):
 def regions_used(trace):
     """The names of the regions some event of the trace names (Score-P defines every MPI
     function; a run uses a few)."""
+    import numpy  # here, not at import: NumPy starts threads (earl/trace.py says why)
+
     names = trace.regions()
     used = set()
     first, chunk = 1, FIRST_CHUNK

@@ -13,9 +13,6 @@ import sys
 import traceback
 from pathlib import Path
 
-# The REPL's :run imported language_of from here; it lives in earl.shipped_scripts now.
-from earl.shipped_scripts import language_of  # noqa: F401
-
 
 class ScriptFailed(Exception):
     """A Python script raised an exception; `report` is its traceback as Python prints it,

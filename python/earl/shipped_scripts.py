@@ -134,9 +134,9 @@ def find_script(name, lang=None):
     found = _shipped_by_name(name, lang)
     if found is not None:
         return str(found)
-    names = sorted({n for n, _ in _shipped_files()}
-                   | {n + p.suffix for n, p in _shipped_files()}
-                   | {n.rsplit("/", 1)[-1] for n, _ in _shipped_files()})
-    close = difflib.get_close_matches(name, names, n=1)
+    names = set()
+    for shipped, path in _shipped_files():
+        names |= {shipped, shipped + path.suffix, shipped.rsplit("/", 1)[-1]}
+    close = difflib.get_close_matches(name, sorted(names), n=1)
     hint = f"; did you mean {close[0]}?" if close else ""
     raise EarlError(f"no such script: {name} (earl scripts lists the shipped ones{hint})")

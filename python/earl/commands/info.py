@@ -8,9 +8,11 @@ from earl.index import note_new_index
 from earl.info import describe, summary
 
 HELP = "describe traces: format, locations, events, regions, problems, ..."
-DESCRIPTION = ("Describe each TRACE: format, events, time span, locations, event types, the "
-               "regions the trace uses (with how many are defined but unused; --all lists "
-               "every one), bookmarks, the persisted index and problems found while reading.")
+# (wrapped here: the JSON fields below keep their lines, so argparse does not wrap)
+DESCRIPTION = """\
+Describe each TRACE: format, events, time span, locations, event types, the regions
+the trace uses (with how many are defined but unused; --all lists every one),
+bookmarks, the persisted index and problems found while reading."""
 JSON_SCHEMA = """\
 --json prints one JSON object per trace, one per line:
   file       the trace's file (for OTF2, the anchor)

@@ -32,5 +32,6 @@ def run(args):
             print(("\n" if folder else "") + here)
             folder = here
         print(f"  {name:<{width}}  {' '.join(languages):<{language_width}}  {description}")
-    print(f"\nearl run NAME TRACE runs one; they are in {scripts_folder()}")
+    print(f"\nearl run NAME TRACE runs one (the Python one unless NAME.lua, NAME.tcl or "
+          f"--lang says otherwise); they are in {scripts_folder()}")
     return 0
