@@ -5,12 +5,15 @@
 #include <pybind11/stl.h>
 
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "analysis/analysis.h"
 #include "analysis/metric_tree.h"
 #include "bindings/bindings.h"
 #include "bindings/python_callbacks.h"
 #include "bindings/python_text.h"
+#include "bindings/python_metric_fields.h"
 #include "model/error.h"
 
 namespace py = pybind11;
@@ -35,6 +38,29 @@ py::list metric_rows() {
   return rows;
 }
 
+py::list cell_list(const std::unordered_map<std::uint64_t, double>& cells) {
+  py::list out;
+  for (const auto& [key, value] : cells) {
+    const analysis::CallPathId cp = analysis::cell_callpath(key);
+    out.append(py::make_tuple(cp == analysis::kNoCallPath ? -1 : static_cast<long>(cp),
+                              analysis::cell_location(key), value));
+  }
+  return out;
+}
+
+// Each counter: its definition (trace/metric_fields.h, as EventTrace.metrics() gives it)
+// and its exclusive and inclusive cells.
+py::list counter_rows(const std::vector<analysis::CounterResult>& counters) {
+  py::list rows;
+  for (const analysis::CounterResult& counter : counters) {
+    py::dict row = metric_dict(counter.metric);
+    row["exclusive"] = cell_list(counter.exclusive);
+    row["inclusive"] = cell_list(counter.inclusive);
+    rows.append(row);
+  }
+  return rows;
+}
+
 py::dict to_python(const analysis::AnalysisResult& r) {
   py::dict out;
   out["file"] = r.file;
@@ -52,13 +78,7 @@ py::dict to_python(const analysis::AnalysisResult& r) {
   out["callpaths"] = callpaths;
   py::dict values, instances;
   for (const analysis::MetricInfo& m : analysis::metric_table()) {
-    py::list cells;
-    for (const auto& [key, value] : r.severities.cells(m.metric)) {
-      const analysis::CallPathId cp = analysis::cell_callpath(key);
-      cells.append(py::make_tuple(cp == analysis::kNoCallPath ? -1 : static_cast<long>(cp),
-                                  analysis::cell_location(key), value));
-    }
-    values[m.id] = cells;
+    values[m.id] = cell_list(r.severities.cells(m.metric));
     if (m.is_pattern) instances[m.id] = r.severities.instances(m.metric);
   }
   out["values"] = values;
@@ -81,6 +101,7 @@ py::dict to_python(const analysis::AnalysisResult& r) {
                                 w.callpath == analysis::kNoCallPath ? -1 : static_cast<long>(w.callpath),
                                 w.loc, w.begin, w.idle));
   out["worst"] = worst;
+  out["counters"] = counter_rows(r.counters);
   return out;
 }
 

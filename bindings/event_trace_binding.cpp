@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -13,6 +14,7 @@
 #include "bindings/open_options_binding.h"
 #include "bindings/python_arguments.h"
 #include "bindings/python_callbacks.h"
+#include "bindings/python_metric_fields.h"
 #include "bindings/python_text.h"
 #include "index/index_settings.h"
 #include "model/error.h"
@@ -274,19 +276,50 @@ class PyEventTrace {
     return result;
   }
 
-  // Events first .. first+count-1 as a new NumPy array of ExportRecord rows.
-  py::array records(Position first, std::size_t count) {
+  // Events first .. first+count-1 as a new NumPy array of ExportRecord rows, and their
+  // counter values: a float64 array of one column per metrics() entry, NaN where the event
+  // is no sample of that counter (None where the trace defines no metrics).
+  py::tuple records(Position first, std::size_t count) {
     EventTrace& t = trace();
     py::array::ShapeContainer shape{static_cast<py::ssize_t>(count)};
     py::array out(export_dtype(), std::move(shape));
     auto* rows = static_cast<ExportRecord*>(out.mutable_data());
+    const std::size_t width = t.metrics().size();
+    py::object columns = py::none();
+    double* cells = nullptr;
+    if (width > 0) {
+      py::array_t<double> values({count, width});
+      cells = values.mutable_data();
+      std::fill(cells, cells + count * width, std::numeric_limits<double>::quiet_NaN());
+      columns = values;
+    }
     with_progress([&](const ProgressCallback& callback) {
-      for (std::size_t i = 0; i < count; ++i) fill(rows[i], t.event(static_cast<std::int64_t>(first + i), callback));
+      for (std::size_t i = 0; i < count; ++i) {
+        const Event& e = t.event(static_cast<std::int64_t>(first + i), callback);
+        fill(rows[i], e);
+        if (cells && e.kind == EventKind::Metric && e.tag >= 0 && static_cast<std::size_t>(e.tag) < width)
+          cells[i * width + static_cast<std::size_t>(e.tag)] = number(e.data2);
+      }
     });
+    return py::make_tuple(out, columns);
+  }
+
+  py::list metrics() {
+    py::list out;
+    for (const MetricDefinition& metric : trace().metrics()) out.append(metric_dict(metric));
     return out;
   }
 
  private:
+  static double number(const Value& v) {
+    switch (v.kind) {
+      case Value::Kind::Int: return static_cast<double>(v.integer);
+      case Value::Kind::UInt: return static_cast<double>(v.unsigned_integer);
+      case Value::Kind::Float: return v.real;
+      default: return std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+
   static void fill(ExportRecord& row, const Event& e) {
     row.pos = e.pos;
     row.loc = e.loc;
@@ -457,6 +490,7 @@ void bind_event_trace(py::module_& m) {
       .def("types", on_trace([](EventTrace& t) { return texts(t.types()); }))
       .def("eventTypes", on_trace([](EventTrace& t) { return texts(t.types()); }))
       .def("problems", method(&PyEventTrace::problems))
+      .def("metrics", method(&PyEventTrace::metrics))
       .def("time_correction", method(&PyEventTrace::time_correction))
       .def("bookmarks", method(&PyEventTrace::bookmarks))
       .def("index_info", method(&PyEventTrace::index_info))

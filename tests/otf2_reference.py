@@ -27,8 +27,9 @@ Mapping, as the contract states it:
   for an exclusive lock, 0 shared; request: 1 for RmaRequestLock, 0 for RmaAcquireLock;
   both None on wunlock); RmaGroupSync -> rma_group_sync (data1 = sync level, data2 =
   window, group = the group's id);
-- every other record: its name in lower snake case with data1/data2 (metric: one event per
-  member). data1/data2 that the contract leaves open are `ANY`.
+- Metric -> one metric event per member: metric = the member's name, value = its value;
+- every other record: its name in lower snake case with data1/data2. data1/data2 that the
+  contract leaves open are `ANY`.
 State and pointers (formal model): enterptr = top of the location's region stack before
 the event; an exit pops whatever is on top; sendptr = the oldest unreceived send with the
 same source, destination, tag and com; forkptr = the innermost open (not yet joined) fork
@@ -214,8 +215,8 @@ class Otf2Reference:
                                      "data2": r.win._ref, "group": r.group._ref}))
                 elif name == "Metric":
                     for member, value in zip(r.metric.members, r.values):
-                        out.append((ts, {"type": "metric", "data1": member.name,
-                                         "data2": value}))
+                        out.append((ts, {"type": "metric", "metric": member.name,
+                                         "value": value}))
                 else:
                     d1, d2 = self._data(name, r)
                     out.append((ts, {"type": snake(name), "data1": d1, "data2": d2}))
@@ -313,7 +314,7 @@ class Otf2Reference:
                 for a in ("win", "rmaid", "peer", "len"):
                     ev[a] = start[a]
                 ev["startptr"] = match[1]
-            elif kind in ("wlock", "wunlock", "rma_group_sync"):
+            elif kind in ("wlock", "wunlock", "rma_group_sync", "metric"):
                 ev.update(proto)
             else:
                 ev["data1"], ev["data2"] = proto["data1"], proto["data2"]

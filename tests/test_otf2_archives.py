@@ -154,7 +154,7 @@ def test_threads_fork_join_locks_metrics_parameters(Otf2Trace, archives):
         assert params == {"parameter_int": ("iterations", -42),
                           "parameter_unsigned_int": ("bytes", 2 ** 40),
                           "parameter_string": ("phase", "init")}
-        metric = [(e["data1"], e["data2"]) for e in mine if e["type"] == "metric"]
+        metric = [(e["metric"], e["value"]) for e in mine if e["type"] == "metric"]
         assert metric == [("PAPI_TOT_CYC", 123456789), ("delta", -5), ("watts", 2.5)]
         assert [type(v) for _, v in metric] == [int, int, float]
     # thread locks: lockptr = the previous alock/rlock of the same lock on any location
@@ -248,7 +248,7 @@ def test_other_records_are_types_of_their_own(Otf2Trace, archives):
     enters = [e for e in evs if e["type"] == "enter" and e["loc"] == 0]
     assert [e["region"] for e in enters[:2]] == ["compute", "compute"]
     # metric of a MetricInstance; a metric between MpiCollectiveEnd and its Leave
-    metric = [(e["data1"], e["data2"]) for e in evs if e["type"] == "metric"]
+    metric = [(e["metric"], e["value"]) for e in evs if e["type"] == "metric"]
     assert metric == [("single", 0.5), ("single", 1.25)]
     allred = [e for e in evs if e["type"] == "exit" and e["region"] == "MPI_Allreduce"]
     assert [(e["com"], e["root"], e["sent"], e["recvd"]) for e in allred] == [(0, -1, 4, 8)]
@@ -532,7 +532,7 @@ def test_unsigned_64_bit_values_are_exact(Otf2Trace, tmp_path):
     anchor = aw.close()
     ref = Otf2Reference.load(anchor)
     tr = Otf2Trace(str(anchor))
-    assert [ref.event(p)["data2"] for p in (1, 2)] == [2 ** 64 - 1, 2 ** 63 + 5]
+    assert [ref.event(1)["data2"], ref.event(2)["value"]] == [2 ** 64 - 1, 2 ** 63 + 5]
     errors = []
     for pos in range(1, 5):
         try:

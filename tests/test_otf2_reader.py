@@ -184,11 +184,11 @@ def test_metric_events(Otf2Trace):
     ref = reference("ping-pong-otf2-papi")
     tr = Otf2Trace(str(PING_PONG_PAPI))
     metrics = [ev for ev in tr if ev["type"] == "metric"]
-    assert {m["data1"] for m in metrics} == {"PAPI_TOT_CYC", "PAPI_L2_TCM", "PAPI_BR_MSP"}
-    assert all(type(m["data2"]) is int for m in metrics)     # PAPI counters are UINT64
+    assert {m["metric"] for m in metrics} == {"PAPI_TOT_CYC", "PAPI_L2_TCM", "PAPI_BR_MSP"}
+    assert all(type(m["value"]) is int for m in metrics)     # PAPI counters are UINT64
     assert [m["pos"] for m in metrics] == \
         [p for p in range(1, ref.m + 1) if ref.event(p)["type"] == "metric"]
-    assert all(list(m) == ["pos", "loc", "time", "type", "enterptr", "data1", "data2"]
+    assert all(list(m) == ["pos", "loc", "time", "type", "enterptr", "metric", "value"]
                for m in metrics)
 
 

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "bindings/lua/lua_support.h"
@@ -21,6 +22,7 @@
 #include "trace/event_attributes.h"
 #include "trace/event_trace.h"
 #include "trace/open_options.h"
+#include "trace/metric_fields.h"
 #include "trace/shared_trace.h"
 
 namespace earl::lua {
@@ -419,6 +421,29 @@ int ranks(lua_State* L) {
                         [](EventTrace& trace, lua_Integer id) { return trace.ranks(id); });
 }
 
+// The counters the trace defines: a sequence of tables with trace/metric_fields.h's fields.
+int metrics(lua_State* L) {
+  SharedTrace& shared = shared_of(L, "metrics");
+  std::vector<MetricDefinition> defined;
+  {
+    Lock lock(shared.mutex());
+    defined = shared.trace().metrics();
+  }
+  lua_createtable(L, static_cast<int>(defined.size()), 0);
+  for (std::size_t i = 0; i < defined.size(); ++i) {
+    const std::vector<MetricField> fields = metric_fields(defined[i]);
+    lua_createtable(L, 0, static_cast<int>(fields.size()));
+    for (const MetricField& field : fields) {
+      if (const auto* text = std::get_if<std::string>(&field.value)) lua_pushlstring(L, text->data(), text->size());
+      else if (const auto* number = std::get_if<std::int64_t>(&field.value)) lua_pushinteger(L, *number);
+      else lua_pushboolean(L, std::get<bool>(field.value));
+      lua_setfield(L, -2, field.name);
+    }
+    lua_rawseti(L, -2, static_cast<lua_Integer>(i) + 1);
+  }
+  return 1;
+}
+
 int regions(lua_State* L) {
   SharedTrace& shared = shared_of(L, "regions");
   const char* group = lua_isnoneornil(L, 2) ? nullptr : string_argument(L, 2, "EventTrace:regions", "group");
@@ -665,6 +690,7 @@ EARL_LUA_FUNCTION(l_groups, groups)
 EARL_LUA_FUNCTION(l_group, group)
 EARL_LUA_FUNCTION(l_members, members)
 EARL_LUA_FUNCTION(l_ranks, ranks)
+EARL_LUA_FUNCTION(l_metrics, metrics)
 EARL_LUA_FUNCTION(l_regions, regions)
 EARL_LUA_FUNCTION(l_types, types)
 EARL_LUA_FUNCTION(l_problems, problems)
@@ -684,7 +710,7 @@ const luaL_Reg kMethods[] = {
     {"group", l_group},       {"regions", l_regions},       {"types", l_types},
     {"eventTypes", l_types},  {"problems", l_problems},     {"close", l_close},
     {"closed", l_closed},     {"members", l_members},
-    {"ranks", l_ranks},       {nullptr, nullptr}};
+    {"ranks", l_ranks},       {"metrics", l_metrics},       {nullptr, nullptr}};
 
 }  // namespace
 

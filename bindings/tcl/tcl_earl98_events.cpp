@@ -93,6 +93,7 @@ Cells98 attributes98(TraceNames& names, EventTrace& trace, const Event& e, int p
       break;
     case EventKind::Other:
     case EventKind::RmaGroupSync:  // the 1998 dialect keeps its one data element
+    case EventKind::Metric:
       cells.emplace_back("data", data_obj(names, trace, e, places));
       break;
     default:

@@ -13,12 +13,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "bindings/tcl/tcl_array.h"
 #include "bindings/tcl/tcl_support.h"
 #include "bindings/tcl/tcl_trace_common.h"
 #include "trace/event_attributes.h"
+#include "trace/metric_fields.h"
 
 namespace earl::tcl {
 
@@ -170,14 +172,34 @@ Tcl_Obj* problems_dict(const Problems& found) {
   return dict;
 }
 
+// The counters the trace defines: a list of dicts with trace/metric_fields.h's fields.
+Tcl_Obj* metrics_list(const std::vector<MetricDefinition>& defined) {
+  Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
+  for (const MetricDefinition& metric : defined) {
+    Tcl_Obj* dict = Tcl_NewDictObj();
+    for (const MetricField& field : metric_fields(metric)) {
+      Tcl_Obj* value;
+      if (const auto* text = std::get_if<std::string>(&field.value))
+        value = Tcl_NewStringObj(text->data(), static_cast<int>(text->size()));
+      else if (const auto* number = std::get_if<std::int64_t>(&field.value))
+        value = Tcl_NewWideIntObj(*number);
+      else
+        value = Tcl_NewBooleanObj(std::get<bool>(field.value));
+      Tcl_DictObjPut(nullptr, dict, Tcl_NewStringObj(field.name, -1), value);
+    }
+    Tcl_ListObjAppendElement(nullptr, list, dict);
+  }
+  return list;
+}
+
 const char* const kMethods[] = {
     "event", "next", "prev", "jump", "reset", "attributes", "values", "stack", "queue",
     "file", "format", "nrlocs", "locsym", "regions", "groups", "group", "types", "eventTypes",
-    "problems", "iterator", "size", "close", "closed", "members", "ranks", nullptr};
+    "problems", "iterator", "size", "close", "closed", "members", "ranks", "metrics", nullptr};
 enum Method {
   kEvent, kNext, kPrev, kJump, kReset, kAttributes, kValues, kStack, kQueue,
   kFile, kFormat, kNrlocs, kLocsym, kRegions, kGroups, kGroup, kTypes, kEventTypes,
-  kProblems, kIterator, kSize, kClose, kClosed, kMembers, kRanks
+  kProblems, kIterator, kSize, kClose, kClosed, kMembers, kRanks, kMetrics
 };
 
 int call(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
@@ -318,6 +340,12 @@ int call(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
       Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
       for (Location loc : locations) Tcl_ListObjAppendElement(nullptr, list, Tcl_NewIntObj(loc));
       Tcl_SetObjResult(interp, list);
+      return TCL_OK;
+    }
+    case kMetrics: {
+      check_count(objc, 2, 2, objv, "metrics");
+      Lock lock(shared.mutex());
+      Tcl_SetObjResult(interp, metrics_list(shared.trace().metrics()));
       return TCL_OK;
     }
     case kProblems: {

@@ -68,6 +68,32 @@ void fold_profile(const LocationProfile& profile, Location loc, const CallTree& 
   }
 }
 
+// Each location's exclusive counter amounts into `counters`, with inclusive ones summed up
+// the call tree.
+void fold_counters(const std::vector<MetricDefinition>& metrics,
+                   const std::vector<std::unique_ptr<LocationPass>>& passes, const CallTree& tree,
+                   std::vector<CounterResult>& counters) {
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    if (metrics[m].sum == MetricSum::None) continue;
+    CounterResult result{metrics[m], {}, {}};
+    for (std::size_t loc = 0; loc < passes.size(); ++loc) {
+      const auto& by_location = passes[loc]->counters().exclusive();
+      if (m >= by_location.size()) continue;
+      for (const auto& [callpath, amount] : by_location[m]) {
+        const Location l = static_cast<Location>(loc);
+        result.exclusive[cell_key(callpath, l)] += amount;
+        if (callpath == kNoCallPath) {
+          result.inclusive[cell_key(callpath, l)] += amount;
+          continue;
+        }
+        for (CallPathId up = callpath; up != kNoCallPath; up = tree.nodes()[up].parent)
+          result.inclusive[cell_key(up, l)] += amount;
+      }
+    }
+    counters.push_back(std::move(result));
+  }
+}
+
 }  // namespace
 
 AnalysisResult analyze(const std::string& file, const AnalysisOptions& options) {
@@ -113,6 +139,7 @@ AnalysisResult analyze(const std::string& file, const AnalysisOptions& options) 
     }
 
     const Definitions& defs = decoder->definitions();
+    fold_counters(defs.metrics, passes, tree, result.counters);
     result.file = file;
     result.format = decoder->format();
     result.callpaths = tree.nodes();

@@ -10,11 +10,13 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/call_tree.h"
 #include "analysis/severities.h"
 #include "format_interface/trace_decoder.h"
+#include "model/definitions.h"
 #include "timecorrect/clock_corrections.h"
 
 namespace earl::analysis {
@@ -38,6 +40,14 @@ struct TrafficCell {
   std::uint64_t bytes, messages;
 };
 
+// A counter the trace defines (MetricDefinition::sum not None) per call path and location:
+// exclusive (what no callee counted) and inclusive (with every callee: Cube's inclusive
+// value, leave - enter for Score-P's accumulated counters), by cell_key(callpath, loc).
+struct CounterResult {
+  MetricDefinition metric;
+  std::unordered_map<std::uint64_t, double> exclusive, inclusive;
+};
+
 struct AnalysisResult {
   std::string file, format;
   std::uint64_t events = 0;
@@ -51,6 +61,7 @@ struct AnalysisResult {
   std::uint64_t clock_jumps = 0;  // with time_correct: events the correction moved by a bound
   std::vector<TrafficCell> traffic;  // by source, then destination
   std::vector<StreamDamage> damaged;  // locations read only up to damage in the input
+  std::vector<CounterResult> counters;  // in definition order
 };
 
 // EarlError naming the file when it cannot be read.

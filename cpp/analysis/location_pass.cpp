@@ -45,6 +45,7 @@ void LocationPass::event(const Event& e) {
       else pending_rma_ops_.push_back({e.com, e.peer, e.time});
       break;
     case EventKind::WindowLock: window_lock(e); break;
+    case EventKind::Metric: counters_.sample(e, current()); break;
     default: break;
   }
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/call_tree.h"
+#include "analysis/counter_samples.h"
 #include "analysis/records.h"
 #include "analysis/region_catalog.h"
 #include "analysis/severities.h"
@@ -31,13 +32,19 @@ class LocationPass {
  public:
   LocationPass(Location loc, CallTree& tree, RegionCatalog& regions, RecordSink& sink,
                ProblemCounts& problems)
-      : loc_(loc), tree_(tree), regions_(regions), sink_(sink), problems_(problems) {}
+      : loc_(loc),
+        tree_(tree),
+        regions_(regions),
+        sink_(sink),
+        problems_(problems),
+        counters_(regions.definitions().metrics) {}
 
   void event(const Event& e);
   // Regions still open at the end count as problems; their time is not counted.
   void finish();
 
   const LocationProfile& profile() const { return profile_; }
+  const CounterSamples& counters() const { return counters_; }
 
  private:
   struct Frame {
@@ -101,6 +108,7 @@ class LocationPass {
   std::unordered_map<Channel, std::uint64_t, ChannelHash> sends_on_, recvs_on_;
   std::unordered_map<std::int64_t, std::uint64_t> collectives_on_;
   LocationProfile profile_;
+  CounterSamples counters_;
 };
 
 }  // namespace earl::analysis

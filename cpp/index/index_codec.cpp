@@ -261,6 +261,14 @@ void write_definitions(IndexWriter& out, const Definitions& d) {
     out.i64(entry.first);
     out.u64(entry.second);
   }
+  out.u64(d.metrics.size());
+  for (const MetricDefinition& m : d.metrics) {
+    for (const std::string* text : {&m.name, &m.unit, &m.description, &m.mode, &m.source, &m.value_type})
+      out.text(*text);
+    out.i64(m.base);
+    out.i64(m.exponent);
+    out.u8(static_cast<std::uint8_t>(m.sum));
+  }
 }
 
 Definitions read_definitions(IndexReader& in) {
@@ -287,6 +295,18 @@ Definitions read_definitions(IndexReader& in) {
   for (std::uint64_t i = 0; i < n; ++i) {
     std::int64_t com = in.i64();
     d.communicator_sizes[com] = static_cast<std::uint32_t>(in.u64());
+  }
+  n = in.count(6 * 8 + 17);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    MetricDefinition m;
+    for (std::string* text : {&m.name, &m.unit, &m.description, &m.mode, &m.source, &m.value_type})
+      *text = in.text();
+    m.base = in.i64();
+    m.exponent = in.i64();
+    const std::uint8_t sum = in.u8();
+    if (sum > static_cast<std::uint8_t>(MetricSum::None)) throw IndexDamaged{"a metric's sum is unknown"};
+    m.sum = static_cast<MetricSum>(sum);
+    d.metrics.push_back(std::move(m));
   }
   return d;
 }

@@ -18,7 +18,9 @@ namespace earl {
 // location's record (formats/otf2/otf2_decoder.cpp); an index of version 1 is rebuilt.
 // Version 3: a delta's removed enters hold their depth in the stack (state/trace_state.h).
 // Version 4: OTF2's rma_group_sync events have a kind of their own (EventKind::RmaGroupSync).
-constexpr std::uint32_t kIndexVersion = 4;
+// Version 5: OTF2's metric events have a kind of their own (EventKind::Metric) and the
+// definitions hold the trace's metrics (Definitions::metrics).
+constexpr std::uint32_t kIndexVersion = 5;
 constexpr std::size_t kHeaderBytes = 72;
 
 struct IndexContents {

@@ -9,6 +9,24 @@
 
 namespace earl {
 
+// How a metric's samples add up over time, which decides whether an amount can be given
+// per call path: differences of consecutive samples (a running total, OTF2's accumulated
+// start/point), each sample itself (an amount since the previous sample, accumulated or
+// relative last), or not at all (a level such as absolute values, or timings the analysis
+// does not attribute: next, relative point).
+enum class MetricSum : std::uint8_t { Difference, Sample, None };
+
+// A hardware or software counter the trace defines (OTF2: a MetricMember). Metric events
+// name it by its index in Definitions::metrics. Values are value * base^exponent `unit`.
+struct MetricDefinition {
+  std::string name, unit, description;
+  std::string mode;        // OTF2's metric mode in lower case: "accumulated_start", ...
+  std::string source;      // OTF2's metric type: "papi", "rusage", "user", "other"
+  std::string value_type;  // "int64", "uint64" or "double"
+  std::int64_t base = 10, exponent = 0;
+  MetricSum sum = MetricSum::None;
+};
+
 // What a trace defines besides its events: names of types, regions, groups, locations.
 // A decoder fills it; the trace facade answers the header queries from it.
 struct Definitions {
@@ -19,6 +37,7 @@ struct Definitions {
   SymbolTable groups;   // region groups; formats without groups use only "All"
   std::vector<SymbolId> region_group;  // group of each region
   SymbolTable strings;  // string values of data1/data2
+  std::vector<MetricDefinition> metrics;  // in definition order
   // Names of the first locations, "" where the trace names none; it grows only as far as
   // names are given, so a trace declaring many locations costs memory for those it names.
   std::vector<std::string> location_names;

@@ -25,9 +25,10 @@ enum class EventKind : std::uint8_t {
   Join,              // join: forkptr
   ThreadLock,        // alock, rlock: lockid, lockptr
   RmaGroupSync,      // rma_group_sync: data1, data2, group
+  Metric,            // one member of a metric record (a counter sample): metric, value
 };
 // The last kind: the cache and the index reject kind bytes beyond it.
-constexpr EventKind kLastEventKind = EventKind::RmaGroupSync;
+constexpr EventKind kLastEventKind = EventKind::Metric;
 
 // A decoder marks an event whose record refers to something the trace does not define
 // (a rank outside its communicator, an undefined communicator or region); the state
@@ -72,7 +73,8 @@ struct Event {
   Position enterptr = 0;
   Position sendptr = 0;      // recv: sendptr; startptr, originptr, forkptr, lockptr
   std::int64_t tag = 0;      // send/recv: tag; collective exit: recvd; rma: rmaid; lock: lockid;
-                             // rma_group_sync: group
+                             // rma_group_sync: group; metric: index in Definitions::metrics
+                             // (-1: a member the trace does not define)
   std::int64_t com = -1;     // send/recv/collective exit: com (-1: none); rma, rma_group_sync: win
   std::uint64_t len = 0;     // send/recv/rma: bytes; collective exit: sent
   Location loc = 0;

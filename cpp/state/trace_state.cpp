@@ -485,6 +485,7 @@ Anomaly TraceState::apply_model(Event& event, Event& retired, bool& has_retired)
     case EventKind::WindowLock:
     case EventKind::Other:
     case EventKind::RmaGroupSync:
+    case EventKind::Metric:
       return Anomaly::None;
   }
   return Anomaly::None;

@@ -7,7 +7,8 @@ const char* attribute_name(Attribute attribute) {
       "pos", "loc", "time", "type", "enterptr", "region", "dest", "src", "tag", "com", "len",
       "sendptr", "data1", "data2", "root", "sent", "recvd", "collbegin", "collend", "win",
       "rmaid", "peer",
-      "startptr", "originptr", "forkptr", "lockid", "lockptr", "exclusive", "request", "group"};
+      "startptr", "originptr", "forkptr", "lockid", "lockptr", "exclusive", "request", "group",
+      "metric", "value"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Attribute::Count_),
                 "one name per attribute");
   return names[static_cast<int>(attribute)];
@@ -53,6 +54,8 @@ const std::vector<AttributeSpec>& attribute_specs(EventKind kind) {
   // OTF2's RmaGroupSync: the process group (EventTrace::members) it synchronises with.
   static const auto group_sync = with_common({{A::Data1, S::Data1}, {A::Data2, S::Data2},
                                               {A::Group, S::Tag}});
+  // A counter sample: the counter's name (a MetricDefinition's) and its value.
+  static const auto metric = with_common({{A::Metric, S::Data1}, {A::Value, S::Data2}});
   static const auto fork = with_common({});
   static const auto join = with_common({{A::Forkptr, S::Pointer}});
   static const auto lock = with_common({{A::Lockid, S::Tag}, {A::Lockptr, S::Pointer}});
@@ -71,6 +74,7 @@ const std::vector<AttributeSpec>& attribute_specs(EventKind kind) {
     case EventKind::Join: return join;
     case EventKind::ThreadLock: return lock;
     case EventKind::RmaGroupSync: return group_sync;
+    case EventKind::Metric: return metric;
   }
   return other;
 }

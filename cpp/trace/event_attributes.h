@@ -10,7 +10,7 @@ namespace earl {
 enum class Attribute : std::uint8_t {
   Pos, Loc, Time, Type, Enterptr, Region, Dest, Src, Tag, Com, Len, Sendptr, Data1, Data2,
   Root, Sent, Recvd, Collbegin, Collend, Win, Rmaid, Peer, Startptr, Originptr, Forkptr,
-  Lockid, Lockptr, Exclusive, Request, Group, Count_
+  Lockid, Lockptr, Exclusive, Request, Group, Metric, Value, Count_
 };
 
 // Where an attribute's value lives in an Event record.

@@ -58,6 +58,9 @@ class EventTrace {
   // The locations of communicator `com` (its id as events' `com` name it) in rank order:
   // rank r is element r. EarlError for a communicator whose ranks the trace does not name.
   const std::vector<Location>& ranks(std::int64_t com) const;
+  // The counters the trace defines (OTF2's metric members), in definition order; a metric
+  // event's counter is metrics()[its index]. trace/metric_fields.h: how mappings show them.
+  const std::vector<MetricDefinition>& metrics() const { return definitions().metrics; }
   const Problems& problems() const { return access_->problems(); }
   const RandomAccessTrace& access() const { return *access_; }
   const Definitions& definitions() const { return access_->definitions(); }

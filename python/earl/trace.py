@@ -94,14 +94,48 @@ class EventTrace(_core.EventTrace):
 
         Fields: pos, loc, time, type (index into types()), enterptr, region (index into
         regions(), -1 for none), peer (dest of a send, src of a recv, else -1), tag, com,
-        len, sendptr.
+        len, sendptr; then, where the trace defines metrics (hardware counters), one
+        float64 field per metrics() entry, named by the metric (metric_columns()): the
+        value of a metric event of that counter, NaN in every other row.
         """
         size = len(self)
         last = size if last is None else last
         if not (1 <= first <= size + 1) or not (first - 1 <= last <= size):
             raise _core.EarlError(
                 f"to_numpy: positions {first}..{last} are outside 1..{size}")
-        return self._records(first, last - first + 1)
+        rows, counters = self._records(first, last - first + 1)
+        if counters is None:
+            return rows
+        import numpy
+        # The counters follow the core's row in memory: whole rows are copied as bytes
+        # (copying field by field into an unaligned layout costs ten times as much).
+        base, names = rows.dtype, self.metric_columns()
+        dtype = numpy.dtype({
+            "names": list(base.names) + names,
+            "formats": [base.fields[f][0] for f in base.names] + [numpy.float64] * len(names),
+            "offsets": [base.fields[f][1] for f in base.names]
+                       + [base.itemsize + 8 * i for i in range(len(names))],
+            "itemsize": base.itemsize + 8 * len(names)})
+        out = numpy.empty(len(rows), dtype)
+        raw = out.view(numpy.uint8).reshape(len(rows), dtype.itemsize)
+        raw[:, :base.itemsize] = rows.view(numpy.uint8).reshape(len(rows), base.itemsize)
+        raw[:, base.itemsize:] = counters.view(numpy.uint8).reshape(len(rows), 8 * len(names))
+        return out
+
+    def metric_columns(self):
+        """The to_numpy() field of each metrics() entry, in its order: the metric's name,
+        or "metric:NAME" where the name is taken (a base field such as "time", or an
+        earlier metric of the same name), then "metric:NAME:INDEX"."""
+        taken = set(event_dtype().names)
+        names = []
+        for index, metric in enumerate(self.metrics()):
+            name = metric["name"]
+            for candidate in (name, f"metric:{name}", f"metric:{name}:{index}"):
+                if candidate not in taken:
+                    break
+            taken.add(candidate)
+            names.append(candidate)
+        return names
 
 
 class _LazyBar:

@@ -36,7 +36,16 @@ struct Collector {
   std::unordered_map<std::uint64_t, OTF2_GroupRef> comm_groups;
   std::unordered_map<std::uint64_t, std::vector<OTF2_MetricMemberRef>> metric_classes;
   std::unordered_map<std::uint64_t, std::uint64_t> metric_instances;  // instance -> class
-  std::unordered_map<std::uint64_t, OTF2_StringRef> member_names;
+  struct RawMember {
+    OTF2_MetricMemberRef id;
+    OTF2_StringRef name, description, unit;
+    OTF2_MetricType source;
+    OTF2_MetricMode mode;
+    OTF2_Type value_type;
+    OTF2_Base base;
+    std::int64_t exponent;
+  };
+  std::vector<RawMember> members;
   std::unordered_map<std::uint64_t, OTF2_StringRef> parameters;
   // The first id defined twice (the official reader rejects such archives too; reading on
   // would give one location's events to another, or free a reader still in use).
@@ -110,11 +119,56 @@ OTF2_CallbackCode on_window(void* data, OTF2_RmaWinRef self, OTF2_StringRef, OTF
 }
 
 OTF2_CallbackCode on_metric_member(void* data, OTF2_MetricMemberRef self, OTF2_StringRef name,
-                                   OTF2_StringRef, OTF2_MetricType, OTF2_MetricMode, OTF2_Type,
-                                   OTF2_Base, int64_t, OTF2_StringRef) {
+                                   OTF2_StringRef description, OTF2_MetricType source,
+                                   OTF2_MetricMode mode, OTF2_Type value_type, OTF2_Base base,
+                                   int64_t exponent, OTF2_StringRef unit) {
   collector(data).define("MetricMember", self);
-  collector(data).member_names[self] = name;
+  collector(data).members.push_back({self, name, description, unit, source, mode, value_type, base, exponent});
   return OTF2_CALLBACK_SUCCESS;
+}
+
+const char* metric_mode_name(OTF2_MetricMode mode) {
+  switch (mode) {
+    case OTF2_METRIC_ACCUMULATED_START: return "accumulated_start";
+    case OTF2_METRIC_ACCUMULATED_POINT: return "accumulated_point";
+    case OTF2_METRIC_ACCUMULATED_LAST: return "accumulated_last";
+    case OTF2_METRIC_ACCUMULATED_NEXT: return "accumulated_next";
+    case OTF2_METRIC_ABSOLUTE_POINT: return "absolute_point";
+    case OTF2_METRIC_ABSOLUTE_LAST: return "absolute_last";
+    case OTF2_METRIC_ABSOLUTE_NEXT: return "absolute_next";
+    case OTF2_METRIC_RELATIVE_POINT: return "relative_point";
+    case OTF2_METRIC_RELATIVE_LAST: return "relative_last";
+    case OTF2_METRIC_RELATIVE_NEXT: return "relative_next";
+  }
+  return "unknown";
+}
+
+MetricSum metric_sum(OTF2_MetricMode mode) {
+  switch (mode) {
+    case OTF2_METRIC_ACCUMULATED_START:
+    case OTF2_METRIC_ACCUMULATED_POINT: return MetricSum::Difference;
+    case OTF2_METRIC_ACCUMULATED_LAST:
+    case OTF2_METRIC_RELATIVE_LAST: return MetricSum::Sample;
+    default: return MetricSum::None;
+  }
+}
+
+const char* metric_source_name(OTF2_MetricType source) {
+  switch (source) {
+    case OTF2_METRIC_TYPE_PAPI: return "papi";
+    case OTF2_METRIC_TYPE_RUSAGE: return "rusage";
+    case OTF2_METRIC_TYPE_USER: return "user";
+    default: return "other";
+  }
+}
+
+// The type metric records give the member's values (otf2_records.cpp reads them the same way).
+const char* metric_value_type(OTF2_Type type) {
+  switch (type) {
+    case OTF2_TYPE_DOUBLE: return "double";
+    case OTF2_TYPE_UINT64: return "uint64";
+    default: return "int64";
+  }
 }
 
 OTF2_CallbackCode on_metric_class(void* data, OTF2_MetricRef self, uint8_t count,
@@ -240,14 +294,21 @@ void read_otf2_definitions(OTF2_Reader* reader, const std::string& archive, Otf2
   for (const auto& [ref, group] : c.groups)
     if (group.type == OTF2_GROUP_TYPE_COMM_GROUP || group.type == OTF2_GROUP_TYPE_LOCATIONS)
       earl.location_groups[static_cast<std::int64_t>(ref)] = ranks_of(c, group);
+  std::unordered_map<std::uint64_t, std::int64_t> member_index;
+  for (const auto& raw : c.members) {
+    member_index[raw.id] = static_cast<std::int64_t>(earl.metrics.size());
+    earl.metrics.push_back({out.string(raw.name), out.string(raw.unit), out.string(raw.description),
+                            metric_mode_name(raw.mode), metric_source_name(raw.source),
+                            metric_value_type(raw.value_type), raw.base == OTF2_BASE_BINARY ? 2 : 10,
+                            raw.exponent, metric_sum(raw.mode)});
+  }
   for (const auto& [metric, members] : c.metric_classes) {
-    std::vector<std::string> names;
+    std::vector<std::int64_t> indices;
     for (OTF2_MetricMemberRef member : members) {
-      auto found = c.member_names.find(member);
-      names.push_back(found == c.member_names.end() ? "metric " + std::to_string(member)
-                                                    : out.string(found->second));
+      auto found = member_index.find(member);
+      indices.push_back(found == member_index.end() ? -1 : found->second);
     }
-    out.metric_members[metric] = names;
+    out.metric_members[metric] = indices;
   }
   for (const auto& [instance, metric_class] : c.metric_instances) {
     auto found = out.metric_members.find(metric_class);

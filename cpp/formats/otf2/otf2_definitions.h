@@ -26,8 +26,9 @@ struct Otf2Definitions {
   std::unordered_map<std::uint64_t, std::vector<Location>> comm_ranks;
   std::unordered_map<std::uint64_t, bool> comm_is_self;
   std::unordered_map<std::uint64_t, std::uint64_t> window_comm;  // RMA window -> comm
-  // Metric (class or instance) -> names of its members, in record order.
-  std::unordered_map<std::uint64_t, std::vector<std::string>> metric_members;
+  // Metric (class or instance) -> its members, in record order, as indices into
+  // earl.metrics (-1: a member the archive does not define).
+  std::unordered_map<std::uint64_t, std::vector<std::int64_t>> metric_members;
   std::unordered_map<std::uint64_t, std::string> parameter_names;
 
   Definitions earl;

@@ -265,13 +265,15 @@ OTF2_CallbackCode on_metric(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, voi
                             const OTF2_Type* types, const OTF2_MetricValue* values) {
   Otf2Archive& d = archive(data);
   const auto& members = d.otf2().metric_members;
-  auto names = members.find(metric);
+  const auto& defined = d.otf2().earl.metrics;
+  auto indices = members.find(metric);
   for (uint8_t i = 0; i < count; ++i) {
-    Event& e = other(d, time, kRecMetric);
-    std::string name = names != members.end() && i < names->second.size()
-                           ? names->second[i]
-                           : "metric " + std::to_string(metric) + "[" + std::to_string(i) + "]";
-    e.data1 = string_value(d, name);
+    Event& e = d.emit(time, EventKind::Metric, d.type_id(kRecMetric));
+    e.tag = indices != members.end() && i < indices->second.size() ? indices->second[i] : -1;
+    if (e.tag >= 0)
+      e.data1 = string_value(d, defined[static_cast<std::size_t>(e.tag)].name);
+    else
+      e.data1 = string_value(d, "metric " + std::to_string(metric) + "[" + std::to_string(i) + "]");
     switch (types[i]) {
       case OTF2_TYPE_DOUBLE: e.data2 = Value::of_float(values[i].floating_point); break;
       case OTF2_TYPE_UINT64: e.data2 = Value::of_uint(values[i].unsigned_int); break;

@@ -5,6 +5,7 @@ opens offline: HTML, inline SVG and a few lines of JavaScript, nothing fetched."
 import html
 import json
 
+from earl.analysis.counter_view import counter_heading, counter_rows
 from earl.analysis.formatting import counted, patterns_found, seconds
 
 _STYLE = """body{font-family:sans-serif;margin:2em}
@@ -62,6 +63,21 @@ def bars(values, labels, total, color="#c33"):
     return '<div class="bars">' + "".join(rows) + "</div>"
 
 
+def counter_tables(report, top=10):
+    """A table per hardware counter: its call paths, inclusive and exclusive values."""
+    parts = []
+    for name in report.counters:
+        rows, more = counter_rows(report, name, top)
+        body = "".join(f"<tr><td>{html.escape(path)}</td><td>{inclusive}</td><td>{exclusive}</td>"
+                       f"<td>{share}%</td></tr>" for path, inclusive, exclusive, share in rows)
+        parts.append(f"<h3>{html.escape(counter_heading(report, name))}</h3>"
+                     f"<table class='earl-counter' data-counter='{html.escape(name)}'><thead><tr>"
+                     "<th>call path</th><th>inclusive</th><th>exclusive</th><th>%</th></tr></thead>"
+                     f"<tbody>{body}</tbody></table>"
+                     + (f"<p>and {counted(more, 'more call path')}</p>" if more else ""))
+    return "".join(parts)
+
+
 def write_html(report, path):
     from earl import _core
     from earl.analysis.html_plots import communication_matrix, timeline
@@ -87,6 +103,9 @@ def write_html(report, path):
                         f"{counted(report.instances(m), 'instance')}</h3>"
                         + bars([v for _, v in items], [p for p, _ in items], report.total(m),
                                color="#36c"))
+    if report.counters:
+        sections.append("<h2>Hardware counters (inclusive: with callees)</h2>")
+        sections.append(counter_tables(report))
     sections.append("<h2>Communication matrix (point to point: bytes, messages)</h2>")
     sections.append(communication_matrix(report))
     sections.append("<h2>Timeline of the worst wait instances</h2>")

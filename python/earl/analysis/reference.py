@@ -41,8 +41,8 @@ def run_scripts(path, format=None):
 
 def analyze_with_scripts(path, format=None):
     """The scripts' results as an EngineResult (earl.analysis.report_schema), the form
-    the native engine gives: no collective count and no worst instances (the scripts keep
-    neither), recorded times."""
+    the native engine gives: no collective count, no worst instances and no counters (the
+    scripts keep none of them), recorded times."""
     from earl import EventTrace
     found = run_scripts(path, format)
     with EventTrace(path, format=format, progress=lambda f: None) as e:
@@ -81,4 +81,4 @@ def analyze_with_scripts(path, format=None):
         clock_jumps=0, time_corrected=False, regions=regions, locations=locations,
         callpaths=callpaths, values=values, instances=instances, problems={},
         traffic=[Traffic(src, dest, b, n) for (src, dest), (b, n) in sorted(traffic.items())],
-        worst=[], damaged=damaged)
+        worst=[], damaged=damaged, counters=[])

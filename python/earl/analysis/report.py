@@ -3,8 +3,8 @@ import json
 import os
 
 from earl import _core
-from earl.analysis.report_schema import (MetricRow, MetricTotals, PatternTotals, ReportJson,
-                                         TrafficRow, WaitRow, engine_result)
+from earl.analysis.report_schema import (CounterTotals, MetricRow, MetricTotals, PatternTotals,
+                                         ReportJson, TrafficRow, WaitRow, engine_result)
 from earl.progress import ProgressBar
 
 
@@ -71,6 +71,8 @@ class Report:
             self.callpath_parents.append(parent)
         self._values = self.raw["values"]
         self._instances = self.raw["instances"]
+        # Hardware counters per call path (report_schema.Counter), by name.
+        self.counters = {c["name"]: c for c in self.raw.get("counters", [])}
 
     @classmethod
     def from_json(cls, text, origin="JSON report"):
@@ -108,6 +110,28 @@ class Report:
             key = self.callpaths[cp] if cp >= 0 else "(outside any region)"
             out[key] = out.get(key, 0.0) + v
         return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+    def counter_cells(self, name, inclusive=False):
+        """[(callpath id, location, value)] of one counter, exclusive (or inclusive)."""
+        if name not in self.counters:
+            raise _core.EarlError(f"unknown counter {name!r} (known: "
+                                  f"{', '.join(self.counters) or 'none in this trace'})")
+        return self.counters[name]["inclusive" if inclusive else "exclusive"]
+
+    def counter_by_callpath(self, name, inclusive=False):
+        """{call path name: value} of one counter summed over locations, largest first."""
+        out = {}
+        for cp, _, v in self.counter_cells(name, inclusive):
+            key = self.callpaths[cp] if cp >= 0 else "(outside any region)"
+            out[key] = out.get(key, 0.0) + v
+        return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+    def counter_by_location(self, name):
+        """{location: value} of one counter summed over call paths."""
+        out = {}
+        for _, loc, v in self.counter_cells(name):
+            out[loc] = out.get(loc, 0.0) + v
+        return dict(sorted(out.items()))
 
     def traffic(self):
         """Point-to-point traffic: [(source location, destination location, bytes,
@@ -157,7 +181,15 @@ class Report:
             traffic=[TrafficRow(src=src, dest=dest, bytes=b, messages=n)
                      for src, dest, b, n in self.traffic()],
             worst_instances=[WaitRow(w) for w in self.worst_instances()],
-            damaged=self.damaged, engine_result=self.raw)
+            damaged=self.damaged,
+            counters={name: CounterTotals(
+                unit=c["unit"], description=c["description"], mode=c["mode"],
+                total=sum((v for _, _, v in c["exclusive"]), 0.0),
+                by_location={str(k): v for k, v in self.counter_by_location(name).items()},
+                exclusive=self.counter_by_callpath(name),
+                inclusive=self.counter_by_callpath(name, inclusive=True))
+                for name, c in self.counters.items()},
+            engine_result=self.raw)
         if self.clock_jumps is not None:
             out["clock_jumps"] = self.clock_jumps
         return out

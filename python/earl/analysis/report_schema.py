@@ -44,6 +44,22 @@ class WaitInstance(NamedTuple):
     idle: float      # seconds waited
 
 
+class Counter(TypedDict):
+    """A hardware counter (EventTrace.metrics()'s fields) per call path and location."""
+    name: str                     # e.g. "PAPI_TOT_CYC"
+    unit: str                     # values are value * base**exponent unit
+    description: str
+    mode: str                     # OTF2's metric mode: "accumulated_start", "relative_last", ...
+    source: str                   # "papi", "rusage", "user" or "other"
+    value_type: str               # "int64", "uint64" or "double"
+    base: int                     # 2 or 10
+    exponent: int
+    per_callpath: bool            # always True here: only such counters are summed
+    exclusive: list[Cell]         # the amount counted while the call path was innermost
+    inclusive: list[Cell]         # with its callees: Cube's inclusive value (for Score-P's
+                                  # accumulated counters the leave's sample - the enter's)
+
+
 class EngineResult(TypedDict):
     file: str                     # the trace as opened
     format: str                   # its format name ("alog", "otf2", ...)
@@ -67,6 +83,9 @@ class EngineResult(TypedDict):
                                   # engine only
     damaged: NotRequired[list[str]]  # one line per location read only up to damage in its
                                      # input (a cut event file); both engines write it
+    counters: NotRequired[list[Counter]]  # the trace's counters summed per call path (metric
+                                          # modes that add up), in definition order; the
+                                          # native engine only (absent: none computed)
 
 
 class MetricTotals(TypedDict):
@@ -103,6 +122,16 @@ class MetricRow(TypedDict):
     description: str
 
 
+class CounterTotals(TypedDict):
+    unit: str
+    description: str
+    mode: str
+    total: float                  # summed over call paths (exclusive) and locations
+    by_location: dict[str, float]  # location id -> the location's total
+    exclusive: dict[str, float]   # "main/step/MPI_Recv" -> exclusive value, largest first
+    inclusive: dict[str, float]   # "main/step/MPI_Recv" -> inclusive value, largest first
+
+
 class ReportJson(TypedDict):
     file: str
     format: str
@@ -114,6 +143,7 @@ class ReportJson(TypedDict):
     problems: dict[str, int]
     traffic: list[TrafficRow]
     worst_instances: list[WaitRow]
+    counters: dict[str, CounterTotals]   # counter name -> its values (EngineResult.counters)
     clock_jumps: NotRequired[int]  # with time correction only: EngineResult.clock_jumps
     damaged: list[str]            # EngineResult.damaged
     engine_result: EngineResult   # everything above is computed from this

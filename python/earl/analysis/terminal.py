@@ -3,6 +3,7 @@ counts in aligned columns), then the worst call paths and locations of each patt
 Rows that print as zero are hidden unless asked for; piped output is plain and never wraps."""
 import re
 
+from earl.analysis.counter_view import counter_heading, counter_rows
 from earl.analysis.formatting import (counted, metric_value, patterns_found, prints_as_zero,
                                       seconds)
 
@@ -129,6 +130,24 @@ def _pattern_section(report, console, metric, top):
         + (f", and {len(locations) - top} more" if len(locations) > top else "")))
 
 
+def _counter_section(report, console, name, top):
+    from rich.table import Table
+    from rich.text import Text
+
+    console.print()
+    console.print(Text(counter_heading(report, name), style="bold"))
+    table = Table(pad_edge=True)
+    table.add_column("call path", no_wrap=True)
+    for column in ("inclusive", "exclusive", "%"):
+        table.add_column(column, justify="right", no_wrap=True)
+    rows, more = counter_rows(report, name, top)
+    for path, inclusive, exclusive, share in rows:
+        table.add_row(Text(path), inclusive, exclusive, share)
+    console.print(table)
+    if more:
+        console.print(f"  and {counted(more, 'more call path')} (--top shows more)")
+
+
 def render(report, console, top=5, show_all=False):
     """Print `report` on the rich `console`: `top` call paths and locations per pattern;
     `show_all` keeps the metric rows that print as zero."""
@@ -148,6 +167,8 @@ def render(report, console, top=5, show_all=False):
         console.print(f"({counted(hidden, 'metric')} with nothing found hidden; --all shows them)")
     for metric in patterns_found(report):
         _pattern_section(report, console, metric, top)
+    for name in report.counters:
+        _counter_section(report, console, name, top)
     problems = {k: v for k, v in report.problems.items() if v}
     if problems:
         console.print(Text.assemble(("problems:", "yellow"), " " + ", ".join(
