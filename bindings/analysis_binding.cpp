@@ -11,6 +11,7 @@
 #include "analysis/analysis.h"
 #include "analysis/metric_tree.h"
 #include "bindings/bindings.h"
+#include "bindings/open_options_binding.h"
 #include "bindings/python_callbacks.h"
 #include "bindings/python_text.h"
 #include "bindings/python_metric_fields.h"
@@ -115,15 +116,16 @@ void bind_analysis(py::module_& m) {
       "analyze",
       [](const std::string& file, const py::object& format, const py::object& progress,
          bool time_correct, const py::object& min_latency, bool strict) {
+        // The options the analysis shares with opening a trace: converted and checked by
+        // the one table (trace/open_options.h).
+        OpenOptions open;
+        set_python_option(open, "time_correct", py::bool_(time_correct));
+        set_python_option(open, "min_latency", min_latency);
+        set_python_option(open, "strict", py::bool_(strict));
         analysis::AnalysisOptions options;
-        options.time_correct = time_correct;
-        options.strict = strict;
-        if (!min_latency.is_none()) {
-          if (PyBool_Check(min_latency.ptr()) ||
-              (!PyFloat_Check(min_latency.ptr()) && !PyLong_Check(min_latency.ptr())))
-            throw py::type_error("min_latency must be a number of seconds");
-          options.clock.min_latency = min_latency.cast<double>();
-        }
+        options.time_correct = open.time_correct;
+        options.clock = open.clock;
+        options.strict = open.strict;
         if (!format.is_none()) {
           if (!py::isinstance<py::str>(format)) throw EarlError("earl analyze: format must be a string");
           options.format = format.cast<std::string>();

@@ -119,6 +119,12 @@ OpenArguments open_arguments(const py::args& args, const py::kwargs& kwargs) {
   return out;
 }
 
+void set_python_option(OpenOptions& options, const char* name, const py::object& value) {
+  const OpenOption* option = find_open_option(name);
+  if (!option) throw EarlError(std::string("internal error: no open option '") + name + "'");
+  set_open_option(options, *option, converted(*option, value), name);
+}
+
 const std::string& open_signature_text() {
   static const std::string text = [] {
     std::string out = "EventTrace(file";

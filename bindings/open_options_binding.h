@@ -20,6 +20,10 @@ struct OpenArguments {
 // wrong Python type; EarlError for a value out of range.
 OpenArguments open_arguments(const pybind11::args& args, const pybind11::kwargs& kwargs);
 
+// Sets the table's option `name` from a Python value (None: not given), converted and
+// checked as EventTrace's parameters are (TypeError, EarlError naming it).
+void set_python_option(OpenOptions& options, const char* name, const pybind11::object& value);
+
 // "EventTrace(file, format=None, bdist=10000, ...)" with the table's defaults.
 const std::string& open_signature_text();
 
