@@ -12,7 +12,8 @@ import pytest
 import earl
 from earl import _core
 from alog_traces import write_alog
-from test_tcl_common import LIBRARY, error_of, interp
+from test_open_options_lua_tcl import lua, tcl  # noqa: F401  (fixtures)
+from test_tcl_common import error_of
 
 # name: (Tcl flag, 1998 Tcl flag, default, environment variable, a valid value)
 EXPECTED = {
@@ -43,18 +44,6 @@ def tcl_literal(value):
 @pytest.fixture
 def path(tmp_path):
     return write_alog(tmp_path, TRACE)
-
-
-@pytest.fixture
-def lua():
-    return pytest.importorskip("earl.lua").runtime()
-
-
-@pytest.fixture
-def tcl():
-    if LIBRARY is None:
-        pytest.skip("no Tcl extension")
-    return interp()
 
 
 def test_the_core_table_is_the_expected_one():
