@@ -24,6 +24,7 @@ lost record; strict=True must fail naming it.
 from __future__ import annotations
 
 import json
+import random
 import sys
 import traceback
 from pathlib import Path
@@ -135,8 +136,22 @@ def compare_cut(case, base, intact_streams, announced):
         for d in damaged:
             if not d["message"].startswith(f"{anchor}: location {d['loc']} "):
                 differences.append(f"{where}: message does not name the archive and location: {d['message']}")
+        differences += random_access_differences(anchor, cache, ref)
         differences += strict_differences(anchor, cache, bool(damaged))
     return differences
+
+
+def random_access_differences(anchor, cache, ref, probes=60):
+    """Positions in a seeded random order with a bookmark every 5 events and a history of
+    2: every event is reached by restoring a bookmark of the damaged archive."""
+    trace = earl.EventTrace(str(anchor), cache=cache, bdist=5, hsize=2, progress=lambda f: None)
+    rnd = random.Random(ref.m)
+    for pos in (rnd.randint(1, ref.m) for _ in range(probes if ref.m else 0)):
+        try:
+            check_event(trace.event(pos), ref.event(pos), f"cache={cache} random access event {pos}")
+        except AssertionError as error:
+            return [str(error)]
+    return []
 
 
 def compare_changed(case, base, intact_streams, announced):
