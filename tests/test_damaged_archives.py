@@ -262,3 +262,38 @@ def test_no_index_is_kept_for_a_damaged_archive(tmp_path, monkeypatch, cache):
         assert trace.problems()["damaged"]["count"] == 1
         assert "not kept for a damaged trace" in trace.index_info()["note"], trace.index_info()
         assert trace.index_info()["state"] != "loaded"
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_more_records_than_announced_ends_the_location_where_announced(tmp_path, cache):
+    """An event file holding more records than its Location definition announces (written
+    here with the official writer, its count lowered): the announced records are read, the
+    rest is named as damage; strict=True refuses the archive."""
+    from otf2_archives import ArchiveWriter, T
+    from otf2_reference import Otf2Reference, check_event
+
+    def write(directory, announced):
+        aw = ArchiveWriter(directory, "over", 1000)
+        a, = aw.process("MPI Rank 0")
+        r = aw.region("main")
+        e = aw.ev(a)
+        for k in range(6):
+            e.enter(T(10 * k), r)
+            e.leave(T(10 * k + 5), r)
+        if announced is not None:
+            a._number_of_events_written = announced
+        return aw.close()
+
+    intact = write(tmp_path / "intact", None)
+    over = write(tmp_path / "over", 9)
+    trace = earl.EventTrace(str(over), cache=cache, progress=lambda f: None)
+    want = Otf2Reference.load(str(intact)).events[1:10]  # the first 9 of the 12 records
+    got = [trace.event(pos) for pos in range(1, len(trace) + 1)]
+    assert len(got) == 9
+    for pos, (g, w) in enumerate(zip(got, want), 1):
+        check_event(g, w, f"event {pos}")
+    [entry] = trace.problems()["damaged"]["locations"]
+    assert (entry["loc"], entry["record"], entry["announced"]) == (0, 10, 9)
+    assert "more event records than the 9 its definition announces" in entry["message"]
+    with pytest.raises(earl.EarlError, match="more event records than the 9 its definition announces"):
+        earl.EventTrace(str(over), cache=cache, strict=True, progress=lambda f: None)

@@ -233,11 +233,11 @@ bool Otf2Archive::beyond_announced(Stream& stream) {
   stream.carry = carry;
   if (status != OTF2_SUCCESS) otf2_problem(status);  // forget libotf2's message
   if (stream.total_records > 0)
-    return !stop_at_damage(stream, stream.next_record,
-                           "more event records than the " + std::to_string(stream.total_records) +
-                               " its definition announces (is the event file damaged or truncated?)");
-  return !stop_at_damage(stream, stream.next_record,
-                         "more event records than its event file has bytes (is it damaged or truncated?)");
+    return stop_at_damage(stream, stream.next_record,
+                          "more event records than the " + std::to_string(stream.total_records) +
+                              " its definition announces (is the event file damaged or truncated?)");
+  return stop_at_damage(stream, stream.next_record,
+                        "more event records than its event file has bytes (is it damaged or truncated?)");
 }
 
 bool Otf2Archive::stop_at_damage(Stream& stream, std::uint64_t record, const std::string& reason) {

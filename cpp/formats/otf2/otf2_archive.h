@@ -124,8 +124,8 @@ class Otf2Archive {
   // The stream has read all it may: ends it, at the cut of its event file, or else after
   // checking that no record follows what its definition announces. Returns false.
   bool at_end(Stream& stream);
-  // Reads one record more than announced; false when there is none. A record there means
-  // the event file is damaged: its events are dropped.
+  // Reads one record more than announced: none, the stream ends where announced; one, the
+  // event file is damaged (the record's events are dropped, the stream ends there). False.
   bool beyond_announced(Stream& stream);
   // The stream cannot be read from `record` on for `reason`: EarlError with strict, else
   // the stream ends there (noted in damage()). Returns false (the stream has no more).
