@@ -213,6 +213,13 @@ def test_command_line_reads_a_cut_archive_and_names_the_damage(tmp_path, command
     assert "Traceback" not in done.stderr
     out = done.stdout + done.stderr
     assert "location 1 (MPI Rank 1 / Master thread): the event file is cut short inside or before record 28" in out
+    done = subprocess.run(earl_command + ["--json", str(anchor)], capture_output=True, text=True, timeout=120)
+    saved = json.loads(done.stdout)
+    damaged = saved["problems"]["damaged"] if command == "info" else saved["damaged"]
+    if command == "info":
+        assert [(d["loc"], d["record"], d["announced"]) for d in damaged["locations"]] == [(1, 28, 60)]
+    else:
+        assert len(damaged) == 1 and "location 1 " in damaged[0] and "record 28" in damaged[0]
     strict = subprocess.run(earl_command + ["--strict", str(anchor)], capture_output=True, text=True, timeout=120)
     assert strict.returncode != 0 and "Traceback" not in strict.stderr
     assert strict.stderr.strip().splitlines()[-1].endswith(
