@@ -4,6 +4,8 @@ import contextlib
 import sys
 
 import earl
+from earl.open_arguments import keywords
+from earl.index import note_new_index
 from earl.repl import scripted
 from earl.repl.demo_trace import demo_trace
 from earl.repl.session import Session
@@ -19,8 +21,8 @@ def main(args):
         path = args.trace
         if path is None:
             path = stack.enter_context(demo_trace())
-        trace = stack.enter_context(
-            earl.EventTrace(path, format=args.format, cache=not args.no_cache))
+        trace = stack.enter_context(earl.EventTrace(path, **keywords(args)))
+        note_new_index(trace)
         session = Session(trace, args.lang)
         if is_terminal():
             from earl.repl import interactive

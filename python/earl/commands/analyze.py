@@ -2,7 +2,7 @@
 import argparse
 import sys
 
-from earl import clock_options
+from earl import open_arguments
 
 HELP = "find wait states (late sender, barrier waits, ...) and where time is lost"
 DESCRIPTION = ("Automatic wait-state analysis (Scalasca's patterns): prints the metric tree "
@@ -23,7 +23,7 @@ def positive_int(text):
 
 def configure(parser):
     parser.add_argument("trace", help="trace to analyse (format detected from its content)")
-    parser.add_argument("-f", "--format", default=None, help="trace format (default: detect)")
+    open_arguments.add_format(parser)
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
     parser.add_argument("--html", metavar="FILE", help="write an interactive HTML report")
     parser.add_argument("--cube", metavar="FILE", help="write a Cube4 report (.cubex)")
@@ -34,14 +34,13 @@ def configure(parser):
                         help="call paths and locations shown per pattern (default: 5)")
     parser.add_argument("--all", action="store_true", dest="show_all",
                         help="show every metric of the tree, also those that print as zero")
-    clock_options.add_arguments(parser)
+    open_arguments.add_correction(parser)
 
 
 def run(args):
     from earl.analysis.report import analyze
 
-    report = analyze(args.trace, format=args.format, engine=args.engine,
-                     **clock_options.keywords(args))
+    report = analyze(args.trace, engine=args.engine, **open_arguments.keywords(args))
     if args.cube:
         report.write_cube(args.cube)
     if args.html:

@@ -3,7 +3,7 @@ import argparse
 import json
 
 import earl
-from earl import clock_options
+from earl import open_arguments
 from earl.index import note_new_index
 from earl.info import describe, summary
 
@@ -34,27 +34,20 @@ def configure(parser):
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = JSON_SCHEMA
     parser.add_argument("traces", nargs="+", metavar="TRACE")
-    parser.add_argument("-f", "--format", default=None, help="trace format (default: detect)")
+    open_arguments.add_format(parser)
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object per trace (fields below)")
     parser.add_argument("--all", action="store_true", dest="all_regions",
                         help="list every region defined, not only those in use")
-    parser.add_argument("--memory", default=None, type=int, metavar="BYTES",
-                        help=clock_options.table_help("memory"))
-    parser.add_argument("--no-cache", action="store_true",
-                        help="read OTF2 directly instead of through EARL's event cache in $TMPDIR")
-    parser.add_argument("--no-index", action="store_true",
-                        help="neither read nor write the persisted index (like EARL_INDEX=0)")
-    clock_options.add_arguments(parser)
+    open_arguments.add_reading(parser)
+    open_arguments.add_correction(parser)
 
 
 def run(args):
     for index, path in enumerate(args.traces):
         if index and not args.json:
             print()
-        with earl.EventTrace(path, format=args.format, cache=not args.no_cache,
-                             memory=args.memory, index=False if args.no_index else None,
-                             **clock_options.keywords(args)) as trace:
+        with earl.EventTrace(path, **open_arguments.keywords(args)) as trace:
             note_new_index(trace)
             if args.json:
                 print(json.dumps(summary(trace)))

@@ -1,5 +1,7 @@
 """`earl repl [TRACE]`: the face of earl.repl (the REPL itself is imported only when the
 command runs: DESIGN.md section 5)."""
+from earl import open_arguments
+
 HELP = "walk a trace interactively: step, jump, stacks, queues, search (Python, Lua, Tcl)"
 DESCRIPTION = ("Open TRACE (without one: a small generated demo trace) in an interactive shell. "
                "`:help` lists the commands; anything else is code in the current language, "
@@ -14,9 +16,9 @@ def configure(parser):
                         help="the trace (default: a generated demo trace)")
     parser.add_argument("--lang", choices=NAMES, default="python",
                         help="the language of code typed at the prompt (default: python)")
-    parser.add_argument("--format", default=None, help="trace format (default: detect)")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="read OTF2 directly instead of through EARL's event cache in $TMPDIR")
+    open_arguments.add_format(parser)
+    open_arguments.add_reading(parser)
+    open_arguments.add_correction(parser)
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="do not print the trace's summary at the start")
 
