@@ -3,8 +3,6 @@ and earl; a bare expression shows its repr, as Python's own REPL does."""
 import ast
 import builtins
 import codeop
-import runpy
-import sys
 
 import earl
 from earl.repl.languages import EvaluationError
@@ -126,16 +124,14 @@ class Evaluator:
         return self._searched
 
     def run_script(self, path, args):
-        saved = sys.argv
-        sys.argv = [path] + list(args)
+        from earl.run_script import run_python_as_main
+
         try:
-            runpy.run_path(path, run_name="__main__")
+            run_python_as_main(path, args)
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as error:
             raise EvaluationError(_located(error, path)) from None
-        finally:
-            sys.argv = saved
 
     def method_names(self):
         return sorted(name for name in dir(self.trace) if not name.startswith("_"))

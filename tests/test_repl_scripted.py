@@ -249,3 +249,13 @@ def test_run_finds_shipped_scripts_by_name_in_the_session_language(tmp_path):
     assert err[7].startswith("<stdin>:8: ") and "late_sender.py:" in err[7] and cannot in err[7]
     assert err[8] == ("<stdin>:9: :run: no such script: wasted_tme (earl scripts lists the "
                       "shipped ones; did you mean wasted_time?)")
+
+
+def test_run_of_a_python_script_that_imports_its_neighbour():
+    """patterns/collectives.py imports late_sender from its own folder, as `python SCRIPT`
+    allows: :run gives it the same sys.path as `earl run`, so both print the same."""
+    expected = subprocess.run([EARL, "run", "patterns/collectives.py", str(PING_PONG)],
+                              capture_output=True, text=True, timeout=120)
+    assert expected.returncode == 0 and expected.stdout, expected.stderr
+    done = run_repl(["-q", str(PING_PONG)], ":run patterns/collectives\n")
+    assert done.stderr == "" and done.stdout == expected.stdout

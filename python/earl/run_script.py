@@ -58,19 +58,27 @@ def user_traceback(error, script):
     return "".join(lines)
 
 
-def run_python(script, arguments):
+def run_python_as_main(script, arguments):
+    """Runs `script` as `python SCRIPT ARGS` would: ARGS in sys.argv, the script's folder
+    first on sys.path (so it imports its neighbours); both restored afterwards. Its errors
+    propagate as they are (the REPL and the command line show them each in their way)."""
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [script] + list(arguments)
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     try:
         runpy.run_path(script, run_name="__main__")
+    finally:
+        sys.argv = saved_argv
+        sys.path[:] = saved_path
+
+
+def run_python(script, arguments):
+    try:
+        run_python_as_main(script, arguments)
     except (SystemExit, KeyboardInterrupt):
         raise
     except BaseException as error:  # the user's error: shown as theirs, not as earl's
         raise ScriptFailed(user_traceback(error, script)) from None
-    finally:
-        sys.argv = saved_argv
-        sys.path[:] = saved_path
 
 
 def run_lua(script, arguments):
