@@ -368,7 +368,7 @@ def test_to_pandas_and_html_repr(small):
     pd = pytest.importorskip("pandas")
     report = earl.analyze(small[0], progress=lambda f: None)
     df = report.to_pandas()
-    assert list(df.columns) == ["metric", "callpath", "location", "location_name", "value"]
+    assert list(df.columns) == ["metric", "callpath", "location", "location_name", "value", "unit"]
     ls = df[df.metric == "mpi_latesender"]
     assert ls.value.sum() == approx(report.total("mpi_latesender"))
     assert set(ls.callpath) == {"main/step/exchange/MPI_Recv"}

@@ -152,6 +152,21 @@ def test_analysis_counters_per_call_path_and_location_are_cubes_leave_minus_ente
 
 
 @needs_papi
+def test_to_pandas_has_each_counters_exclusive_values_with_its_unit():
+    pytest.importorskip("pandas")
+    _, exclusive = leave_minus_enter(PING_PONG_PAPI)
+    df = earl.analyze(PING_PONG_PAPI, progress=lambda f: None).to_pandas()
+    counters = df[df.unit == "#"]
+    assert set(counters.metric) == {"PAPI_TOT_CYC", "PAPI_L2_TCM", "PAPI_BR_MSP"}
+    mine = {}
+    for row in counters.itertuples():
+        key = (row.metric, row.callpath or "(outside any region)", row.location)
+        mine[key] = mine.get(key, 0.0) + row.value
+    same_cells(mine, exclusive)
+    assert set(df[df.metric == "time"].unit) == {"sec"}
+
+
+@needs_papi
 def test_the_cube_file_holds_each_counter_with_its_unit(tmp_path):
     pycubexr = pytest.importorskip("pycubexr")
     inclusive, exclusive = leave_minus_enter(PING_PONG_PAPI)

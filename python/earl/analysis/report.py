@@ -5,6 +5,7 @@ import os
 from earl import _core
 from earl.analysis.report_schema import (CounterTotals, MetricRow, MetricTotals, PatternTotals,
                                          ReportJson, TrafficRow, WaitRow, engine_result)
+from earl.optional import require
 from earl.progress import ProgressBar
 
 
@@ -199,11 +200,18 @@ class Report:
 
     def to_pandas(self):
         """One row per (metric, call path, location) with a value: columns metric,
-        callpath, location, location_name, value."""
-        import pandas as pd
-        rows = [(m, self.callpaths[cp] if cp >= 0 else "", loc, self.location_name(loc), v)
-                for m in self.metrics for cp, loc, v in self.cells(m)]
-        return pd.DataFrame(rows, columns=["metric", "callpath", "location", "location_name", "value"])
+        callpath, location, location_name, value, unit. Each hardware counter is a metric
+        too, with its exclusive values (those of Cube's call tree) and the trace's unit."""
+        pd = require("pandas", "Report.to_pandas()")
+
+        def rows(metric, unit, cells):
+            return [(metric, self.callpaths[cp] if cp >= 0 else "", loc, self.location_name(loc), v, unit)
+                    for cp, loc, v in cells]
+        table = [row for m, info in self.metrics.items() for row in rows(m, info["unit"], self.cells(m))]
+        table += [row for name, counter in self.counters.items()
+                  for row in rows(name, counter["unit"], self.counter_cells(name))]
+        return pd.DataFrame(table, columns=["metric", "callpath", "location", "location_name",
+                                            "value", "unit"])
 
     def write_cube(self, path):
         from earl.analysis.cube import write_cube
