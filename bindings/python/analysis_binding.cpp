@@ -10,11 +10,11 @@
 
 #include "analysis/analysis.h"
 #include "analysis/metric_tree.h"
-#include "bindings/bindings.h"
-#include "bindings/open_options_binding.h"
-#include "bindings/python_callbacks.h"
-#include "bindings/python_text.h"
-#include "bindings/python_metric_fields.h"
+#include "bindings/python/bindings.h"
+#include "bindings/python/open_options_binding.h"
+#include "bindings/python/callbacks.h"
+#include "bindings/python/text.h"
+#include "bindings/python/metric_fields.h"
 #include "model/error.h"
 
 namespace py = pybind11;

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "bindings/bindings.h"
-#include "bindings/python_callbacks.h"
-#include "bindings/python_text.h"
+#include "bindings/python/bindings.h"
+#include "bindings/python/callbacks.h"
+#include "bindings/python/text.h"
 #include "convert/convert.h"
 #include "model/error.h"
 

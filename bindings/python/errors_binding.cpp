@@ -1,7 +1,7 @@
 #include <pybind11/pybind11.h>
 
-#include "bindings/bindings.h"
-#include "bindings/python_text.h"
+#include "bindings/python/bindings.h"
+#include "bindings/python/text.h"
 #include "model/error.h"
 
 namespace py = pybind11;

@@ -10,12 +10,12 @@
 #include <memory>
 #include <mutex>
 
-#include "bindings/bindings.h"
-#include "bindings/open_options_binding.h"
-#include "bindings/python_arguments.h"
-#include "bindings/python_callbacks.h"
-#include "bindings/python_metric_fields.h"
-#include "bindings/python_text.h"
+#include "bindings/python/bindings.h"
+#include "bindings/python/open_options_binding.h"
+#include "bindings/python/arguments.h"
+#include "bindings/python/callbacks.h"
+#include "bindings/python/metric_fields.h"
+#include "bindings/python/text.h"
 #include "index/index_settings.h"
 #include "model/error.h"
 #include "trace/event_attributes.h"

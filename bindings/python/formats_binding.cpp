@@ -3,7 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "bindings/bindings.h"
+#include "bindings/python/bindings.h"
 #include "registry/format_registry.h"
 
 namespace py = pybind11;

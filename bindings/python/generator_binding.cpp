@@ -7,12 +7,12 @@
 
 #include <string>
 
-#include "bindings/bindings.h"
-#include "bindings/generator_options.h"
-#include "bindings/ground_truth.h"
-#include "bindings/python_callbacks.h"
+#include "bindings/python/bindings.h"
+#include "bindings/python/generator_options.h"
+#include "bindings/python/ground_truth.h"
+#include "bindings/python/callbacks.h"
 #include "gen/generator.h"
-#include "bindings/python_text.h"
+#include "bindings/python/text.h"
 #include "format_interface/trace_writer.h"
 
 namespace py = pybind11;

@@ -1,4 +1,4 @@
-#include "bindings/generator_options.h"
+#include "bindings/python/generator_options.h"
 
 #include <pybind11/stl.h>
 

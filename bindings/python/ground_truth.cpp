@@ -1,10 +1,10 @@
-#include "bindings/ground_truth.h"
+#include "bindings/python/ground_truth.h"
 
 #include <pybind11/stl.h>
 
 #include <string>
 
-#include "bindings/generator_options.h"
+#include "bindings/python/generator_options.h"
 #include "gen/options.h"
 #include "gen/truth.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <variant>
 
-#include "bindings/python_text.h"
+#include "bindings/python/text.h"
 #include "trace/metric_fields.h"
 
 namespace earl::bindings {

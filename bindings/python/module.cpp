@@ -1,4 +1,4 @@
-#include "bindings/bindings.h"
+#include "bindings/python/bindings.h"
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "EARL's C++ trace engine (use the `earl` package, not this module)";

@@ -1,9 +1,9 @@
-#include "bindings/open_options_binding.h"
+#include "bindings/python/open_options_binding.h"
 
 #include <vector>
 
-#include "bindings/python_arguments.h"
-#include "bindings/python_text.h"
+#include "bindings/python/arguments.h"
+#include "bindings/python/text.h"
 
 namespace py = pybind11;
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "bindings/bindings.h"
+#include "bindings/python/bindings.h"
 #include "model/error.h"
 #include "stats/p2_statistic.h"
 

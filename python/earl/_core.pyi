@@ -1,4 +1,4 @@
-"""Types of earl._core, EARL's C++ trace engine (bindings/*.cpp). Use the `earl` package;
+"""Types of earl._core, EARL's C++ trace engine (bindings/python/*.cpp). Use the `earl` package;
 this module is its engine. tests/test_stubs.py keeps these names and the module's equal."""
 import os
 from typing import Any, Callable, Iterable, Literal, NotRequired, Optional, SupportsFloat, SupportsIndex, TypedDict, Union
