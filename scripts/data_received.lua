@@ -55,12 +55,16 @@ local function main(args)
     os.exit(1)
   end
   local received = data_received(e)
-  print(("%-20s %14s %12s"):format("location", "bytes", "KBytes"))
-  local total = 0
+  local labels, width = {}, 20
   for loc = 0, #received - 1 do
-    local count, name = received[loc + 1], e:locsym(loc)
-    local label = name == loc and tostring(loc) or ("%d (%s)"):format(loc, name)
-    print(("%-20s %14d %12.1f"):format(label, count, count / 1024))
+    local name = e:locsym(loc)
+    labels[loc + 1] = name == loc and tostring(loc) or ("%d (%s)"):format(loc, name)
+    width = math.max(width, #labels[loc + 1])
+  end
+  print(("%-" .. width .. "s %14s %12s"):format("location", "bytes", "KBytes"))
+  local total = 0
+  for i, count in ipairs(received) do
+    print(("%-" .. width .. "s %14d %12.1f"):format(labels[i], count, count / 1024))
     total = total + count
   end
   print(("%s: %d bytes received in total."):format(e:file(), total))

@@ -51,6 +51,12 @@ def draw(e, received, output):
     return True
 
 
+def location_label(e, loc):
+    """'3 (MPI Rank 3 / Master thread)', or '3' where the trace names no location."""
+    name = e.locsym(loc)
+    return str(loc) if name == loc else f"{loc} ({name})"
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="data_received.py", description=__doc__.split("\n")[0])
     parser.add_argument("trace")
@@ -63,11 +69,11 @@ def main(argv=None):
     except EarlError as error:
         parser.exit(1, f"data_received.py: {error}\n")
     received = data_received(e)
-    print(f"{'location':<20} {'bytes':>14} {'KBytes':>12}")
-    for loc, count in enumerate(received):
-        name = e.locsym(loc)
-        label = str(loc) if name == loc else f"{loc} ({name})"
-        print(f"{label:<20} {count:>14} {count / 1024:>12.1f}")
+    labels = [location_label(e, loc) for loc in range(len(received))]
+    width = max([20] + [len(label) for label in labels])
+    print(f"{'location':<{width}} {'bytes':>14} {'KBytes':>12}")
+    for label, count in zip(labels, received):
+        print(f"{label:<{width}} {count:>14} {count / 1024:>12.1f}")
     print(f"{e.file()}: {sum(received)} bytes received in total.")
     try:
         drawn = draw(e, received, output)

@@ -53,15 +53,18 @@ if {[catch {EventTrace e -file [lindex $positional 0]} error]} {
     exit 1
 }
 set received [data_received e]
-puts [format "%-20s %14s %12s" location bytes KBytes]
-set total 0
-set loc 0
-foreach count $received {
+set labels {}
+set width 20
+for {set loc 0} {$loc < [llength $received]} {incr loc} {
     set name [e locsym $loc]
-    set label [expr {$name eq $loc ? $loc : "$loc ($name)"}]
-    puts [format "%-20s %14s %12.1f" $label $count [expr {$count / 1024.0}]]
+    lappend labels [expr {$name eq $loc ? $loc : "$loc ($name)"}]
+    set width [expr {max($width, [string length [lindex $labels end]])}]
+}
+puts [format "%-*s %14s %12s" $width location bytes KBytes]
+set total 0
+foreach label $labels count $received {
+    puts [format "%-*s %14s %12.1f" $width $label $count [expr {$count / 1024.0}]]
     set total [expr {$total + $count}]
-    incr loc
 }
 puts "[e file]: $total bytes received in total."
 set kbytes {}

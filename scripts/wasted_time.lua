@@ -53,13 +53,17 @@ local function main(args)
   local locs = {}
   for loc in pairs(per_loc) do locs[#locs + 1] = loc end
   table.sort(locs)
-  if #locs > 0 then
-    print(("  %-20s %10s %12s"):format("receiver", "late recvs", "wasted [s]"))
-  end
+  local labels, width = {}, 20
   for _, loc in ipairs(locs) do
     local name = e:locsym(loc)
-    local label = name == loc and tostring(loc) or ("%d (%s)"):format(loc, name)
-    print(("  %-20s %10d %12.6f"):format(label, per_loc[loc][1], per_loc[loc][2]))
+    labels[loc] = name == loc and tostring(loc) or ("%d (%s)"):format(loc, name)
+    width = math.max(width, #labels[loc])
+  end
+  if #locs > 0 then
+    print(("  %-" .. width .. "s %10s %12s"):format("receiver", "late recvs", "wasted [s]"))
+  end
+  for _, loc in ipairs(locs) do
+    print(("  %-" .. width .. "s %10d %12.6f"):format(labels[loc], per_loc[loc][1], per_loc[loc][2]))
   end
   e:close()
 end

@@ -40,6 +40,12 @@ def wasted_time(e):
     return total, per_loc
 
 
+def location_label(e, loc):
+    """'3 (MPI Rank 3 / Master thread)', or '3' where the trace names no location."""
+    name = e.locsym(loc)
+    return str(loc) if name == loc else f"{loc} ({name})"
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1:
@@ -50,13 +56,13 @@ def main(argv=None):
         sys.exit(f"wasted_time.py: {error}")
     total, per_loc = wasted_time(e)
     print(f"{e.file()}: {total:.6f} sec wasted.")
+    labels = {loc: location_label(e, loc) for loc in per_loc}
+    width = max([20] + [len(label) for label in labels.values()])
     if per_loc:
-        print(f"  {'receiver':<20} {'late recvs':>10} {'wasted [s]':>12}")
+        print(f"  {'receiver':<{width}} {'late recvs':>10} {'wasted [s]':>12}")
     for loc in sorted(per_loc):
         count, seconds = per_loc[loc]
-        name = e.locsym(loc)
-        label = str(loc) if name == loc else f"{loc} ({name})"
-        print(f"  {label:<20} {count:>10} {seconds:>12.6f}")
+        print(f"  {labels[loc]:<{width}} {count:>10} {seconds:>12.6f}")
     return total, per_loc
 
 

@@ -49,13 +49,17 @@ if {[catch {EventTrace e -file [lindex $argv 0]} error]} {
 }
 set total [wasted_time e late]
 puts [format "%s: %.6f sec wasted." [e file] $total]
+set width 20
+foreach loc [array names late] {
+    set name [e locsym $loc]
+    set label($loc) [expr {$name eq $loc ? $loc : "$loc ($name)"}]
+    set width [expr {max($width, [string length $label($loc)])}]
+}
 if {[array size late]} {
-    puts [format "  %-20s %10s %12s" receiver "late recvs" "wasted \[s\]"]
+    puts [format "  %-*s %10s %12s" $width receiver "late recvs" "wasted \[s\]"]
 }
 foreach loc [lsort -integer [array names late]] {
     lassign $late($loc) count seconds
-    set name [e locsym $loc]
-    set label [expr {$name eq $loc ? $loc : "$loc ($name)"}]
-    puts [format "  %-20s %10d %12.6f" $label $count $seconds]
+    puts [format "  %-*s %10d %12.6f" $width $label($loc) $count $seconds]
 }
 rename e {}
