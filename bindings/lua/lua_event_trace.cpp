@@ -5,6 +5,11 @@
 // A trace object is a userdata holding one reference to a SharedTrace, the same C++
 // object the Python module holds when earl.lua.share() handed it over: moving the
 // iterator in either language moves it in both.
+//
+// Every method is one row of kMethods: its name and a body that reads its Lua arguments
+// and says what to ask of the locked trace. dispatch() does the rest for all of them:
+// checks the trace argument, turns C++ exceptions into Lua errors (protect), and
+// locked()/answer() take the lock, call, and push the answer once the lock is released.
 #include "bindings/lua/lua_event_trace.h"
 
 #include <cstdlib>
@@ -13,7 +18,10 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -43,12 +51,14 @@ enum NameTable { kTypes = 1, kRegions = 2, kStrings = 3, kNameTables = 3 };
 
 using Lock = std::lock_guard<std::recursive_mutex>;
 
-// Methods and metamethods carry two upvalues, set once in register_event_trace: the
+// Methods and metamethods carry three upvalues, set once in register_event_trace: the
 // metatable (checking the object by identity is cheaper than luaL_testudata's lookup by
-// name) and the attribute names as Lua strings, indexed by Attribute + 1 (an event table
-// then needs no string lookup for its keys). Both matter at millions of calls a second.
+// name), the attribute names as Lua strings, indexed by Attribute + 1 (an event table
+// then needs no string lookup for its keys), and the method's row. The first two matter
+// at millions of calls a second.
 constexpr int kMetatableUpvalue = 1;
 constexpr int kKeysUpvalue = 2;
+constexpr int kMethodUpvalue = 3;
 
 TraceBox& box_of(lua_State* L, const char* method) {
   TraceBox* box = nullptr;
@@ -64,34 +74,41 @@ TraceBox& box_of(lua_State* L, const char* method) {
   return *box;
 }
 
-SharedTrace& shared_of(lua_State* L, const char* method) { return **box_of(L, method).shared; }
+// One call of a method: the Lua state, the trace, and "EventTrace:<method>" for messages.
+// Nothing in it has a destructor, so the argument readers below may raise Lua errors.
+struct Call {
+  lua_State* L;
+  SharedTrace& shared;
+  const char* where;
+};
 
-// An optional position argument: -1 (the iterator) when omitted or nil.
-std::int64_t position_argument(lua_State* L, int idx, const char* method) {
-  lua_Integer pos = optional_integer(L, idx, method, "pos", -1);
-  if (!lua_isnoneornil(L, idx) && pos < 0)
-    fail(L, "no event at position %I (positions are numbered from 1)", pos);
-  return pos;
+// An optional position argument: the iterator when omitted or nil.
+std::int64_t position_argument(const Call& c, int idx) {
+  if (lua_isnoneornil(c.L, idx)) return EventTrace::kAtIterator;
+  return EventTrace::checked_position(integer_argument(c.L, idx, c.where, "pos"));
 }
 
-Location location_argument(lua_State* L, int idx, const char* method, const char* name) {
-  lua_Integer loc = integer_argument(L, idx, method, name);
+Location location_argument(const Call& c, int idx, const char* name) {
+  lua_Integer loc = integer_argument(c.L, idx, c.where, name);
   if (loc < std::numeric_limits<Location>::min() || loc > std::numeric_limits<Location>::max())
-    fail(L, "%s %I is not a location", name, loc);
+    fail(c.L, "%s %I is not a location", name, loc);
   return static_cast<Location>(loc);
 }
 
-const Event& locate(EventTrace& trace, std::int64_t pos) {
-  if (pos < 0 && trace.iterator() == 0)
-    throw EarlError("no event at the iterator: it stands at 0 (call next() or jump() first)");
-  return trace.event(pos);
+// Runs work(trace) with the trace's lock held and returns its result by value: Lua values
+// are made from it after the lock is released (the record the core returns may be replaced
+// by the next decode, and a Lua error raised while pushing would skip the lock's destructor).
+template <class Work>
+auto locked(const Call& c, Work&& work) {
+  Lock lock(c.shared.mutex());
+  return work(c.shared.trace());
 }
 
-// The event at pos, copied while the lock is held: the record the core returns may be
-// replaced by the next decode, and Lua values are made after the lock is released.
-Event copy_event(SharedTrace& shared, std::int64_t pos) {
-  Lock lock(shared.mutex());
-  return locate(shared.trace(), pos);
+// The event a call means (pos, or the iterator), copied under the lock.
+Event event_of(const Call& c, std::int64_t pos) {
+  return locked(c, [pos](EventTrace& t) -> Event {
+    return t.event(t.event_position(pos, EventTrace::CallSyntax::Parentheses));
+  });
 }
 
 std::vector<std::string> names_of(SharedTrace& shared, NameTable which) {
@@ -126,365 +143,84 @@ void push_name(lua_State* L, NameTable which, SymbolId id) {
   lua_remove(L, -2);
 }
 
-// Pushes a value; returns false (pushing nothing) for none, which Lua spells nil.
-bool push_value(lua_State* L, const Value& v) {
-  switch (v.kind) {
-    case Value::Kind::None: return false;
-    case Value::Kind::Int: lua_pushinteger(L, v.integer); return true;
-    case Value::Kind::UInt: push_unsigned(L, v.unsigned_integer); return true;
-    case Value::Kind::Float: lua_pushnumber(L, v.real); return true;
-    case Value::Kind::String: push_name(L, kStrings, v.string); return true;
-  }
-  return false;
-}
+// Pushes one attribute value (visit_slot's types); false, pushing nothing, for an absent
+// one, which Lua spells nil.
+struct PushSlot {
+  lua_State* L;
+  bool operator()(std::uint64_t v) const { push_unsigned(L, v); return true; }
+  bool operator()(std::int64_t v) const { lua_pushinteger(L, v); return true; }
+  bool operator()(double v) const { lua_pushnumber(L, v); return true; }
+  bool operator()(TypeName name) const { push_name(L, kTypes, name.id); return true; }
+  bool operator()(RegionName name) const { push_name(L, kRegions, name.id); return true; }
+  bool operator()(StringName name) const { push_name(L, kStrings, name.id); return true; }
+  bool operator()(NoValue) const { return false; }
+};
 
-bool push_slot(lua_State* L, const Event& e, Slot slot) {
-  switch (slot) {
-    case Slot::Pos: push_unsigned(L, e.pos); return true;
-    case Slot::Loc: lua_pushinteger(L, e.loc); return true;
-    case Slot::Time: lua_pushnumber(L, e.time); return true;
-    case Slot::Type: push_name(L, kTypes, e.type); return true;
-    case Slot::Enterptr: push_unsigned(L, e.enterptr); return true;
-    case Slot::Region: push_name(L, kRegions, e.region); return true;
-    case Slot::Peer: lua_pushinteger(L, e.peer); return true;
-    case Slot::Tag: lua_pushinteger(L, e.tag); return true;
-    case Slot::Com: lua_pushinteger(L, e.com); return true;
-    case Slot::Len: push_unsigned(L, e.len); return true;
-    case Slot::Pointer: push_unsigned(L, e.sendptr); return true;
-    case Slot::Data1: return push_value(L, e.data1);
-    case Slot::Data2: return push_value(L, e.data2);
-  }
-  return false;
-}
+// ---------------------------------------------------------------- answers as Lua values
 
-void push_positions(lua_State* L, const std::vector<Position>& positions) {
-  lua_createtable(L, static_cast<int>(positions.size()), 0);
-  for (std::size_t i = 0; i < positions.size(); ++i) {
-    push_unsigned(L, positions[i]);
-    lua_rawseti(L, -2, static_cast<lua_Integer>(i) + 1);
-  }
-}
+// A move's answer: the new position, or nil where Python returns 0.
+struct Move {
+  Position pos;
+};
 
-void push_strings(lua_State* L, const std::vector<std::string>& strings) {
-  lua_createtable(L, static_cast<int>(strings.size()), 0);
-  for (std::size_t i = 0; i < strings.size(); ++i) {
-    lua_pushlstring(L, strings[i].data(), strings[i].size());
-    lua_rawseti(L, -2, static_cast<lua_Integer>(i) + 1);
-  }
-}
+// A location's name, or its number where the trace names none.
+struct LocationName {
+  Location loc;
+  std::optional<std::string> name;
+};
 
-// Moves return the new position, or nil where Python returns 0.
-int push_move(lua_State* L, Position pos) {
-  if (pos == 0)
+void push(lua_State* L, Position pos) { push_unsigned(L, pos); }
+void push(lua_State* L, Location count) { lua_pushinteger(L, count); }
+void push(lua_State* L, const std::string& text) { lua_pushlstring(L, text.data(), text.size()); }
+
+void push(lua_State* L, Move move) {
+  if (move.pos == 0)
     lua_pushnil(L);
   else
-    push_unsigned(L, pos);
-  return 1;
+    push_unsigned(L, move.pos);
 }
 
-// ---------------------------------------------------------------- events
-
-int event(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "event");
-  std::int64_t pos = position_argument(L, 2, "EventTrace:event");
-  Event e = copy_event(shared, pos);
-  const std::vector<AttributeSpec>& specs = attribute_specs(e.kind);
-  lua_createtable(L, 0, static_cast<int>(specs.size()));
-  for (const AttributeSpec& spec : specs) {
-    lua_rawgeti(L, lua_upvalueindex(kKeysUpvalue), static_cast<lua_Integer>(spec.name) + 1);
-    if (push_slot(L, e, spec.slot))
-      lua_rawset(L, -3);
-    else
-      lua_pop(L, 1);
-  }
-  return 1;
-}
-
-int attributes(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "attributes");
-  std::int64_t pos = position_argument(L, 2, "EventTrace:attributes");
-  Event e = copy_event(shared, pos);
-  const std::vector<AttributeSpec>& specs = attribute_specs(e.kind);
-  lua_createtable(L, static_cast<int>(specs.size()), 0);
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    lua_pushstring(L, attribute_name(specs[i].name));
-    lua_rawseti(L, -2, static_cast<lua_Integer>(i) + 1);
-  }
-  return 1;
-}
-
-// Values in attribute order. data1/data2 may be nil, which leaves holes, so the table
-// carries n as table.pack does: `for i = 1, vals.n do ... end`.
-int values(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "values");
-  std::int64_t pos = position_argument(L, 2, "EventTrace:values");
-  Event e = copy_event(shared, pos);
-  const std::vector<AttributeSpec>& specs = attribute_specs(e.kind);
-  lua_createtable(L, static_cast<int>(specs.size()), 1);
-  for (std::size_t i = 0; i < specs.size(); ++i)
-    if (push_slot(L, e, specs[i].slot)) lua_rawseti(L, -2, static_cast<lua_Integer>(i) + 1);
-  lua_pushinteger(L, static_cast<lua_Integer>(specs.size()));
-  lua_setfield(L, -2, "n");
-  return 1;
-}
-
-int stack(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "stack");
-  Location loc = location_argument(L, 2, "EventTrace:stack", "loc");
-  std::int64_t pos = position_argument(L, 3, "EventTrace:stack");
-  std::vector<Position> found;
-  {
-    Lock lock(shared.mutex());
-    found = shared.trace().stack(loc, pos);
-  }
-  push_positions(L, found);
-  return 1;
-}
-
-int queue(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "queue");
-  Location src = location_argument(L, 2, "EventTrace:queue", "src");
-  Location dest = location_argument(L, 3, "EventTrace:queue", "dest");
-  std::int64_t pos = position_argument(L, 4, "EventTrace:queue");
-  std::vector<Position> found;
-  {
-    Lock lock(shared.mutex());
-    found = shared.trace().queue(src, dest, pos);
-  }
-  push_positions(L, found);
-  return 1;
-}
-
-// ---------------------------------------------------------------- the iterator
-
-int next(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "next");
-  Position pos;
-  {
-    Lock lock(shared.mutex());
-    pos = shared.trace().next();
-  }
-  return push_move(L, pos);
-}
-
-int prev(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "prev");
-  Position pos;
-  {
-    Lock lock(shared.mutex());
-    pos = shared.trace().prev();
-  }
-  return push_move(L, pos);
-}
-
-int jump(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "jump");
-  lua_Integer target = integer_argument(L, 2, "EventTrace:jump", "pos");
-  Position pos;
-  {
-    Lock lock(shared.mutex());
-    pos = shared.trace().jump(target);
-  }
-  return push_move(L, pos);
-}
-
-int reset(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "reset");
-  Lock lock(shared.mutex());
-  shared.trace().reset();
-  return 0;
-}
-
-int iterator(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "iterator");
-  Position pos;
-  {
-    Lock lock(shared.mutex());
-    pos = shared.trace().iterator();
-  }
-  push_unsigned(L, pos);
-  return 1;
-}
-
-// ---------------------------------------------------------------- what the trace defines
-
-int file(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "file");
-  std::string name;
-  {
-    Lock lock(shared.mutex());
-    name = shared.trace().file();
-  }
-  lua_pushlstring(L, name.data(), name.size());
-  return 1;
-}
-
-int format(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "format");
-  std::string name;
-  {
-    Lock lock(shared.mutex());
-    name = shared.trace().format();
-  }
-  lua_pushlstring(L, name.data(), name.size());
-  return 1;
-}
-
-int nrlocs(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "nrlocs");
-  Location count;
-  {
-    Lock lock(shared.mutex());
-    count = shared.trace().nrlocs();
-  }
-  lua_pushinteger(L, count);
-  return 1;
-}
-
-int length(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "__len");
-  Position size;
-  {
-    Lock lock(shared.mutex());
-    size = shared.trace().size();
-  }
-  push_unsigned(L, size);
-  return 1;
-}
-
-// The location's name, or the location number where the trace names none.
-int locsym(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "locsym");
-  Location loc = location_argument(L, 2, "EventTrace:locsym", "loc");
-  std::optional<std::string> name;
-  {
-    Lock lock(shared.mutex());
-    name = shared.trace().locsym(loc);
-  }
-  if (name)
-    lua_pushlstring(L, name->data(), name->size());
+void push(lua_State* L, const LocationName& found) {
+  if (found.name)
+    push(L, *found.name);
   else
-    lua_pushinteger(L, loc);
-  return 1;
+    lua_pushinteger(L, found.loc);
 }
 
-int groups(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "groups");
-  std::vector<std::string> names;
-  {
-    Lock lock(shared.mutex());
-    names = shared.trace().groups();
+// A counter definition: a table of trace/metric_fields.h's fields.
+void push(lua_State* L, const MetricDefinition& metric) {
+  const std::vector<MetricField> fields = metric_fields(metric);
+  lua_createtable(L, 0, static_cast<int>(fields.size()));
+  for (const MetricField& field : fields) {
+    if (const auto* text = std::get_if<std::string>(&field.value)) push(L, *text);
+    else if (const auto* number = std::get_if<std::int64_t>(&field.value)) lua_pushinteger(L, *number);
+    else lua_pushboolean(L, std::get<bool>(field.value));
+    lua_setfield(L, -2, field.name);
   }
-  push_strings(L, names);
-  return 1;
 }
 
-int group(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "group");
-  const char* region = string_argument(L, 2, "EventTrace:group", "region");
-  std::string name;
-  {
-    Lock lock(shared.mutex());
-    name = shared.trace().group(region);
-  }
-  lua_pushlstring(L, name.data(), name.size());
-  return 1;
-}
-
-// The locations `lookup` gives for the integer at index 2, as a 1-based sequence.
-template <class Lookup>
-int push_locations(lua_State* L, const char* method, const char* where, const char* name, const Lookup& lookup) {
-  SharedTrace& shared = shared_of(L, method);
-  const lua_Integer id = integer_argument(L, 2, where, name);
-  std::vector<Location> locations;
-  {
-    Lock lock(shared.mutex());
-    locations = lookup(shared.trace(), id);
-  }
-  lua_createtable(L, static_cast<int>(locations.size()), 0);
-  for (std::size_t i = 0; i < locations.size(); ++i) {
-    lua_pushinteger(L, locations[i]);
+// A 1-based sequence.
+template <class Item>
+void push(lua_State* L, const std::vector<Item>& items) {
+  lua_createtable(L, static_cast<int>(items.size()), 0);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    push(L, items[i]);
     lua_rawseti(L, -2, static_cast<lua_Integer>(i) + 1);
   }
-  return 1;
 }
 
-// The locations of a process group in rank order.
-int members(lua_State* L) {
-  return push_locations(L, "members", "EventTrace:members", "group",
-                        [](EventTrace& trace, lua_Integer id) { return trace.members(id); });
-}
-
-// The locations of a communicator in rank order (rank r at r + 1).
-int ranks(lua_State* L) {
-  return push_locations(L, "ranks", "EventTrace:ranks", "com",
-                        [](EventTrace& trace, lua_Integer id) { return trace.ranks(id); });
-}
-
-// The counters the trace defines: a sequence of tables with trace/metric_fields.h's fields.
-int metrics(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "metrics");
-  std::vector<MetricDefinition> defined;
-  {
-    Lock lock(shared.mutex());
-    defined = shared.trace().metrics();
-  }
-  lua_createtable(L, static_cast<int>(defined.size()), 0);
-  for (std::size_t i = 0; i < defined.size(); ++i) {
-    const std::vector<MetricField> fields = metric_fields(defined[i]);
-    lua_createtable(L, 0, static_cast<int>(fields.size()));
-    for (const MetricField& field : fields) {
-      if (const auto* text = std::get_if<std::string>(&field.value)) lua_pushlstring(L, text->data(), text->size());
-      else if (const auto* number = std::get_if<std::int64_t>(&field.value)) lua_pushinteger(L, *number);
-      else lua_pushboolean(L, std::get<bool>(field.value));
-      lua_setfield(L, -2, field.name);
-    }
-    lua_rawseti(L, -2, static_cast<lua_Integer>(i) + 1);
-  }
-  return 1;
-}
-
-int regions(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "regions");
-  const char* group = lua_isnoneornil(L, 2) ? nullptr : string_argument(L, 2, "EventTrace:regions", "group");
-  std::vector<std::string> names;
-  {
-    Lock lock(shared.mutex());
-    names = group ? shared.trace().regions(std::string(group)) : shared.trace().regions();
-  }
-  push_strings(L, names);
-  return 1;
-}
-
-int types(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "types");
-  std::vector<std::string> names;
-  {
-    Lock lock(shared.mutex());
-    names = shared.trace().types();
-  }
-  push_strings(L, names);
-  return 1;
-}
-
-int problems(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "problems");
-  Problems found;
-  {
-    Lock lock(shared.mutex());
-    found = shared.trace().problems();
-  }
+void push(lua_State* L, const Problems& found) {
   lua_createtable(L, 0, static_cast<int>(std::size(kProblemNames)));
   auto add = [L](const char* name, const ProblemKind& kind) {
     lua_createtable(L, 0, 2);
     push_unsigned(L, kind.count);
     lua_setfield(L, -2, "count");
-    push_positions(L, kind.first);
+    push(L, kind.first);
     lua_setfield(L, -2, "first");
     lua_setfield(L, -2, name);
   };
   for (const ProblemName& kind : kProblemNames) add(kind.name, found.*kind.kind);
-  if (found.damaged.empty()) return 1;
+  if (found.damaged.empty()) return;
   add(kDamagedName, ProblemKind{found.damaged.size(), {}});
   lua_getfield(L, -1, kDamagedName);
   lua_createtable(L, static_cast<int>(found.damaged.size()), 0);
@@ -497,29 +233,187 @@ int problems(lua_State* L) {
     lua_setfield(L, -2, "record");
     push_unsigned(L, damage.announced);
     lua_setfield(L, -2, "announced");
-    lua_pushlstring(L, damage.message.data(), damage.message.size());
+    push(L, damage.message);
     lua_setfield(L, -2, "message");
     lua_rawseti(L, -2, ++index);
   }
   lua_setfield(L, -2, "locations");
   lua_pop(L, 1);
-  return 1;
 }
 
-// ---------------------------------------------------------------- life cycle
-
-// Closes the trace for every language holding it (as Python's close() does).
-int close(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "close");
-  Lock lock(shared.mutex());
-  shared.close();
-  return 0;
+// locked(), then the result as a Lua value (nothing for a call that returns nothing);
+// returns how many values it pushed.
+template <class Work>
+int answer(const Call& c, Work&& work) {
+  if constexpr (std::is_void_v<decltype(work(std::declval<EventTrace&>()))>) {
+    locked(c, work);
+    return 0;
+  } else {
+    push(c.L, locked(c, work));
+    return 1;
+  }
 }
 
-int closed(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "closed");
-  lua_pushboolean(L, shared.closed());
-  return 1;
+// ---------------------------------------------------------------- the methods
+
+struct Method {
+  const char* name;  // as messages name it: "EventTrace:<name>"
+  int (*body)(const Call& c);
+};
+
+using T = EventTrace;
+
+const Method kMethods[] = {
+    {"event",
+     [](const Call& c) {
+       const Event e = event_of(c, position_argument(c, 2));
+       const std::vector<AttributeSpec>& specs = attribute_specs(e.kind);
+       lua_createtable(c.L, 0, static_cast<int>(specs.size()));
+       for (const AttributeSpec& spec : specs) {
+         lua_rawgeti(c.L, lua_upvalueindex(kKeysUpvalue), static_cast<lua_Integer>(spec.name) + 1);
+         if (visit_slot(e, spec.slot, PushSlot{c.L}))
+           lua_rawset(c.L, -3);
+         else
+           lua_pop(c.L, 1);
+       }
+       return 1;
+     }},
+    {"attributes",
+     [](const Call& c) {
+       const std::vector<AttributeSpec>& specs = attribute_specs(event_of(c, position_argument(c, 2)).kind);
+       lua_createtable(c.L, static_cast<int>(specs.size()), 0);
+       for (std::size_t i = 0; i < specs.size(); ++i) {
+         lua_pushstring(c.L, attribute_name(specs[i].name));
+         lua_rawseti(c.L, -2, static_cast<lua_Integer>(i) + 1);
+       }
+       return 1;
+     }},
+    // Values in attribute order. data1/data2 may be nil, which leaves holes, so the table
+    // carries n as table.pack does: `for i = 1, vals.n do ... end`.
+    {"values",
+     [](const Call& c) {
+       const Event e = event_of(c, position_argument(c, 2));
+       const std::vector<AttributeSpec>& specs = attribute_specs(e.kind);
+       lua_createtable(c.L, static_cast<int>(specs.size()), 1);
+       for (std::size_t i = 0; i < specs.size(); ++i)
+         if (visit_slot(e, specs[i].slot, PushSlot{c.L})) lua_rawseti(c.L, -2, static_cast<lua_Integer>(i) + 1);
+       lua_pushinteger(c.L, static_cast<lua_Integer>(specs.size()));
+       lua_setfield(c.L, -2, "n");
+       return 1;
+     }},
+    {"stack",
+     [](const Call& c) {
+       const Location loc = location_argument(c, 2, "loc");
+       const std::int64_t pos = position_argument(c, 3);
+       return answer(c, [=](T& t) { return t.stack(loc, pos); });
+     }},
+    {"queue",
+     [](const Call& c) {
+       const Location src = location_argument(c, 2, "src");
+       const Location dest = location_argument(c, 3, "dest");
+       const std::int64_t pos = position_argument(c, 4);
+       return answer(c, [=](T& t) { return t.queue(src, dest, pos); });
+     }},
+    {"next", [](const Call& c) { return answer(c, [](T& t) { return Move{t.next()}; }); }},
+    {"prev", [](const Call& c) { return answer(c, [](T& t) { return Move{t.prev()}; }); }},
+    {"jump",
+     [](const Call& c) {
+       const lua_Integer target = integer_argument(c.L, 2, c.where, "pos");
+       return answer(c, [=](T& t) { return Move{t.jump(target)}; });
+     }},
+    {"reset", [](const Call& c) { return answer(c, [](T& t) { t.reset(); }); }},
+    {"iterator", [](const Call& c) { return answer(c, [](T& t) { return t.iterator(); }); }},
+    {"file", [](const Call& c) { return answer(c, [](T& t) { return t.file(); }); }},
+    {"format", [](const Call& c) { return answer(c, [](T& t) { return t.format(); }); }},
+    {"nrlocs", [](const Call& c) { return answer(c, [](T& t) { return t.nrlocs(); }); }},
+    {"__len", [](const Call& c) { return answer(c, [](T& t) { return t.size(); }); }},
+    {"locsym",
+     [](const Call& c) {
+       const Location loc = location_argument(c, 2, "loc");
+       return answer(c, [=](T& t) { return LocationName{loc, t.locsym(loc)}; });
+     }},
+    {"groups", [](const Call& c) { return answer(c, [](T& t) { return t.groups(); }); }},
+    {"group",
+     [](const Call& c) {
+       const char* region = string_argument(c.L, 2, c.where, "region");
+       return answer(c, [=](T& t) { return t.group(region); });
+     }},
+    {"regions",
+     [](const Call& c) {
+       const char* group = lua_isnoneornil(c.L, 2) ? nullptr : string_argument(c.L, 2, c.where, "group");
+       return answer(c, [=](T& t) { return group ? t.regions(std::string(group)) : t.regions(); });
+     }},
+    {"types", [](const Call& c) { return answer(c, [](T& t) { return t.types(); }); }},
+    // The locations of a process group, and of a communicator, in rank order (rank r at r + 1).
+    {"members",
+     [](const Call& c) {
+       const lua_Integer id = integer_argument(c.L, 2, c.where, "group");
+       return answer(c, [=](T& t) { return t.members(id); });
+     }},
+    {"ranks",
+     [](const Call& c) {
+       const lua_Integer id = integer_argument(c.L, 2, c.where, "com");
+       return answer(c, [=](T& t) { return t.ranks(id); });
+     }},
+    {"metrics", [](const Call& c) { return answer(c, [](T& t) { return t.metrics(); }); }},
+    {"problems", [](const Call& c) { return answer(c, [](T& t) { return t.problems(); }); }},
+    // Closes the trace for every language holding it (as Python's close() does); closing
+    // a closed trace is no error.
+    {"close",
+     [](const Call& c) {
+       Lock lock(c.shared.mutex());
+       c.shared.close();
+       return 0;
+     }},
+    {"closed",
+     [](const Call& c) {
+       lua_pushboolean(c.L, c.shared.closed());
+       return 1;
+     }},
+    {"__tostring",
+     [](const Call& c) {
+       std::string text;
+       {
+         Lock lock(c.shared.mutex());
+         if (c.shared.closed()) {
+           text = "EventTrace (closed)";
+         } else {
+           EventTrace& t = c.shared.trace();
+           text = "EventTrace: " + t.file() + " (" + t.format() + ", " + std::to_string(t.size()) +
+                  " events, " + std::to_string(t.nrlocs()) + " locations)";
+         }
+       }
+       push(c.L, text);
+       return 1;
+     }},
+};
+
+// A row with its "EventTrace:<name>", made once.
+struct BoundMethod {
+  const Method* method;
+  std::string where;
+};
+
+const std::vector<BoundMethod>& bound_methods() {
+  static const std::vector<BoundMethod> all = [] {
+    std::vector<BoundMethod> out;
+    for (const Method& method : kMethods) out.push_back({&method, std::string("EventTrace:") + method.name});
+    return out;
+  }();
+  return all;
+}
+
+const BoundMethod& bound(const char* name) {
+  for (const BoundMethod& one : bound_methods())
+    if (std::strcmp(one.method->name, name) == 0) return one;
+  std::abort();  // a name below that kMethods lacks: a mistake in this file
+}
+
+// Every method's lua_CFunction: its row is the closure's third upvalue.
+int run_method(lua_State* L) {
+  const auto& row = *static_cast<const BoundMethod*>(lua_touserdata(L, lua_upvalueindex(kMethodUpvalue)));
+  SharedTrace& shared = **box_of(L, row.method->name).shared;
+  return row.method->body(Call{L, shared, row.where.c_str()});
 }
 
 // Drops Lua's reference; the trace itself lives on while Python still holds it.
@@ -530,23 +424,6 @@ int collect(lua_State* L) {
     box->shared = nullptr;
   }
   return 0;
-}
-
-int to_string(lua_State* L) {
-  SharedTrace& shared = shared_of(L, "__tostring");
-  std::string text;
-  {
-    Lock lock(shared.mutex());
-    if (shared.closed()) {
-      text = "EventTrace (closed)";
-    } else {
-      EventTrace& t = shared.trace();
-      text = "EventTrace: " + t.file() + " (" + t.format() + ", " + std::to_string(t.size()) +
-             " events, " + std::to_string(t.nrlocs()) + " locations)";
-    }
-  }
-  lua_pushlstring(L, text.data(), text.size());
-  return 1;
 }
 
 // Makes the userdata for a SharedTrace; takes over `shared` (heap-allocated by the caller).
@@ -671,75 +548,46 @@ int adopt(lua_State* L) {
   return 1;
 }
 
-EARL_LUA_FUNCTION(l_event, event)
-EARL_LUA_FUNCTION(l_attributes, attributes)
-EARL_LUA_FUNCTION(l_values, values)
-EARL_LUA_FUNCTION(l_stack, stack)
-EARL_LUA_FUNCTION(l_queue, queue)
-EARL_LUA_FUNCTION(l_next, next)
-EARL_LUA_FUNCTION(l_prev, prev)
-EARL_LUA_FUNCTION(l_jump, jump)
-EARL_LUA_FUNCTION(l_reset, reset)
-EARL_LUA_FUNCTION(l_iterator, iterator)
-EARL_LUA_FUNCTION(l_file, file)
-EARL_LUA_FUNCTION(l_format, format)
-EARL_LUA_FUNCTION(l_nrlocs, nrlocs)
-EARL_LUA_FUNCTION(l_length, length)
-EARL_LUA_FUNCTION(l_locsym, locsym)
-EARL_LUA_FUNCTION(l_groups, groups)
-EARL_LUA_FUNCTION(l_group, group)
-EARL_LUA_FUNCTION(l_members, members)
-EARL_LUA_FUNCTION(l_ranks, ranks)
-EARL_LUA_FUNCTION(l_metrics, metrics)
-EARL_LUA_FUNCTION(l_regions, regions)
-EARL_LUA_FUNCTION(l_types, types)
-EARL_LUA_FUNCTION(l_problems, problems)
-EARL_LUA_FUNCTION(l_close, close)
-EARL_LUA_FUNCTION(l_closed, closed)
+EARL_LUA_FUNCTION(l_method, run_method)
 EARL_LUA_FUNCTION(l_collect, collect)
-EARL_LUA_FUNCTION(l_to_string, to_string)
 EARL_LUA_FUNCTION(l_open, open)
 EARL_LUA_FUNCTION(l_adopt, adopt)
 
-const luaL_Reg kMethods[] = {
-    {"event", l_event},       {"attributes", l_attributes}, {"values", l_values},
-    {"stack", l_stack},       {"queue", l_queue},           {"next", l_next},
-    {"prev", l_prev},         {"jump", l_jump},             {"reset", l_reset},
-    {"iterator", l_iterator}, {"file", l_file},             {"format", l_format},
-    {"nrlocs", l_nrlocs},     {"locsym", l_locsym},         {"groups", l_groups},
-    {"group", l_group},       {"regions", l_regions},       {"types", l_types},
-    {"eventTypes", l_types},  {"problems", l_problems},     {"close", l_close},
-    {"closed", l_closed},     {"members", l_members},
-    {"ranks", l_ranks},       {"metrics", l_metrics},       {nullptr, nullptr}};
+// Sets table[key] = a closure of l_method over the metatable, the attribute names (both
+// at the top of the stack, the metatable below) and the row; the table is at `table`.
+void set_method(lua_State* L, int table, const char* key, const BoundMethod& row) {
+  lua_pushvalue(L, -2);
+  lua_pushvalue(L, -2);
+  lua_pushlightuserdata(L, const_cast<BoundMethod*>(&row));
+  lua_pushcclosure(L, l_method, 3);
+  lua_setfield(L, table, key);
+}
 
 }  // namespace
 
-// Pushes the two upvalues every method gets; the metatable is at the top of the stack.
-void push_upvalues(lua_State* L) {
-  lua_pushvalue(L, -1);
-  int count = static_cast<int>(Attribute::Count_);
+void register_event_trace(lua_State* L) {
+  luaL_newmetatable(L, kMeta);
+  const int metatable = lua_gettop(L);
+  lua_newtable(L);  // the methods
+  const int methods = lua_gettop(L);
+  lua_pushvalue(L, metatable);
+  const int count = static_cast<int>(Attribute::Count_);
   lua_createtable(L, count, 0);
   for (int i = 0; i < count; ++i) {
     lua_pushstring(L, attribute_name(static_cast<Attribute>(i)));
     lua_rawseti(L, -2, i + 1);
   }
-}
-
-void register_event_trace(lua_State* L) {
-  luaL_newmetatable(L, kMeta);
-  lua_newtable(L);  // the methods
-  lua_pushvalue(L, -2);
-  push_upvalues(L);
-  lua_remove(L, -3);
-  luaL_setfuncs(L, kMethods, 2);
-  lua_setfield(L, -2, "__index");
-  const luaL_Reg meta[] = {{"__gc", l_collect},
-                           {"__close", l_close},
-                           {"__tostring", l_to_string},
-                           {"__len", l_length},
-                           {nullptr, nullptr}};
-  push_upvalues(L);
-  luaL_setfuncs(L, meta, 2);
+  // Rows named __* are metamethods; eventTypes is types, __close is close.
+  for (const BoundMethod& row : bound_methods()) {
+    const char* name = row.method->name;
+    set_method(L, std::strncmp(name, "__", 2) == 0 ? metatable : methods, name, row);
+  }
+  set_method(L, methods, "eventTypes", bound("types"));
+  set_method(L, metatable, "__close", bound("close"));
+  lua_pop(L, 2);
+  lua_setfield(L, metatable, "__index");
+  lua_pushcfunction(L, l_collect);
+  lua_setfield(L, metatable, "__gc");
   lua_pop(L, 1);
 }
 

@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <type_traits>
 
 #include "bindings/python/bindings.h"
 #include "bindings/python/open_options_binding.h"
@@ -311,13 +312,12 @@ class PyEventTrace {
   }
 
  private:
+  // A counter value as a float64 cell: NaN where it is no number.
   static double number(const Value& v) {
-    switch (v.kind) {
-      case Value::Kind::Int: return static_cast<double>(v.integer);
-      case Value::Kind::UInt: return static_cast<double>(v.unsigned_integer);
-      case Value::Kind::Float: return v.real;
-      default: return std::numeric_limits<double>::quiet_NaN();
-    }
+    return visit_value(v, [](auto value) -> double {
+      if constexpr (std::is_arithmetic_v<decltype(value)>) return static_cast<double>(value);
+      else return std::numeric_limits<double>::quiet_NaN();
+    });
   }
 
   static void fill(ExportRecord& row, const Event& e) {
@@ -337,15 +337,11 @@ class PyEventTrace {
   }
 
   static std::int64_t position(const py::object& pos) {
-    if (pos.is_none()) return -1;  // the iterator
+    if (pos.is_none()) return EventTrace::kAtIterator;
     std::int64_t value = 0;
     if (!index_value(pos, "pos", value))
-      throw EarlError("no event at position " + std::string(py::str(pos)) +
-                      " (positions are numbered from 1 and fit in 64 bits)");
-    if (value < 0)
-      throw EarlError("no event at position " + std::to_string(value) +
-                      " (positions are numbered from 1)");
-    return value;
+      throw EarlError(EventTrace::no_event_at(std::string(py::str(pos)), " and fit in 64 bits"));
+    return EventTrace::checked_position(value);
   }
 
   static Location location_argument(const py::object& value, const char* what) {
@@ -357,48 +353,30 @@ class PyEventTrace {
 
   const Event& locate(std::int64_t pos) {
     EventTrace& t = trace();
-    if (pos < 0 && t.iterator() == 0)
-      throw EarlError("no event at the iterator: it stands at 0 (call next() or jump() first)");
-    if (t.is_cheap(pos)) return t.event(pos);
-    return with_progress([&](const ProgressCallback& callback) -> const Event& { return t.event(pos, callback); });
+    const std::int64_t at = t.event_position(pos, EventTrace::CallSyntax::Parentheses);
+    if (t.is_cheap(at)) return t.event(at);
+    return with_progress([&](const ProgressCallback& callback) -> const Event& { return t.event(at, callback); });
   }
 
-  PyObject* value(const Value& v) const {
-    switch (v.kind) {
-      case Value::Kind::None: Py_RETURN_NONE;
-      case Value::Kind::Int: return PyLong_FromLongLong(v.integer);
-      case Value::Kind::UInt: return PyLong_FromUnsignedLongLong(v.unsigned_integer);
-      case Value::Kind::Float: return PyFloat_FromDouble(v.real);
-      case Value::Kind::String: return py::object(string_values_.at(v.string)).release().ptr();
-    }
-    Py_RETURN_NONE;
-  }
-
-  PyObject* slot_value(const Event& e, Slot slot) const {
-    switch (slot) {
-      case Slot::Pos: return PyLong_FromUnsignedLongLong(e.pos);
-      case Slot::Loc: return PyLong_FromLong(e.loc);
-      case Slot::Time: return PyFloat_FromDouble(e.time);
-      case Slot::Type: return py::object(type_names_[e.type]).release().ptr();
-      case Slot::Enterptr: return PyLong_FromUnsignedLongLong(e.enterptr);
-      case Slot::Region: return py::object(region_names_[e.region]).release().ptr();
-      case Slot::Peer: return PyLong_FromLong(e.peer);
-      case Slot::Tag: return PyLong_FromLongLong(e.tag);
-      case Slot::Com: return PyLong_FromLongLong(e.com);
-      case Slot::Len: return PyLong_FromUnsignedLongLong(e.len);
-      case Slot::Pointer: return PyLong_FromUnsignedLongLong(e.sendptr);
-      case Slot::Data1: return value(e.data1);
-      case Slot::Data2: return value(e.data2);
-    }
-    Py_RETURN_NONE;
-  }
+  // A new reference to the Python object of one attribute value (visit_slot's types).
+  struct ToPython {
+    const PyEventTrace& self;
+    PyObject* operator()(std::uint64_t v) const { return PyLong_FromUnsignedLongLong(v); }
+    PyObject* operator()(std::int64_t v) const { return PyLong_FromLongLong(v); }
+    PyObject* operator()(double v) const { return PyFloat_FromDouble(v); }
+    PyObject* operator()(TypeName name) const { return owned(self.type_names_[name.id]); }
+    PyObject* operator()(RegionName name) const { return owned(self.region_names_[name.id]); }
+    PyObject* operator()(StringName name) const { return owned(self.string_values_.at(name.id)); }
+    PyObject* operator()(NoValue) const { Py_RETURN_NONE; }
+    static PyObject* owned(const py::str& s) { return py::object(s).release().ptr(); }
+  };
 
   PyObject* to_dict(const Event& e) const {
     PyObject* dict = PyDict_New();
     if (!dict) throw py::error_already_set();
     try {
       for (const AttributeSpec& spec : attribute_specs(e.kind))
-        put(dict, key(spec.name), slot_value(e, spec.slot));
+        put(dict, key(spec.name), visit_slot(e, spec.slot, ToPython{*this}));
     } catch (...) {
       Py_DECREF(dict);
       throw;

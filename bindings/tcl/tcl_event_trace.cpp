@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bindings/tcl/tcl_array.h"
+#include "bindings/tcl/tcl_methods.h"
 #include "bindings/tcl/tcl_support.h"
 #include "bindings/tcl/tcl_trace_common.h"
 #include "trace/event_attributes.h"
@@ -68,49 +69,26 @@ Cell real_cell(double value) {
   return cell;
 }
 
-// data1/data2: Tcl has no null, so an absent value is the empty string.
-Cell value_cell(TraceCommand& t, EventTrace& trace, const Value& v) {
-  switch (v.kind) {
-    case Value::Kind::None: return object_cell(t.empty.get());
-    case Value::Kind::Int: return integer_cell(v.integer);
-    case Value::Kind::UInt: return unsigned_cell(v.unsigned_integer);
-    case Value::Kind::Float: return real_cell(v.real);
-    case Value::Kind::String: return object_cell(t.names.string(trace, v.string));
-  }
-  return object_cell(t.empty.get());
-}
+// One attribute value (visit_slot's types) as a cell; data1/data2: Tcl has no null, so an
+// absent value is the empty string.
+struct ToCell {
+  TraceCommand& t;
+  EventTrace& trace;
+  Cell operator()(std::uint64_t v) const { return unsigned_cell(v); }
+  Cell operator()(std::int64_t v) const { return integer_cell(v); }
+  Cell operator()(double v) const { return real_cell(v); }
+  Cell operator()(TypeName name) const { return object_cell(t.names.type(trace, name.id)); }
+  Cell operator()(RegionName name) const { return object_cell(t.names.region(trace, name.id)); }
+  Cell operator()(StringName name) const { return object_cell(t.names.string(trace, name.id)); }
+  Cell operator()(NoValue) const { return object_cell(t.empty.get()); }
+};
 
-Cell slot_cell(TraceCommand& t, EventTrace& trace, const Event& e, Slot slot) {
-  switch (slot) {
-    case Slot::Pos: return unsigned_cell(e.pos);
-    case Slot::Loc: return integer_cell(e.loc);
-    case Slot::Time: return real_cell(e.time);
-    case Slot::Type: return object_cell(t.names.type(trace, e.type));
-    case Slot::Enterptr: return unsigned_cell(e.enterptr);
-    case Slot::Region: return object_cell(t.names.region(trace, e.region));
-    case Slot::Peer: return integer_cell(e.peer);
-    case Slot::Tag: return integer_cell(e.tag);
-    case Slot::Com: return integer_cell(e.com);
-    case Slot::Len: return unsigned_cell(e.len);
-    case Slot::Pointer: return unsigned_cell(e.sendptr);
-    case Slot::Data1: return value_cell(t, trace, e.data1);
-    case Slot::Data2: return value_cell(t, trace, e.data2);
-  }
-  return object_cell(t.empty.get());
-}
-
-// An optional position: -1 (the iterator) when omitted.
+// An optional position: the iterator when omitted.
 std::int64_t position_argument(Tcl_Obj* const objv[], int objc, int idx) {
-  if (idx >= objc) return -1;
+  if (idx >= objc) return EventTrace::kAtIterator;
   Tcl_WideInt pos = 0;
   if (Tcl_GetWideIntFromObj(nullptr, objv[idx], &pos) != TCL_OK) integer_argument(objv[idx], where(objv, 2), "pos");
-  if (pos < 0) throw EarlError("no event at position " + std::to_string(pos) + " (positions are numbered from 1)");
-  return pos;
-}
-
-void check_count(int objc, int least, int most, Tcl_Obj* const objv[], const char* usage) {
-  if (objc < least || objc > most)
-    throw EarlError(std::string("wrong # args: should be \"") + Tcl_GetString(objv[0]) + " " + usage + "\"");
+  return EventTrace::checked_position(pos);
 }
 
 // The event's attributes in model order, each with its element name.
@@ -127,9 +105,9 @@ struct Row {
 void fill_row(TraceCommand& t, std::int64_t pos, Row& row) {
   Lock lock(t.shared->mutex());
   EventTrace& trace = t.shared->trace();
-  const Event& e = locate(trace, pos);
+  const Event& e = trace.event(trace.event_position(pos, EventTrace::CallSyntax::Words));
   for (const AttributeSpec& spec : attribute_specs(e.kind)) {
-    Cell cell = slot_cell(t, trace, e, spec.slot);
+    Cell cell = visit_slot(e, spec.slot, ToCell{t, trace});
     // Held until the row is set: a variable trace run by the assignment may delete the
     // command and with it the name objects.
     if (cell.kind == Cell::Kind::Object) Tcl_IncrRefCount(cell.object);
@@ -192,188 +170,100 @@ Tcl_Obj* metrics_list(const std::vector<MetricDefinition>& defined) {
   return list;
 }
 
-const char* const kMethods[] = {
-    "event", "next", "prev", "jump", "reset", "attributes", "values", "stack", "queue",
-    "file", "format", "nrlocs", "locsym", "regions", "groups", "group", "types", "eventTypes",
-    "problems", "iterator", "size", "close", "closed", "members", "ranks", "metrics", nullptr};
-enum Method {
-  kEvent, kNext, kPrev, kJump, kReset, kAttributes, kValues, kStack, kQueue,
-  kFile, kFormat, kNrlocs, kLocsym, kRegions, kGroups, kGroup, kTypes, kEventTypes,
-  kProblems, kIterator, kSize, kClose, kClosed, kMembers, kRanks, kMetrics
-};
+Tcl_Obj* text_obj(const std::string& text) { return Tcl_NewStringObj(text.data(), static_cast<int>(text.size())); }
 
-int call(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
-  int method = 0;
-  if (objc < 2) {
-    Tcl_WrongNumArgs(interp, 1, objv, "method ?arg ...?");
-    return TCL_ERROR;
-  }
-  if (Tcl_GetIndexFromObj(interp, objv[1], kMethods, "method", 0, &method) != TCL_OK) return TCL_ERROR;
-  SharedTrace& shared = *t.shared;
-  // Only an error message needs "e method"; building it per call would cost a string.
-  auto here = [objv] { return where(objv, 2); };
-  switch (static_cast<Method>(method)) {
-    case kNext:
-    case kPrev: {
-      check_count(objc, 2, 2, objv, method == kNext ? "next" : "prev");
-      Position pos;
-      {
-        Lock lock(shared.mutex());
-        pos = method == kNext ? shared.trace().next() : shared.trace().prev();
-      }
-      Tcl_SetObjResult(interp, position_obj(pos));
-      return TCL_OK;
-    }
-    case kEvent: {
-      check_count(objc, 3, 4, objv, "event arr ?pos?");
-      Row row;
-      fill_row(t, position_argument(objv, objc, 3), row);
-      if (assign_elements(interp, objv[2], row.size, row.cells, static_cast<int>(t.key_objs.size()),
-                          t.key_objs.data()) != TCL_OK)
-        return TCL_ERROR;
-      Tcl_SetObjResult(interp, row.cells[0].value());
-      return TCL_OK;
-    }
-    case kAttributes:
-    case kValues: {
-      check_count(objc, 2, 3, objv, method == kAttributes ? "attributes ?pos?" : "values ?pos?");
-      Row row;
-      fill_row(t, position_argument(objv, objc, 2), row);
-      Tcl_Obj* items[Row::kMost];
-      for (int i = 0; i < row.size; ++i) items[i] = method == kAttributes ? row.cells[i].key : row.cells[i].value();
-      Tcl_SetObjResult(interp, Tcl_NewListObj(row.size, items));
-      return TCL_OK;
-    }
-    case kJump: {
-      check_count(objc, 3, 3, objv, "jump pos");
-      Tcl_WideInt target = 0;
-      if (Tcl_GetWideIntFromObj(nullptr, objv[2], &target) != TCL_OK) integer_argument(objv[2], here(), "pos");
-      Lock lock(shared.mutex());
-      Tcl_SetObjResult(interp, position_obj(shared.trace().jump(target)));
-      return TCL_OK;
-    }
-    case kReset: {
-      check_count(objc, 2, 2, objv, "reset");
-      Lock lock(shared.mutex());
-      shared.trace().reset();
-      return TCL_OK;
-    }
-    case kIterator:
-    case kSize: {
-      check_count(objc, 2, 2, objv, method == kIterator ? "iterator" : "size");
-      Lock lock(shared.mutex());
-      EventTrace& trace = shared.trace();
-      Tcl_SetObjResult(interp, position_obj(method == kIterator ? trace.iterator() : trace.size()));
-      return TCL_OK;
-    }
-    case kStack: {
-      check_count(objc, 3, 4, objv, "stack loc ?pos?");
-      Location loc = location_argument(objv[2], here(), "loc");
-      std::int64_t pos = position_argument(objv, objc, 3);
-      Lock lock(shared.mutex());
-      Tcl_SetObjResult(interp, positions_list(shared.trace().stack(loc, pos)));
-      return TCL_OK;
-    }
-    case kQueue: {
-      check_count(objc, 4, 5, objv, "queue src dest ?pos?");
-      Location src = location_argument(objv[2], here(), "src");
-      Location dest = location_argument(objv[3], here(), "dest");
-      std::int64_t pos = position_argument(objv, objc, 4);
-      Lock lock(shared.mutex());
-      Tcl_SetObjResult(interp, positions_list(shared.trace().queue(src, dest, pos)));
-      return TCL_OK;
-    }
-    case kFile:
-    case kFormat: {
-      check_count(objc, 2, 2, objv, method == kFile ? "file" : "format");
-      Lock lock(shared.mutex());
-      std::string text = method == kFile ? shared.trace().file() : shared.trace().format();
-      Tcl_SetObjResult(interp, Tcl_NewStringObj(text.data(), static_cast<int>(text.size())));
-      return TCL_OK;
-    }
-    case kNrlocs: {
-      check_count(objc, 2, 2, objv, "nrlocs");
-      Lock lock(shared.mutex());
-      Tcl_SetObjResult(interp, Tcl_NewIntObj(shared.trace().nrlocs()));
-      return TCL_OK;
-    }
-    case kLocsym: {
-      check_count(objc, 3, 3, objv, "locsym loc");
-      Location loc = location_argument(objv[2], here(), "loc");
-      Lock lock(shared.mutex());
-      std::optional<std::string> name = shared.trace().locsym(loc);
-      Tcl_SetObjResult(interp, name ? Tcl_NewStringObj(name->data(), static_cast<int>(name->size()))
-                                    : Tcl_NewIntObj(loc));
-      return TCL_OK;
-    }
-    case kRegions: {
-      check_count(objc, 2, 3, objv, "regions ?group?");
-      Lock lock(shared.mutex());
-      EventTrace& trace = shared.trace();
-      Tcl_SetObjResult(interp, string_list(objc == 3 ? trace.regions(std::string(Tcl_GetString(objv[2])))
-                                                     : trace.regions()));
-      return TCL_OK;
-    }
-    case kGroups:
-    case kTypes:
-    case kEventTypes: {
-      check_count(objc, 2, 2, objv, Tcl_GetString(objv[1]));
-      Lock lock(shared.mutex());
-      EventTrace& trace = shared.trace();
-      Tcl_SetObjResult(interp, string_list(method == kGroups ? trace.groups() : trace.types()));
-      return TCL_OK;
-    }
-    case kGroup: {
-      check_count(objc, 3, 3, objv, "group region");
-      Lock lock(shared.mutex());
-      std::string name = shared.trace().group(Tcl_GetString(objv[2]));
-      Tcl_SetObjResult(interp, Tcl_NewStringObj(name.data(), static_cast<int>(name.size())));
-      return TCL_OK;
-    }
-    case kMembers:
-    case kRanks: {
-      const bool members = method == kMembers;
-      check_count(objc, 3, 3, objv, members ? "members group" : "ranks com");
-      const Tcl_WideInt id = integer_argument(objv[2], here(), members ? "group" : "com");
-      Lock lock(shared.mutex());
-      const std::vector<Location>& locations = members ? shared.trace().members(id) : shared.trace().ranks(id);
-      Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
-      for (Location loc : locations) Tcl_ListObjAppendElement(nullptr, list, Tcl_NewIntObj(loc));
-      Tcl_SetObjResult(interp, list);
-      return TCL_OK;
-    }
-    case kMetrics: {
-      check_count(objc, 2, 2, objv, "metrics");
-      Lock lock(shared.mutex());
-      Tcl_SetObjResult(interp, metrics_list(shared.trace().metrics()));
-      return TCL_OK;
-    }
-    case kProblems: {
-      check_count(objc, 2, 2, objv, "problems");
-      Lock lock(shared.mutex());
-      Tcl_SetObjResult(interp, problems_dict(shared.trace().problems()));
-      return TCL_OK;
-    }
-    case kClose: {
-      // Closes the trace for every language holding it, as Python's close() does; the
-      // command stays (and says the trace is closed) until it is renamed away.
-      check_count(objc, 2, 2, objv, "close");
-      Lock lock(shared.mutex());
-      shared.close();
-      return TCL_OK;
-    }
-    case kClosed: {
-      check_count(objc, 2, 2, objv, "closed");
-      Tcl_SetObjResult(interp, Tcl_NewBooleanObj(shared.closed()));
-      return TCL_OK;
-    }
-  }
-  return TCL_OK;
+Tcl_Obj* locations_list(const std::vector<Location>& locations) {
+  Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
+  for (Location loc : locations) Tcl_ListObjAppendElement(nullptr, list, Tcl_NewIntObj(loc));
+  return list;
 }
+
+using Call = TclCall<TraceCommand>;
+
+// The trace; rows that read it hold its lock.
+EventTrace& trace_of(const Call& c) { return c.command.shared->trace(); }
+
+// `e attributes ?pos?` and `e values ?pos?`: the row's element names or values as a list.
+int row_list(const Call& c, bool names) {
+  Row row;
+  fill_row(c.command, position_argument(c.objv, c.objc, 2), row);
+  Tcl_Obj* items[Row::kMost];
+  for (int i = 0; i < row.size; ++i) items[i] = names ? row.cells[i].key : row.cells[i].value();
+  return c.answer(Tcl_NewListObj(row.size, items));
+}
+
+int types(const Call& c) { return c.answer(string_list(trace_of(c).types())); }
+
+// In the order Tcl's "bad method" message lists them.
+const TclMethod<TraceCommand> kMethods[] = {
+    // Assigns the caller's array: the lock is held only while the row is read (fill_row).
+    {"event", "arr ?pos?", false,
+     [](const Call& c) {
+       Row row;
+       TraceCommand& t = c.command;
+       fill_row(t, position_argument(c.objv, c.objc, 3), row);
+       if (assign_elements(c.interp, c.objv[2], row.size, row.cells, static_cast<int>(t.key_objs.size()),
+                           t.key_objs.data()) != TCL_OK)
+         return TCL_ERROR;
+       return c.answer(row.cells[0].value());
+     }},
+    {"next", "", true, [](const Call& c) { return c.answer(position_obj(trace_of(c).next())); }},
+    {"prev", "", true, [](const Call& c) { return c.answer(position_obj(trace_of(c).prev())); }},
+    {"jump", "pos", true,
+     [](const Call& c) {
+       Tcl_WideInt target = 0;
+       if (Tcl_GetWideIntFromObj(nullptr, c.objv[2], &target) != TCL_OK) integer_argument(c.objv[2], c.where(), "pos");
+       return c.answer(position_obj(trace_of(c).jump(target)));
+     }},
+    {"reset", "", true, [](const Call& c) { trace_of(c).reset(); return TCL_OK; }},
+    {"attributes", "?pos?", false, [](const Call& c) { return row_list(c, true); }},
+    {"values", "?pos?", false, [](const Call& c) { return row_list(c, false); }},
+    {"stack", "loc ?pos?", true,
+     [](const Call& c) {
+       Location loc = location_argument(c.objv[2], c.where(), "loc");
+       return c.answer(positions_list(trace_of(c).stack(loc, position_argument(c.objv, c.objc, 3))));
+     }},
+    {"queue", "src dest ?pos?", true,
+     [](const Call& c) {
+       Location src = location_argument(c.objv[2], c.where(), "src");
+       Location dest = location_argument(c.objv[3], c.where(), "dest");
+       return c.answer(positions_list(trace_of(c).queue(src, dest, position_argument(c.objv, c.objc, 4))));
+     }},
+    {"file", "", true, [](const Call& c) { return c.answer(text_obj(trace_of(c).file())); }},
+    {"format", "", true, [](const Call& c) { return c.answer(text_obj(trace_of(c).format())); }},
+    {"nrlocs", "", true, [](const Call& c) { return c.answer(Tcl_NewIntObj(trace_of(c).nrlocs())); }},
+    {"locsym", "loc", true,
+     [](const Call& c) {
+       Location loc = location_argument(c.objv[2], c.where(), "loc");
+       std::optional<std::string> name = trace_of(c).locsym(loc);
+       return c.answer(name ? text_obj(*name) : Tcl_NewIntObj(loc));
+     }},
+    {"regions", "?group?", true,
+     [](const Call& c) {
+       EventTrace& trace = trace_of(c);
+       return c.answer(string_list(c.objc == 3 ? trace.regions(std::string(Tcl_GetString(c.objv[2]))) : trace.regions()));
+     }},
+    {"groups", "", true, [](const Call& c) { return c.answer(string_list(trace_of(c).groups())); }},
+    {"group", "region", true, [](const Call& c) { return c.answer(text_obj(trace_of(c).group(Tcl_GetString(c.objv[2])))); }},
+    {"types", "", true, types},
+    {"eventTypes", "", true, types},
+    {"problems", "", true, [](const Call& c) { return c.answer(problems_dict(trace_of(c).problems())); }},
+    {"iterator", "", true, [](const Call& c) { return c.answer(position_obj(trace_of(c).iterator())); }},
+    {"size", "", true, [](const Call& c) { return c.answer(position_obj(trace_of(c).size())); }},
+    // Closes the trace for every language holding it, as Python's close() does; the
+    // command stays (and says the trace is closed) until it is renamed away.
+    {"close", "", true, [](const Call& c) { c.command.shared->close(); return TCL_OK; }},
+    {"closed", "", false, [](const Call& c) { return c.answer(Tcl_NewBooleanObj(c.command.shared->closed())); }},
+    {"members", "group", true,
+     [](const Call& c) { return c.answer(locations_list(trace_of(c).members(integer_argument(c.objv[2], c.where(), "group")))); }},
+    {"ranks", "com", true,
+     [](const Call& c) { return c.answer(locations_list(trace_of(c).ranks(integer_argument(c.objv[2], c.where(), "com")))); }},
+    {"metrics", "", true, [](const Call& c) { return c.answer(metrics_list(trace_of(c).metrics())); }},
+    {nullptr, "", false, nullptr}};
 
 int trace_command(ClientData data, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
   auto& t = *static_cast<TraceCommand*>(data);
-  return guard(interp, [&] { return call(t, interp, objc, objv); });
+  return guard(interp, [&] { return call_method(kMethods, t, *t.shared, interp, objc, objv); });
 }
 
 // `rename e {}`: drops Tcl's reference; the trace lives on while Python still holds it.

@@ -73,10 +73,4 @@ Tcl_Obj* TraceNames::lookup(std::vector<SharedObj>& cache, const SymbolTable& ta
   return cache[id].get();
 }
 
-const Event& locate(EventTrace& trace, std::int64_t pos) {
-  if (pos < 0 && trace.iterator() == 0)
-    throw EarlError("no event at the iterator: it stands at 0 (call next or jump first)");
-  return trace.event(pos);
-}
-
 }  // namespace earl::tcl

@@ -52,7 +52,4 @@ class TraceNames {
   std::vector<SharedObj> types_, regions_, strings_;
 };
 
-// The event at pos (-1: the iterator), with the message Python gives at iterator 0.
-const Event& locate(EventTrace& trace, std::int64_t pos);
-
 }  // namespace earl::tcl

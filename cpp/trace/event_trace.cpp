@@ -173,6 +173,23 @@ const Event& EventTrace::event(std::int64_t pos, const ProgressCallback& progres
   return access_->event(resolve(pos), progress);
 }
 
+std::int64_t EventTrace::checked_position(std::int64_t pos) {
+  if (pos < 0) throw EarlError(no_event_at(std::to_string(pos)));
+  return pos;
+}
+
+std::string EventTrace::no_event_at(const std::string& pos, const std::string& more) {
+  return "no event at position " + pos + " (positions are numbered from 1" + more + ")";
+}
+
+std::int64_t EventTrace::event_position(std::int64_t pos, CallSyntax syntax) const {
+  if (pos < 0 && iterator_ == 0) {
+    const std::string call = syntax == CallSyntax::Parentheses ? "()" : "";
+    throw EarlError("no event at the iterator: it stands at 0 (call next" + call + " or jump" + call + " first)");
+  }
+  return pos;
+}
+
 std::vector<Position> EventTrace::stack(Location loc, std::int64_t pos,
                                         const ProgressCallback& progress) {
   return access_->stack(loc, resolve(pos), progress);

@@ -30,6 +30,22 @@ class EventTrace {
 
   // pos < 0 means "the iterator".
   const Event& event(std::int64_t pos, const ProgressCallback& progress = {});
+
+  // The rules of a mapping's position arguments, with one message each. An omitted
+  // position is kAtIterator; a given one passes through checked_position.
+  static constexpr std::int64_t kAtIterator = -1;
+  // EarlError "no event at position N (positions are numbered from 1)" for a negative N.
+  static std::int64_t checked_position(std::int64_t pos);
+  // That message for a position given as text, with `more` said after "numbered from 1"
+  // (Python's integers may not even fit in 64 bits).
+  static std::string no_event_at(const std::string& pos, const std::string& more = "");
+  // How a mapping writes the calls that move the iterator: next() and jump() (Python,
+  // Lua) or next and jump (Tcl).
+  enum class CallSyntax { Parentheses, Words };
+  // The position an event call means: pos, or the iterator's for kAtIterator. EarlError
+  // "no event at the iterator: it stands at 0 (call next() or jump() first)" while it
+  // stands at 0.
+  std::int64_t event_position(std::int64_t pos, CallSyntax syntax) const;
   std::vector<Position> stack(Location loc, std::int64_t pos, const ProgressCallback& progress = {});
   std::vector<Position> queue(Location src, Location dest, std::int64_t pos,
                               const ProgressCallback& progress = {});
