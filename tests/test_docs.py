@@ -243,3 +243,21 @@ def test_analysis_page_names_every_problem_the_report_counts(tmp_path):
     problems = earl.analyze(str(tiny_trace(tmp_path)), progress=lambda fraction: None).problems
     text = (ROOT / "docs" / "analysis.md").read_text()
     assert [kind for kind in problems if not mentions(text, f"`{kind}`")] == []
+
+
+REPOSITORY_PATH = re.compile(
+    r"(?<![\w/.-])((?:tests|bench|fuzz|scripts|cpp|python|repl|bindings)/[\w./-]+\.(?:py|cpp|h|md|txt|toml))")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_file_a_page_names_exists(page):
+    """A file of the repository named in the text (tests/test_x.py, cpp/gen/options.h, ...)
+    exists: renaming or removing it makes the page say so."""
+    named = set(REPOSITORY_PATH.findall(page.read_text()))
+    assert sorted(path for path in named if not (ROOT / path).exists()) == []
+
+
+def test_the_file_check_sees_paths_in_text():
+    assert REPOSITORY_PATH.findall("see tests/test_x.py, `cpp/gen/options.h` and "
+                                   "earl/lua54/earl.so or ../shared/x.md") == [
+        "tests/test_x.py", "cpp/gen/options.h"]
