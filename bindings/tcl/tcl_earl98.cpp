@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bindings/tcl/tcl_earl98_events.h"
+#include "bindings/tcl/tcl_methods.h"
 #include "bindings/tcl/tcl_p2_statistic.h"
 #include "bindings/tcl/tcl_precision.h"
 #include "bindings/tcl/tcl_support.h"
@@ -118,118 +119,89 @@ int info(Trace98& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
   return TCL_OK;
 }
 
-int call(Trace98& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
-  static const char* const methods[] = {"get", "set", "getnext", "setnext", "getprev", "setprev", "reset",
-                                        "stack", "queue", "info", "close", nullptr};
-  enum { kGet, kSet, kGetnext, kSetnext, kGetprev, kSetprev, kReset, kStack, kQueue, kInfo, kClose };
-  if (objc < 2) {
-    Tcl_WrongNumArgs(interp, 1, objv, "method ?arg ...?");
-    return TCL_ERROR;
-  }
-  int method = 0;
-  if (Tcl_GetIndexFromObj(interp, objv[1], methods, "method", 0, &method) != TCL_OK) return TCL_ERROR;
-  const std::string here = where(objv, 2);
+using Call = TclCall<Trace98>;
+
+// get/set and their next/prev forms: the event's attributes as a flat list, or assigned to
+// the array objv[array] (no array: get), or -1 where there is no such event.
+int read_answer(const Call& c, Read how, int array, Tcl_WideInt n, bool fetch_only) {
   Cells98 cells;
-  switch (method) {
-    case kGet: {
-      if (objc < 3 || objc > 4) usage(objv, "get n ?-fetchonly?");
-      Tcl_WideInt n = integer_argument(objv[2], here, "n");
-      bool fetch_only = objc == 4 && fetch_only_flag(objv[3], objv);
-      bool found = read98(t, interp, Read::Absolute, n, fetch_only, cells);
-      Tcl_SetObjResult(interp, found ? flat_list98(cells) : Tcl_NewIntObj(-1));
-      return TCL_OK;
-    }
-    case kSet: {
-      if (objc < 4 || objc > 5) usage(objv, "set arr n ?-fetchonly?");
-      Tcl_WideInt n = integer_argument(objv[3], here, "n");
-      bool fetch_only = objc == 5 && fetch_only_flag(objv[4], objv);
-      if (!read98(t, interp, Read::Absolute, n, fetch_only, cells)) {
-        Tcl_SetObjResult(interp, Tcl_NewIntObj(-1));
-        return TCL_OK;
-      }
-      if (set_array98(interp, objv[2], cells) != TCL_OK) return TCL_ERROR;
-      Tcl_SetObjResult(interp, cells[0].second);
-      return TCL_OK;
-    }
-    case kGetnext:
-    case kGetprev: {
-      if (objc != 2) usage(objv, Tcl_GetString(objv[1]));
-      bool found = read98(t, interp, method == kGetnext ? Read::Next : Read::Prev, 0, false, cells);
-      Tcl_SetObjResult(interp, found ? flat_list98(cells) : Tcl_NewIntObj(-1));
-      return TCL_OK;
-    }
-    case kSetnext:
-    case kSetprev: {
-      if (objc != 3) usage(objv, method == kSetnext ? "setnext arr" : "setprev arr");
-      if (!read98(t, interp, method == kSetnext ? Read::Next : Read::Prev, 0, false, cells)) {
-        Tcl_SetObjResult(interp, Tcl_NewIntObj(-1));
-        return TCL_OK;
-      }
-      if (set_array98(interp, objv[2], cells) != TCL_OK) return TCL_ERROR;
-      Tcl_SetObjResult(interp, cells[0].second);
-      return TCL_OK;
-    }
-    case kReset: {
-      if (objc != 2) usage(objv, "reset");
-      Lock lock(t.shared->mutex());
-      t.shared->trace().reset();
-      return TCL_OK;
-    }
-    case kStack: {
-      if (objc < 3 || objc > 4) usage(objv, "stack node ?-sym?");
-      bool symbols = false;
-      if (objc == 4) {
-        if (std::string(Tcl_GetString(objv[3])) != "-sym")
-          throw EarlError(here + ": bad option \"" + Tcl_GetString(objv[3]) + "\": must be -sym");
-        symbols = true;
-      }
-      Lock lock(t.shared->mutex());
-      EventTrace& trace = t.shared->trace();
-      Location node = node_argument(trace, objv[2], here, "node");
-      // The state at the read pointer (C17), youngest first (C18).
-      std::vector<Position> open = trace.stack(node, static_cast<std::int64_t>(trace.iterator()));
-      std::reverse(open.begin(), open.end());
-      Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
-      for (Position p : open)
-        Tcl_ListObjAppendElement(nullptr, list, symbols ? t.names.region(trace, trace.event(static_cast<std::int64_t>(p)).region)
-                                                        : position_obj(p));
-      Tcl_SetObjResult(interp, list);
-      return TCL_OK;
-    }
-    case kQueue: {
-      if (objc > 4) usage(objv, "queue ?dest? ?src?");
-      Lock lock(t.shared->mutex());
-      EventTrace& trace = t.shared->trace();
-      // -1 (or omitted) is any node, as in the 2.0 mapping.
-      Location dest = objc > 2 ? location_argument(objv[2], here, "dest") : -1;
-      Location src = objc > 3 ? location_argument(objv[3], here, "src") : -1;
-      if (dest != -1) node_argument(trace, objv[2], here, "dest");
-      if (src != -1) node_argument(trace, objv[3], here, "src");
-      std::vector<Position> queued = trace.queue(src, dest, static_cast<std::int64_t>(trace.iterator()));
-      std::reverse(queued.begin(), queued.end());  // youngest first, like stack (F2/F3)
-      Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
-      for (Position p : queued) Tcl_ListObjAppendElement(nullptr, list, position_obj(p));
-      Tcl_SetObjResult(interp, list);
-      return TCL_OK;
-    }
-    case kInfo:
-      return info(t, interp, objc, objv);
-    case kClose: {
-      if (objc != 2) usage(objv, "close");
-      {
-        Lock lock(t.shared->mutex());
-        t.shared->close();
-      }
-      Tcl_DeleteCommandFromToken(interp, t.token);  // frees t: nothing of it is used below
-      return TCL_OK;
-    }
-  }
-  return TCL_OK;
+  if (!read98(c.command, c.interp, how, n, fetch_only, cells)) return c.answer(Tcl_NewIntObj(-1));
+  if (!array) return c.answer(flat_list98(cells));
+  if (set_array98(c.interp, c.objv[array], cells) != TCL_OK) return TCL_ERROR;
+  return c.answer(cells[0].second);
 }
+
+// `$t get n ?-fetchonly?` (array 0) and `$t set arr n ?-fetchonly?` (array 2).
+int read_at(const Call& c, int array) {
+  const int at = array ? 3 : 2;
+  Tcl_WideInt n = integer_argument(c.objv[at], c.where(), "n");
+  bool fetch_only = c.objc == at + 2 && fetch_only_flag(c.objv[at + 1], c.objv);
+  return read_answer(c, Read::Absolute, array, n, fetch_only);
+}
+
+// The reads lock for themselves: set_array98 assigns variables, whose traces may run
+// scripts; close deletes the command.
+const TclMethod<Trace98> kMethods[] = {
+    {"get", "n ?-fetchonly?", false, [](const Call& c) { return read_at(c, 0); }},
+    {"set", "arr n ?-fetchonly?", false, [](const Call& c) { return read_at(c, 2); }},
+    {"getnext", "", false, [](const Call& c) { return read_answer(c, Read::Next, 0, 0, false); }},
+    {"setnext", "arr", false, [](const Call& c) { return read_answer(c, Read::Next, 2, 0, false); }},
+    {"getprev", "", false, [](const Call& c) { return read_answer(c, Read::Prev, 0, 0, false); }},
+    {"setprev", "arr", false, [](const Call& c) { return read_answer(c, Read::Prev, 2, 0, false); }},
+    {"reset", "", true, [](const Call& c) { c.command.shared->trace().reset(); return TCL_OK; }},
+    {"stack", "node ?-sym?", true,
+     [](const Call& c) {
+       const std::string here = c.where();
+       bool symbols = false;
+       if (c.objc == 4) {
+         if (std::string(Tcl_GetString(c.objv[3])) != "-sym")
+           throw EarlError(here + ": bad option \"" + Tcl_GetString(c.objv[3]) + "\": must be -sym");
+         symbols = true;
+       }
+       Trace98& t = c.command;
+       EventTrace& trace = t.shared->trace();
+       Location node = node_argument(trace, c.objv[2], here, "node");
+       // The state at the read pointer (C17), youngest first (C18).
+       std::vector<Position> open = trace.stack(node, static_cast<std::int64_t>(trace.iterator()));
+       std::reverse(open.begin(), open.end());
+       Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
+       for (Position p : open)
+         Tcl_ListObjAppendElement(nullptr, list,
+                                  symbols ? t.names.region(trace, trace.event(static_cast<std::int64_t>(p)).region)
+                                          : position_obj(p));
+       return c.answer(list);
+     }},
+    {"queue", "?dest? ?src?", true,
+     [](const Call& c) {
+       const std::string here = c.where();
+       EventTrace& trace = c.command.shared->trace();
+       // -1 (or omitted) is any node, as in the 2.0 mapping.
+       Location dest = c.objc > 2 ? location_argument(c.objv[2], here, "dest") : -1;
+       Location src = c.objc > 3 ? location_argument(c.objv[3], here, "src") : -1;
+       if (dest != -1) node_argument(trace, c.objv[2], here, "dest");
+       if (src != -1) node_argument(trace, c.objv[3], here, "src");
+       std::vector<Position> queued = trace.queue(src, dest, static_cast<std::int64_t>(trace.iterator()));
+       std::reverse(queued.begin(), queued.end());  // youngest first, like stack (F2/F3)
+       Tcl_Obj* list = Tcl_NewListObj(0, nullptr);
+       for (Position p : queued) Tcl_ListObjAppendElement(nullptr, list, position_obj(p));
+       return c.answer(list);
+     }},
+    // Counts its words itself: each subcommand has its own usage.
+    {"info", "?arg ...?", false, [](const Call& c) { return info(c.command, c.interp, c.objc, c.objv); }},
+    {"close", "", false,
+     [](const Call& c) {
+       {
+         Lock lock(c.command.shared->mutex());
+         c.command.shared->close();
+       }
+       Tcl_DeleteCommandFromToken(c.interp, c.command.token);  // frees the command: nothing of it is used below
+       return TCL_OK;
+     }},
+    {nullptr, "", false, nullptr}};
 
 int trace_command(ClientData data, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
   auto& t = *static_cast<Trace98*>(data);
-  return guard(interp, [&] { return call(t, interp, objc, objv); });
+  return guard(interp, [&] { return call_method(kMethods, t, *t.shared, interp, objc, objv); });
 }
 
 void delete_trace(ClientData data) { delete static_cast<Trace98*>(data); }

@@ -50,15 +50,15 @@ struct TclMethod {
 template <class Command>
 void word_counts(const TclMethod<Command>& row, int& least, int& most) {
   least = most = 2;
+  static const char kAnyMore[] = "?arg ...?";
   for (const char* word = row.arguments; *word;) {
-    const std::size_t length = std::strcspn(word, " ");
-    if (std::strncmp(word, "?arg ...?", length) == 0 && length == 9) {
+    if (std::strncmp(word, kAnyMore, sizeof kAnyMore - 1) == 0) {
       most = INT_MAX;
-    } else {
-      ++most;
-      if (word[0] != '?') ++least;
+      return;
     }
-    word += length;
+    ++most;
+    if (word[0] != '?') ++least;
+    word += std::strcspn(word, " ");
     while (*word == ' ') ++word;
   }
 }
