@@ -13,53 +13,46 @@
 #include "bindings/python/bindings.h"
 #include "bindings/python/open_options_binding.h"
 #include "bindings/python/callbacks.h"
+#include "bindings/python/lists.h"
 #include "bindings/python/text.h"
 #include "bindings/python/metric_fields.h"
 #include "model/error.h"
 
 namespace py = pybind11;
+using namespace pybind11::literals;
 
 namespace earl::bindings {
 
 namespace {
 
+// A call path id for Python: -1 for none.
+long callpath_id(analysis::CallPathId cp) { return cp == analysis::kNoCallPath ? -1 : static_cast<long>(cp); }
+
 py::list metric_rows() {
-  py::list rows;
-  for (const analysis::MetricInfo& m : analysis::metric_table()) {
-    py::dict row;
-    row["id"] = m.id;
-    row["parent"] = m.parent == analysis::Metric::Count ? py::object(py::none())
-                                                        : py::object(py::str(analysis::metric_info(m.parent).id));
-    row["name"] = m.name;
-    row["unit"] = m.unit;
-    row["pattern"] = m.is_pattern;
-    row["description"] = m.description;
-    rows.append(row);
-  }
-  return rows;
+  return list_of(analysis::metric_table(), [](const analysis::MetricInfo& m) {
+    py::object parent = m.parent == analysis::Metric::Count ? py::object(py::none())
+                                                            : py::object(py::str(analysis::metric_info(m.parent).id));
+    return py::dict("id"_a = m.id, "parent"_a = parent, "name"_a = m.name, "unit"_a = m.unit,
+                    "pattern"_a = m.is_pattern, "description"_a = m.description);
+  });
 }
 
 py::list cell_list(const std::unordered_map<std::uint64_t, double>& cells) {
-  py::list out;
-  for (const auto& [key, value] : cells) {
-    const analysis::CallPathId cp = analysis::cell_callpath(key);
-    out.append(py::make_tuple(cp == analysis::kNoCallPath ? -1 : static_cast<long>(cp),
-                              analysis::cell_location(key), value));
-  }
-  return out;
+  return list_of(cells, [](const auto& cell) {
+    return py::make_tuple(callpath_id(analysis::cell_callpath(cell.first)), analysis::cell_location(cell.first),
+                          cell.second);
+  });
 }
 
 // Each counter: its definition (trace/metric_fields.h, as EventTrace.metrics() gives it)
 // and its exclusive and inclusive cells.
 py::list counter_rows(const std::vector<analysis::CounterResult>& counters) {
-  py::list rows;
-  for (const analysis::CounterResult& counter : counters) {
+  return list_of(counters, [](const analysis::CounterResult& counter) {
     py::dict row = metric_dict(counter.metric);
     row["exclusive"] = cell_list(counter.exclusive);
     row["inclusive"] = cell_list(counter.inclusive);
-    rows.append(row);
-  }
-  return rows;
+    return row;
+  });
 }
 
 py::dict to_python(const analysis::AnalysisResult& r) {
@@ -72,11 +65,8 @@ py::dict to_python(const analysis::AnalysisResult& r) {
   out["clock_jumps"] = r.clock_jumps;
   out["regions"] = r.regions;
   out["locations"] = r.locations;
-  py::list callpaths;
-  for (const auto& node : r.callpaths)
-    callpaths.append(py::make_tuple(node.parent == analysis::kNoCallPath ? -1 : static_cast<long>(node.parent),
-                                    node.region));
-  out["callpaths"] = callpaths;
+  out["callpaths"] =
+      list_of(r.callpaths, [](const auto& node) { return py::make_tuple(callpath_id(node.parent), node.region); });
   py::dict values, instances;
   for (const analysis::MetricInfo& m : analysis::metric_table()) {
     values[m.id] = cell_list(r.severities.cells(m.metric));
@@ -90,18 +80,14 @@ py::dict to_python(const analysis::AnalysisResult& r) {
     problems[analysis::problem_name(problem)] = r.problems[problem];
   }
   out["problems"] = problems;
-  py::list damaged;  // one line per location read only up to damage in its input
-  for (const StreamDamage& damage : r.damaged) damaged.append(text(damage.message));
-  out["damaged"] = damaged;
-  py::list traffic;
-  for (const analysis::TrafficCell& t : r.traffic) traffic.append(py::make_tuple(t.src, t.dest, t.bytes, t.messages));
-  out["traffic"] = traffic;
-  py::list worst;
-  for (const analysis::WaitInstance& w : r.severities.worst())
-    worst.append(py::make_tuple(analysis::metric_info(w.metric).id,
-                                w.callpath == analysis::kNoCallPath ? -1 : static_cast<long>(w.callpath),
-                                w.loc, w.begin, w.idle));
-  out["worst"] = worst;
+  // one line per location read only up to damage in its input
+  out["damaged"] = list_of(r.damaged, [](const StreamDamage& damage) { return text(damage.message); });
+  out["traffic"] = list_of(r.traffic, [](const analysis::TrafficCell& t) {
+    return py::make_tuple(t.src, t.dest, t.bytes, t.messages);
+  });
+  out["worst"] = list_of(r.severities.worst(), [](const analysis::WaitInstance& w) {
+    return py::make_tuple(analysis::metric_info(w.metric).id, callpath_id(w.callpath), w.loc, w.begin, w.idle);
+  });
   out["counters"] = counter_rows(r.counters);
   return out;
 }
@@ -114,22 +100,21 @@ void bind_analysis(py::module_& m) {
         "parents before children.");
   m.def(
       "analyze",
-      [](const std::string& file, const py::object& format, const py::object& progress,
+      [](const py::object& path, const py::object& format, const py::object& progress,
          bool time_correct, const py::object& min_latency, bool strict) {
+        const std::string file = text_argument(path, "file");
         // The options the analysis shares with opening a trace: converted and checked by
         // the one table (trace/open_options.h).
         OpenOptions open;
+        set_python_option(open, "format", format);
         set_python_option(open, "time_correct", py::bool_(time_correct));
         set_python_option(open, "min_latency", min_latency);
         set_python_option(open, "strict", py::bool_(strict));
         analysis::AnalysisOptions options;
+        options.format = open.format;
         options.time_correct = open.time_correct;
         options.clock = open.clock;
         options.strict = open.strict;
-        if (!format.is_none()) {
-          if (!py::isinstance<py::str>(format)) throw EarlError("earl analyze: format must be a string");
-          options.format = format.cast<std::string>();
-        }
         PythonCallbacks callbacks;
         options.progress = [&callbacks, &progress](double fraction) {
           return callbacks.progress(progress, fraction);

@@ -22,10 +22,7 @@ void bind_convert(py::module_& m) {
         const std::string input = text_argument(input_path, "input");
         const std::string output = text_argument(output_path, "output");
         convert::ConvertOptions o;
-        if (!format.is_none()) {
-          if (!py::isinstance<py::str>(format)) throw EarlError("earl convert: format must be a string");
-          o.format = format.cast<std::string>();
-        }
+        if (!format.is_none()) o.format = text_argument(format, "format");
         // Ctrl-C: a pending signal stops the scan or the conversion.
         PythonCallbacks callbacks;
         o.poll = [&callbacks] { callbacks.poll(); };

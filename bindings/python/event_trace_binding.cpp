@@ -15,6 +15,7 @@
 #include "bindings/python/open_options_binding.h"
 #include "bindings/python/arguments.h"
 #include "bindings/python/callbacks.h"
+#include "bindings/python/lists.h"
 #include "bindings/python/metric_fields.h"
 #include "bindings/python/text.h"
 #include "index/index_settings.h"
@@ -24,6 +25,7 @@
 #include "trace/shared_trace.h"
 
 namespace py = pybind11;
+using namespace pybind11::literals;
 
 namespace earl::bindings {
 
@@ -88,9 +90,7 @@ class PyEventTrace {
                             const Lookup& lookup) {
     std::int64_t value = 0;
     if (!index_value(id, name, value)) throw EarlError(before + std::string(py::str(id)) + after);
-    py::list out;
-    for (Location loc : lookup(value)) out.append(loc);
-    return out;
+    return py::cast(lookup(value));
   }
 
   // Long work without the GIL, reporting to the progress callable; an exception that the
@@ -218,62 +218,39 @@ class PyEventTrace {
 
   py::dict bookmarks() {
     const RandomAccessTrace& access = trace().access();
-    py::dict result;
-    result["count"] = access.bookmark_count();
-    result["checkpoints"] = access.checkpoint_count();
-    result["memory"] = access.bookmark_memory();
-    result["budget"] = access.memory_budget();
-    result["bdist"] = access.effective_bdist();
-    return result;
+    return py::dict("count"_a = access.bookmark_count(), "checkpoints"_a = access.checkpoint_count(),
+                    "memory"_a = access.bookmark_memory(), "budget"_a = access.memory_budget(),
+                    "bdist"_a = access.effective_bdist());
   }
 
   py::dict index_info() {
     const IndexInfo& info = trace().index_info();
-    py::dict result;
-    result["path"] = info.path.empty() ? py::object(py::none()) : py::object(text(info.path));
-    result["state"] = text(info.state);
-    result["note"] = text(info.note);
-    return result;
+    py::object path = info.path.empty() ? py::object(py::none()) : py::object(text(info.path));
+    return py::dict("path"_a = path, "state"_a = text(info.state), "note"_a = text(info.note));
   }
 
   // None, or what the clock correction did (EventTrace(..., time_correct=True)).
   py::object time_correction() {
     const ClockCorrections* corrections = trace().corrections();
     if (!corrections) return py::none();
-    py::dict result;
-    result["jumps"] = corrections->jump_count();
-    result["max_shift"] = corrections->max_shift();
-    result["min_latency"] = corrections->options().min_latency;
-    result["gamma"] = corrections->options().gamma;
-    result["memory"] = corrections->memory();
-    return result;
+    return py::dict("jumps"_a = corrections->jump_count(), "max_shift"_a = corrections->max_shift(),
+                    "min_latency"_a = corrections->options().min_latency, "gamma"_a = corrections->options().gamma,
+                    "memory"_a = corrections->memory());
   }
 
   py::dict problems() {
     const Problems& found = trace().problems();
     py::dict result;
-    auto add = [&result](const char* name, const ProblemKind& kind) {
-      py::dict entry;
-      entry["count"] = kind.count;
-      entry["first"] = kind.first;
-      result[name] = entry;
-    };
-    for (const ProblemName& kind : kProblemNames) add(kind.name, found.*kind.kind);
-    if (found.damaged.empty()) return result;
-    py::list locations;
-    for (const StreamDamage& damage : found.damaged) {
-      py::dict entry;
-      entry["loc"] = damage.loc;
-      entry["record"] = damage.record;
-      entry["announced"] = damage.announced;
-      entry["message"] = text(damage.message);
-      locations.append(entry);
+    for (const ProblemName& kind : kProblemNames) {
+      const ProblemKind& counted = found.*kind.kind;
+      result[kind.name] = py::dict("count"_a = counted.count, "first"_a = counted.first);
     }
-    py::dict damaged;
-    damaged["count"] = found.damaged.size();
-    damaged["first"] = py::list();
-    damaged["locations"] = locations;
-    result[kDamagedName] = damaged;
+    if (found.damaged.empty()) return result;
+    py::list locations = list_of(found.damaged, [](const StreamDamage& damage) {
+      return py::dict("loc"_a = damage.loc, "record"_a = damage.record, "announced"_a = damage.announced,
+                      "message"_a = text(damage.message));
+    });
+    result[kDamagedName] = py::dict("count"_a = found.damaged.size(), "first"_a = py::list(), "locations"_a = locations);
     return result;
   }
 
@@ -305,11 +282,7 @@ class PyEventTrace {
     return py::make_tuple(out, columns);
   }
 
-  py::list metrics() {
-    py::list out;
-    for (const MetricDefinition& metric : trace().metrics()) out.append(metric_dict(metric));
-    return out;
-  }
+  py::list metrics() { return list_of(trace().metrics(), metric_dict); }
 
  private:
   // A counter value as a float64 cell: NaN where it is no number.

@@ -3,12 +3,15 @@
 #include <pybind11/stl.h>
 
 #include <string>
+#include <vector>
 
 #include "bindings/python/generator_options.h"
+#include "bindings/python/lists.h"
 #include "gen/options.h"
 #include "gen/truth.h"
 
 namespace py = pybind11;
+using namespace pybind11::literals;
 
 namespace earl::bindings {
 
@@ -51,66 +54,40 @@ py::dict how_it_was_made(const gen::GenOptions& o, const gen::GenResult& result)
 // Late senders and late receivers: one message each, the same fields.
 template <class Wait>
 py::list message_waits(const std::vector<Wait>& waits) {
-  py::list out;
-  for (const Wait& x : waits) {
-    py::dict e;
-    e["src"] = x.src;
-    e["dest"] = x.dest;
-    e["tag"] = x.tag;
-    e["send_enter"] = x.send_enter;
-    e["recv_enter"] = x.recv_enter;
-    e["wait"] = x.wait;
-    out.append(e);
-  }
-  return out;
+  return list_of(waits, [](const Wait& x) {
+    return py::dict("src"_a = x.src, "dest"_a = x.dest, "tag"_a = x.tag, "send_enter"_a = x.send_enter,
+                    "recv_enter"_a = x.recv_enter, "wait"_a = x.wait);
+  });
 }
 
 py::list out_of_order(const GroundTruth& t) {
-  py::list out;
-  for (const auto& x : t.out_of_order) {
-    py::dict e;
-    e["src"] = x.src;
-    e["dest"] = x.dest;
-    py::list tags;  // sent first, received first
-    tags.append(x.first_sent);
-    tags.append(x.first_received);
-    e["tags"] = tags;
-    e["time"] = x.time;
-    out.append(e);
-  }
-  return out;
+  return list_of(t.out_of_order, [](const auto& x) {
+    // tags: sent first, received first
+    return py::dict("src"_a = x.src, "dest"_a = x.dest, "tags"_a = std::vector<int>{x.first_sent, x.first_received},
+                    "time"_a = x.time);
+  });
 }
 
 // `kinds`: the run chose its collectives (--collectives), so each instance names its root
 // (process, None: unrooted) and, for barrier-like ones, the completion per process.
 py::list collective_waits(const GroundTruth& t, const std::vector<gen::CollectiveWait>& waits,
                           bool kinds = false) {
-  py::list out;
-  for (const auto& x : waits) {
-    py::dict e;
-    e["index"] = x.index;
-    e["region"] = t.regions.at(static_cast<std::size_t>(x.region));
-    e["enter_max"] = x.enter_max;
-    e["waits"] = x.waits;
+  return list_of(waits, [&](const gen::CollectiveWait& x) {
+    py::dict e("index"_a = x.index, "region"_a = t.regions.at(static_cast<std::size_t>(x.region)),
+               "enter_max"_a = x.enter_max, "waits"_a = x.waits);
     if (kinds) {
       e["root"] = x.root >= 0 ? py::object(py::int_(x.root)) : py::object(py::none());
       if (!x.completion.empty()) e["completion"] = x.completion;
     }
-    out.append(e);
-  }
-  return out;
+    return e;
+  });
 }
 
 // {metric: {"total", "count", "by_process"}} of the MPI collectives' waits.
 py::dict collective_patterns(const GroundTruth& t) {
   py::dict out;
-  for (const auto& p : t.collective_patterns) {
-    py::dict e;
-    e["total"] = p.total;
-    e["count"] = p.count;
-    e["by_process"] = p.by_process;
-    out[py::str(p.metric)] = e;
-  }
+  for (const auto& p : t.collective_patterns)
+    out[py::str(p.metric)] = py::dict("total"_a = p.total, "count"_a = p.count, "by_process"_a = p.by_process);
   return out;
 }
 
@@ -127,17 +104,10 @@ py::dict rma(const GroundTruth& t) {
   d["locks"] = t.rma.locks;
   d["lock_wait_count"] = t.rma.lock_wait_count;
   d["lock_wait_total"] = t.rma.lock_wait_total;
-  py::list waits;
-  for (const auto& x : t.rma.lock_waits) {
-    py::dict e;
-    e["loc"] = x.loc;
-    e["target"] = x.target;
-    e["requested"] = x.requested;
-    e["acquired"] = x.acquired;
-    e["wait"] = x.wait;
-    waits.append(e);
-  }
-  d["lock_waits"] = waits;
+  d["lock_waits"] = list_of(t.rma.lock_waits, [](const auto& x) {
+    return py::dict("loc"_a = x.loc, "target"_a = x.target, "requested"_a = x.requested, "acquired"_a = x.acquired,
+                    "wait"_a = x.wait);
+  });
   return d;
 }
 
@@ -146,13 +116,9 @@ py::dict region_time(const GroundTruth& t) {
   py::dict out;
   for (std::size_t l = 0; l < t.region_time.size(); ++l) {
     py::dict regions;
-    for (const auto& row : t.region_time[l]) {
-      py::dict time;
-      time["incl"] = row.time.incl;
-      time["excl"] = row.time.excl;
-      time["count"] = row.time.count;
-      regions[py::str(t.regions.at(static_cast<std::size_t>(row.region)))] = time;
-    }
+    for (const auto& row : t.region_time[l])
+      regions[py::str(t.regions.at(static_cast<std::size_t>(row.region)))] =
+          py::dict("incl"_a = row.time.incl, "excl"_a = row.time.excl, "count"_a = row.time.count);
     out[py::str(std::to_string(l))] = regions;
   }
   return out;
@@ -205,16 +171,10 @@ py::dict truth_to_python(const gen::GenOptions& options, const gen::GenResult& r
   d["bytes_received_per_location"] = t.bytes_received_per_location;
   d["bytes_sent_per_location"] = t.bytes_sent_per_location;
   d["region_time"] = region_time(t);
-  if (!t.clocks.empty()) {
-    py::list clocks;
-    for (const GroundTruth::Clock& clock : t.clocks) {
-      py::dict c;
-      c["offset"] = clock.offset;
-      c["drift_ppm"] = clock.drift_ppm;
-      clocks.append(c);
-    }
-    d["clocks"] = clocks;
-  }
+  if (!t.clocks.empty())
+    d["clocks"] = list_of(t.clocks, [](const GroundTruth::Clock& clock) {
+      return py::dict("offset"_a = clock.offset, "drift_ppm"_a = clock.drift_ppm);
+    });
   return d;
 }
 
