@@ -36,19 +36,21 @@ struct DecoderRestart {};
 
 // How a format's reader treats its input (TraceFormat::open_reader, open_import).
 struct ReadOptions {
-  // A damaged part of the input (an event file cut short or corrupted) is an error. Without
-  // it, a reader that can tell which location's stream is damaged reads that stream up to
-  // the damage, reports it in damage() and goes on with the others.
+  // A damaged part of the input (an event file cut short or corrupted, an ALOG line that
+  // cannot be read) is an error. Without it, a reader that can tell which location's
+  // stream is damaged reads that stream up to the damage, reports it in damage() and goes
+  // on with the others (ALOG: the file up to the damaged line).
   bool strict = false;
 };
 
 // A location's stream that ends early because its input is damaged: the events before
-// `record` were read, nothing from it on.
+// `record` were read, nothing from it on. A format whose locations share one stream (ALOG:
+// one file in time order) gives one entry for all of them, loc -1.
 struct StreamDamage {
-  Location loc = 0;
+  Location loc = 0;            // -1: every location
   std::uint64_t record = 0;    // the first record not read (1-based)
   std::uint64_t announced = 0; // records the trace announces for the location (0: unknown)
-  std::string message;         // one line: file, location, record and reason
+  std::string message;         // one line: file, location (ALOG: line), record and reason
 };
 
 // The sequential trace of the thesis: read the next record in global time order, save and

@@ -62,6 +62,39 @@ bool is_event_record(std::int64_t type) {
   return type >= 0 || type == kSendRecord || type == kRecvRecord;
 }
 
+// Control bytes other than the blanks: a NUL block (what a crash often leaves where a
+// file's end was being written) or binary junk, never ALOG's text.
+std::size_t first_non_text(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && !is_space(static_cast<char>(c))) || c == 0x7f) return i;
+  }
+  return std::string_view::npos;
+}
+
+// A token as a message shows it: control bytes as \xNN, at most 40 bytes of it.
+std::string shown(std::string_view token) {
+  constexpr std::size_t kMost = 40;
+  std::string out;
+  for (char c : token.substr(0, kMost)) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      static const char* const kHex = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  if (token.size() > kMost) out += "...";
+  return out;
+}
+
+std::string counted(std::uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 }  // namespace
 
 bool AlogDecoder::looks_like(std::string_view text) {
@@ -82,7 +115,8 @@ bool AlogDecoder::looks_like(std::string_view text) {
   return false;
 }
 
-AlogDecoder::AlogDecoder(const std::string& path) : path_(path), reader_(path) {
+AlogDecoder::AlogDecoder(const std::string& path, const ReadOptions& options)
+    : path_(path), strict_(options.strict), reader_(path) {
   definitions_.groups.intern("All");
   read_header();
 }
@@ -90,7 +124,7 @@ AlogDecoder::AlogDecoder(const std::string& path) : path_(path), reader_(path) {
 void AlogDecoder::fail(const std::string& problem) const { fail_at(line_, problem); }
 
 void AlogDecoder::fail_at(std::uint64_t line, const std::string& problem) const {
-  throw EarlError(path_ + ": line " + std::to_string(line) + ": " + problem);
+  throw BadLine(path_ + ": line " + std::to_string(line) + ": " + problem);
 }
 
 AlogDecoder::Record AlogDecoder::parse(std::string_view text) const {
@@ -105,8 +139,7 @@ AlogDecoder::Record AlogDecoder::parse(std::string_view text) const {
       fail("truncated record: " + std::to_string(i) +
            " of the 6 fields 'type process task data cycle timestamp'");
     if (!parse_integer(token, *fields[i]))
-      fail(std::string("field ") + kFieldNames[i] + " is not an integer: '" +
-           std::string(token) + "'");
+      fail(std::string("field ") + kFieldNames[i] + " is not an integer: '" + shown(token) + "'");
   }
   record.comment = trim(text);
   return record;
@@ -174,8 +207,7 @@ void AlogDecoder::define(const Record& record) {
       break;
     }
     case kLocationName: {
-      Location loc = location(record.process, "process");
-      definitions_.name_location(loc, std::string(record.comment));
+      definitions_.name_location(location(record.process, "process"), std::string(record.comment));
       break;
     }
   }
@@ -221,7 +253,7 @@ const AlogDecoder::TypeEntry* AlogDecoder::lookup(std::int64_t number) const {
   return found == other_types_.end() ? nullptr : &found->second;
 }
 
-Location AlogDecoder::location(std::int64_t value, const char* field) {
+Location AlogDecoder::location(std::int64_t value, const char* field) const {
   if (value < 0) fail(std::string(field) + " " + std::to_string(value) + " is negative");
   if (declared_locations_ >= 0 && value >= declared_locations_)
     fail(std::string(field) + " " + std::to_string(value) + " is outside the " +
@@ -229,9 +261,7 @@ Location AlogDecoder::location(std::int64_t value, const char* field) {
   if (value >= kMaxLocations)
     fail(std::string(field) + " " + std::to_string(value) + " is more than the " +
          std::to_string(kMaxLocations) + " locations EARL reads");
-  Location loc = static_cast<Location>(value);
-  definitions_.ensure_location(loc);
-  return loc;
+  return static_cast<Location>(value);
 }
 
 double AlogDecoder::time_of(const Record& record) const {
@@ -251,9 +281,14 @@ bool AlogDecoder::read_file_order(Record& record, std::uint64_t& offset) {
   std::string_view text;
   for (;;) {
     offset = reader_.offset();
+    if (damage_ && offset >= damage_->offset) return false;  // nothing from the damage on
     if (!reader_.next(text)) break;
     ++line_;
     if (is_blank(text)) continue;
+    std::size_t junk = first_non_text(text);
+    if (junk != std::string_view::npos)
+      fail("bytes that are not text (byte " + std::to_string(junk + 1) + " of the line is " +
+           shown(text.substr(junk, 1)) + ")");
     record = parse(text);
     if (is_event_record(record.type)) return true;
     if (is_definition(record.type))
@@ -263,7 +298,7 @@ bool AlogDecoder::read_file_order(Record& record, std::uint64_t& offset) {
   return false;
 }
 
-bool AlogDecoder::decode(const Record& record, Event& event) {
+void AlogDecoder::decode(const Record& record, Event& event) {
   event = Event();
   event.time = time_of(record);
   event.loc = location(record.process, "process");
@@ -275,8 +310,8 @@ bool AlogDecoder::decode(const Record& record, Event& event) {
     std::string_view tag_token = next_token(comment);
     std::string_view length_token = next_token(comment);
     if (!parse_integer(tag_token, tag) || !parse_integer(length_token, length))
-      fail(std::string(send ? "send" : "recv") +
-           " record needs 'tag len' as its comment, got '" + std::string(record.comment) + "'");
+      fail(std::string(send ? "send" : "recv") + " record needs 'tag len' as its comment, got '" +
+           shown(record.comment) + "'");
     event.kind = send ? EventKind::Send : EventKind::Recv;
     event.type = send ? kSendType : kRecvType;
     event.peer = location(record.data, send ? "destination" : "source");
@@ -284,23 +319,76 @@ bool AlogDecoder::decode(const Record& record, Event& event) {
     if (length < 0) fail("negative message length " + std::to_string(length));
     event.len = static_cast<std::uint64_t>(length);
     event.com = -1;
-    return true;
+  } else {
+    const TypeEntry* entry = lookup(record.type);
+    if (!entry) fail("event type " + std::to_string(record.type) + " is not defined in the header");
+    event.kind = entry->kind;
+    event.type = entry->type;
+    event.region = entry->region;
+    event.peer = -1;
+    if (entry->kind == EventKind::Other) {
+      event.data1 = Value::of_int(record.data);
+      event.data2 = Value();
+    }
   }
-  const TypeEntry* entry = lookup(record.type);
-  if (!entry) fail("event type " + std::to_string(record.type) + " is not defined in the header");
-  event.kind = entry->kind;
-  event.type = entry->type;
-  event.region = entry->region;
-  event.peer = -1;
-  if (entry->kind == EventKind::Other) {
-    event.data1 = Value::of_int(record.data);
-    event.data2 = Value();
+  // Only a line read whole adds its locations: a damaged one leaves no trace.
+  definitions_.ensure_location(event.loc);
+  if (event.peer >= 0) definitions_.ensure_location(event.peer);
+}
+
+bool AlogDecoder::read_event(Event& event, std::uint64_t& offset) {
+  offset = reader_.offset();
+  try {
+    Record record;
+    if (!read_file_order(record, offset)) return false;
+    decode(record, event);
+  } catch (const BadLine& error) {
+    if (strict_ || offset == first_event_offset_) throw;
+    stop_at_damage(offset, error);
+    return false;
+  }
+  if (offset >= counted_until_) {  // first met: not a line read again after a seek
+    ++events_counted_;
+    counted_until_ = offset + 1;
   }
   return true;
 }
 
+void AlogDecoder::stop_at_damage(std::uint64_t offset, const BadLine& error) {
+  Damage damage;
+  damage.offset = offset;
+  damage.line = line_;
+  damage.events_before = events_counted_;
+  damage.error = error.what();
+  reader_.seek(offset);
+  std::string_view text;
+  while (reader_.next(text)) ++damage.lines_left;
+  reader_.seek(offset);  // position() stays before the damage, and a read there ends
+  line_ = damage.line - 1;
+  damage_ = std::move(damage);
+}
+
+std::vector<StreamDamage> AlogDecoder::damage() const {
+  if (!damage_) return {};
+  const Damage& d = *damage_;
+  const std::uint64_t lines = d.line - 1 + d.lines_left;
+  std::string read = d.events_before == 1 ? "the event record before it was read"
+                                          : "the " + std::to_string(d.events_before) +
+                                                " event records before it were read";
+  std::string lost = d.lines_left == 1
+                         ? "line " + std::to_string(d.line) + ", the file's last, was not"
+                         : "lines " + std::to_string(d.line) + " to " + std::to_string(lines) + " (" +
+                               std::to_string(d.lines_left) + " of the file's " + std::to_string(lines) +
+                               ") were not";
+  StreamDamage entry;
+  entry.loc = -1;
+  entry.record = d.events_before + 1;
+  entry.announced = 0;
+  entry.message = d.error + "; " + read + ", " + lost;
+  return {entry};
+}
+
 bool AlogDecoder::read(Event& event) {
-  Record record;
   if (sorted_mode_) {
     if (sorted_next_ >= sorted_.size()) return false;
     const SortedLine& entry = sorted_[sorted_next_++];
@@ -308,33 +396,29 @@ bool AlogDecoder::read(Event& event) {
     std::string_view text;
     line_ = entry.line;
     if (!reader_.next(text)) fail("file changed while being read");
-    record = parse(text);
-    return decode(record, event);
+    decode(parse(text), event);
+    return true;
   }
   std::uint64_t offset;
-  if (!read_file_order(record, offset)) return false;
-  double time = time_of(record);
-  if (have_last_time_ && time < last_time_) {
+  if (!read_event(event, offset)) return false;
+  if (have_last_time_ && event.time < last_time_) {
     build_sorted_index();
     throw DecoderRestart{};
   }
-  last_time_ = time;
+  last_time_ = event.time;
   have_last_time_ = true;
-  return decode(record, event);
+  return true;
 }
 
+// Every event line before the end or the damage, in time order (stable: file order
+// within equal times). Each line is decoded now, while its number is known.
 void AlogDecoder::build_sorted_index() {
   sorted_.clear();
   reader_.seek(first_event_offset_);
   line_ = first_event_line_ - 1;
-  Record record;
-  Event scratch;
-  for (;;) {
-    std::uint64_t offset;
-    if (!read_file_order(record, offset)) break;
-    decode(record, scratch);  // validates the line while its number is known
-    sorted_.push_back(SortedLine{time_of(record), offset, line_});
-  }
+  Event event;
+  std::uint64_t offset;
+  while (read_event(event, offset)) sorted_.push_back(SortedLine{event.time, offset, line_});
   std::stable_sort(sorted_.begin(), sorted_.end(),
                    [](const SortedLine& a, const SortedLine& b) { return a.time < b.time; });
   sorted_mode_ = true;

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -8,6 +9,7 @@
 
 #include "formats/alog/line_reader.h"
 #include "format_interface/trace_decoder.h"
+#include "model/error.h"
 
 namespace earl {
 
@@ -15,9 +17,15 @@ namespace earl {
 // docs/api-contract.md. Files whose times never decrease are read in file order;
 // otherwise the decoder builds a time-sorted index of event lines (24 bytes per event)
 // and reads through it.
+//
+// Damage (docs/formats.md#damaged-alog-files): a line after the first event record that
+// cannot be read (cut short, not six integers, bytes that are not text, a record its
+// header cannot explain) ends the file there unless `options.strict`: the events before
+// it are read, damage() names it. A bad header or first event record is always an error:
+// they are what shows that a file is ALOG.
 class AlogDecoder : public TraceDecoder {
  public:
-  explicit AlogDecoder(const std::string& path);
+  explicit AlogDecoder(const std::string& path, const ReadOptions& options = {});
 
   std::string format() const override { return "alog"; }
   std::string file() const override { return path_; }
@@ -27,6 +35,8 @@ class AlogDecoder : public TraceDecoder {
   DecoderPosition start_position() const override;
   double progress() const override;
   const Definitions& definitions() const override { return definitions_; }
+  // One entry for the whole file (loc -1: every location loses what follows the damage).
+  std::vector<StreamDamage> damage() const override;
   // The final definitions and, for an unsorted file, the time-sorted index.
   bool save_state(DecoderState& state) const override;
   void restore_state(DecoderState& state) override;
@@ -49,23 +59,43 @@ class AlogDecoder : public TraceDecoder {
     std::uint64_t offset;
     std::uint64_t line;
   };
+  // A line that cannot be read (fail_at); reading after the header catches it as damage.
+  struct BadLine : EarlError {
+    using EarlError::EarlError;
+  };
+  // The first line after the first event record that cannot be read: nothing from it on is.
+  struct Damage {
+    std::uint64_t offset = 0;         // where the line starts
+    std::uint64_t line = 0;
+    std::uint64_t lines_left = 0;     // lines from it to the end of the file, it included
+    std::uint64_t events_before = 0;  // event records read before it
+    std::string error;                // what strict reading throws
+  };
 
   void read_header();
   void define(const Record& record);
   void finish_definitions();
-  // Reads the next event line (skipping others) in file order; false at the end.
-  // `offset` is where the returned line starts.
+  // Reads the next event line (skipping others) in file order; false at the end or at the
+  // damage. `offset` is where the returned line starts.
   bool read_file_order(Record& record, std::uint64_t& offset);
-  bool decode(const Record& record, Event& event);
+  // The next event in file order, decoded, its line starting at `offset`; false at the end
+  // or at the damage (found now: noted, or thrown when strict or at the first event record).
+  bool read_event(Event& event, std::uint64_t& offset);
+  void stop_at_damage(std::uint64_t offset, const BadLine& error);
+  // Fills every attribute of `event` from `record`, or throws BadLine leaving the
+  // definitions as they were.
+  void decode(const Record& record, Event& event);
   void build_sorted_index();
   Record parse(std::string_view text) const;
   [[noreturn]] void fail(const std::string& problem) const;
   [[noreturn]] void fail_at(std::uint64_t line, const std::string& problem) const;
   const TypeEntry* lookup(std::int64_t number) const;
-  Location location(std::int64_t value, const char* field) ;
+  // `value` as a location, checked against -3 and kMaxLocations (not yet ensured).
+  Location location(std::int64_t value, const char* field) const;
   double time_of(const Record& record) const;
 
   std::string path_;
+  bool strict_;
   LineReader reader_;
   Definitions definitions_;
 
@@ -83,6 +113,12 @@ class AlogDecoder : public TraceDecoder {
   std::uint64_t line_ = 0;  // number of the line last read
   double last_time_ = 0.0;
   bool have_last_time_ = false;
+
+  std::optional<Damage> damage_;
+  // Event records before counted_until_ (a file offset) have been counted, whatever the
+  // seeks between the passes: the count of those before the damage.
+  std::uint64_t counted_until_ = 0;
+  std::uint64_t events_counted_ = 0;
 
   bool sorted_mode_ = false;
   std::vector<SortedLine> sorted_;

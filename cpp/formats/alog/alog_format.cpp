@@ -11,10 +11,8 @@ bool sniff(const std::string&, bool directory, const std::string& head) {
   return !directory && AlogDecoder::looks_like(head);
 }
 
-// An ALOG file is one stream of text records: a bad one is an error (ReadOptions::strict
-// changes nothing).
-std::unique_ptr<TraceDecoder> open_reader(const std::string& path, const ReadOptions&) {
-  return std::make_unique<AlogDecoder>(path);
+std::unique_ptr<TraceDecoder> open_reader(const std::string& path, const ReadOptions& options) {
+  return std::make_unique<AlogDecoder>(path, options);
 }
 
 std::unique_ptr<TraceWriter> open_writer(const std::string& path, const WriterOptions& options) {
