@@ -58,17 +58,22 @@ std::string error_of(F&& f) {
   return "";
 }
 
-// The error of opening `text` and reading all of it, with the file's name replaced by
-// "FILE" so that the expected messages can be written out in full.
+// `message` with the file's name replaced by "FILE", so that expected messages can be
+// written out in full.
+std::string named_file(std::string message, const std::string& path) {
+  std::size_t at;
+  while ((at = message.find(path)) != std::string::npos) message.replace(at, path.size(), "FILE");
+  return message;
+}
+
+// The error of opening `text` and reading all of it strictly (damage is an error).
 std::string error_reading(const std::string& text) {
   TempAlog file(text);
-  std::string message = error_of([&] {
-    AlogDecoder decoder(file.path());
-    read_all(decoder);
-  });
-  if (message.compare(0, file.path().size(), file.path()) == 0)
-    message = "FILE" + message.substr(file.path().size());
-  return message;
+  return named_file(error_of([&] {
+                      AlogDecoder decoder(file.path(), ReadOptions{true});
+                      read_all(decoder);
+                    }),
+                    file.path());
 }
 
 // Definitions: 3 processes, roll-over after 1,000,000 ticks (1 s), type 20 "marker",
@@ -314,7 +319,7 @@ TEST_CASE("errors name the file, the line and the problem") {
   // After a seek the line numbers continue from the position: line 4 is bad.
   {
     TempAlog file("-13 0 1 2 0 0 main\n1 0 0 0 0 1\n1 0 0 0 0 2\n1 0 0 0 x 3\n");
-    AlogDecoder decoder(file.path());
+    AlogDecoder decoder(file.path(), ReadOptions{true});
     Event e;
     decoder.seek(decoder.start_position());
     REQUIRE(decoder.read(e));
@@ -341,4 +346,143 @@ TEST_CASE("content sniffing") {
   CHECK_FALSE(AlogDecoder::looks_like("OTF2 anchor\n"));
   CHECK_FALSE(AlogDecoder::looks_like(""));
   CHECK_FALSE(AlogDecoder::looks_like("\n\n"));
+}
+
+// Damage (docs/formats.md#damaged-alog-files): by default the file ends at the first line
+// after the first event record that cannot be read.
+namespace {
+
+struct DamagedReading {
+  std::vector<Event> events;
+  std::vector<StreamDamage> damage;
+  Location locations = 0;
+};
+
+DamagedReading read_damaged(const std::string& text) {
+  TempAlog file(text);
+  AlogDecoder decoder(file.path());
+  DamagedReading reading;
+  reading.events = read_all(decoder);
+  reading.damage = decoder.damage();
+  for (StreamDamage& entry : reading.damage) entry.message = named_file(entry.message, file.path());
+  reading.locations = decoder.definitions().location_count;
+  return reading;
+}
+
+const char* const kFields = "6 fields 'type process task data cycle timestamp'";
+
+}  // namespace
+
+TEST_CASE("damage: a cut last line ends the file, named once for every location") {
+  // Line 5 is cut after its third field; lines 2 to 4 are the three events read.
+  const std::string text = "-13 0 1 2 0 0 main\n1 0 0 0 0 1\n1 1 0 0 0 2\n2 1 0 0 0 3\n1 0 0";
+  DamagedReading reading = read_damaged(text);
+  REQUIRE(reading.events.size() == 3);
+  CHECK(reading.events[2].loc == 1);
+  CHECK(reading.events[2].time == 3e-6);
+  REQUIRE(reading.damage.size() == 1);
+  const StreamDamage& entry = reading.damage[0];
+  CHECK(entry.loc == -1);      // the whole file: every location
+  CHECK(entry.record == 4);    // the fourth event record was not read
+  CHECK(entry.announced == 0); // ALOG announces no counts
+  CHECK(entry.message == std::string("FILE: line 5: truncated record: 3 of the ") + kFields +
+                             "; the 3 event records before it were read, line 5, the file's last, was not");
+  // Strict reading: the same first part, as an error.
+  CHECK(error_reading(text) == std::string("FILE: line 5: truncated record: 3 of the ") + kFields);
+}
+
+TEST_CASE("damage: lines after a damaged line are not read, and counted") {
+  // Line 3 has a non-integer cycle; lines 3 to 6 (a blank one among them) are lost.
+  DamagedReading reading = read_damaged("-13 0 1 2 0 0 main\n1 0 0 0 0 1\n1 0 0 0 x 2\n2 0 0 0 0 3\n\n2 0 0 0 0 4\n");
+  REQUIRE(reading.events.size() == 1);
+  REQUIRE(reading.damage.size() == 1);
+  CHECK(reading.damage[0].record == 2);
+  CHECK(reading.damage[0].message ==
+        "FILE: line 3: field cycle is not an integer: 'x'; the event record before it was read, lines 3 to 6 "
+        "(4 of the file's 6) were not");
+}
+
+TEST_CASE("damage: bytes that are not text, shown escaped") {
+  // A crash left four zero bytes where line 3 was being written: its end never was.
+  DamagedReading reading = read_damaged("-13 0 1 2 0 0 main\n1 0 0 0 0 1\n1 0 0 0 0 2" + std::string(4, '\0'));
+  CHECK(reading.events.size() == 1);
+  REQUIRE(reading.damage.size() == 1);
+  CHECK(reading.damage[0].message ==
+        "FILE: line 3: bytes that are not text (byte 12 of the line is \\x00); the event record before it was "
+        "read, line 3, the file's last, was not");
+  // A field of control bytes in the header is shown escaped too (an error: the header).
+  CHECK(error_reading(std::string("-13 0 1 2 \x01\x7f 0 main\n")) == "FILE: line 1: field cycle is not an integer: '\\x01\\x7f'");
+  // A long token is cut at 40 bytes.
+  CHECK(error_reading("-13 0 1 2 0 0 main\n1 0 0 0 0 " + std::string(50, '7') + "y\n") ==
+        "FILE: line 2: field timestamp is not an integer: '" + std::string(40, '7') + "...'");
+}
+
+TEST_CASE("damage: a damaged line adds no location") {
+  // Line 3's send comes from process 5 to process 7 but lacks its length: neither location
+  // is the trace's. Before the damage only location 0 was seen.
+  DamagedReading reading = read_damaged("-13 0 1 2 0 0 main\n1 0 0 0 0 1\n-101 5 0 7 0 2 1\n");
+  CHECK(reading.events.size() == 1);
+  CHECK(reading.locations == 1);
+  REQUIRE(reading.damage.size() == 1);
+  CHECK(reading.damage[0].message.rfind("FILE: line 3: send record needs 'tag len' as its comment, got '1'; ", 0) == 0);
+}
+
+TEST_CASE("damage: the header and the first event record stay errors") {
+  // A bad header line, and a bad first event record: nothing shows the file is ALOG.
+  for (const std::string& text : {std::string("-13 0 1 2 0 0 main\n-9 0 0\n1 0 0 0 0 1\n"),
+                                  std::string("-13 0 1 2 0 0 main\n7 0 0 0 0 1\n1 0 0 0 0 2\n"),
+                                  std::string("1 2 3 4 5 6\n7 8 9 10 11 12\n")}) {
+    CAPTURE(text);
+    TempAlog file(text);
+    CHECK_FALSE(error_of([&] {
+                  AlogDecoder decoder(file.path());
+                  read_all(decoder);
+                }).empty());
+  }
+}
+
+TEST_CASE("damage: unsorted lines before the damage are sorted, seeks never pass it") {
+  // Times 5 3 4 before the damaged line 5: read as 3 4 5.
+  TempAlog file("-13 0 1 2 0 0 main\n1 0 0 0 0 5\n1 1 0 0 0 3\n1 2 0 0 0 4\nnot a record\n1 3 0 0 0 1\n");
+  AlogDecoder decoder(file.path());
+  std::vector<Event> events = read_all(decoder);
+  REQUIRE(events.size() == 3);
+  CHECK(events[0].loc == 1);
+  CHECK(events[1].loc == 2);
+  CHECK(events[2].loc == 0);
+  CHECK(decoder.definitions().location_count == 3);
+  REQUIRE(decoder.damage().size() == 1);
+  CHECK(decoder.damage()[0].record == 4);
+  // Read again from the start and from a position: the same, and the damage noted once.
+  CHECK(read_all(decoder).size() == 3);
+  CHECK(decoder.damage().size() == 1);
+}
+
+TEST_CASE("damage: in file order, positions before and at the damage read the same again") {
+  TempAlog file("-13 0 1 2 0 0 main\n1 0 0 0 0 1\n1 1 0 0 0 2\n2 1 0 0 0 3\n1 0 0 0 0 4 5\n1 0 0 0 1");
+  AlogDecoder decoder(file.path());
+  decoder.seek(decoder.start_position());
+  std::vector<DecoderPosition> before;
+  std::vector<double> times;
+  Event e;
+  for (;;) {
+    before.push_back(decoder.position());
+    if (!decoder.read(e)) break;
+    times.push_back(e.time);
+  }
+  REQUIRE(times == std::vector<double>{1e-6, 2e-6, 3e-6, 4e-6});
+  REQUIRE(decoder.damage().size() == 1);
+  CHECK(decoder.damage()[0].record == 5);  // line 6, "1 0 0 0 1", is cut: 5 of the 6 fields
+  for (std::size_t i : {4u, 2u, 0u, 3u, 4u, 1u}) {
+    CAPTURE(i);
+    decoder.seek(before[i]);
+    if (i == 4) {
+      CHECK_FALSE(decoder.read(e));  // at the damage: the end, again
+      continue;
+    }
+    REQUIRE(decoder.read(e));
+    CHECK(e.time == times[i]);
+  }
+  CHECK(decoder.damage().size() == 1);
+  CHECK(decoder.damage()[0].record == 5);  // lines read again are not counted again
 }
