@@ -264,7 +264,9 @@ def test_reference_agrees_on_format_examples(tmp_path):
 
 
 # ----------------------------------------------------------------------------------------
-# malformed input: EarlError naming the file and "line N"
+# malformed input: with strict=True an EarlError naming the file and "line N"; without it
+# the same error where the bad line is in the header or the first event record, else the
+# events before it and its damage entry (tests/test_damaged_alog.py cuts and corrupts more)
 def assert_names(info, path, line):
     msg = str(info.value)
     assert os.path.basename(path) in msg, f"{msg!r} does not name the file"
@@ -301,21 +303,40 @@ MALFORMED = {
 }
 
 
+def text_of(content):
+    return content if isinstance(content, str) else "\n".join(content) + "\n"
+
+
 @pytest.mark.parametrize("case", list(MALFORMED), ids=list(MALFORMED))
 def test_malformed_input(EventTrace, tmp_path, case):
     content, line = MALFORMED[case]
     path = write_alog(tmp_path, content, "bad_input.alog")
     with pytest.raises(earl.EarlError) as info:   # the format given
-        EventTrace(path, format="alog")
+        EventTrace(path, format="alog", strict=True)
     assert_names(info, path, line)
+    strict_error = str(info.value)
     with pytest.raises(earl.EarlError) as info:   # the format detected
-        EventTrace(path)
+        EventTrace(path, strict=True)
     if line == 1 and "detect" in str(info.value):
         # a broken first record may also make the content undetectable; then the message
         # names the file
         assert os.path.basename(path) in str(info.value)
     else:
         assert_names(info, path, line)
+    # Without strict, a bad line after the first event record is damage: the events before
+    # it are read (the reference model's reading of the lines before it) and it is named.
+    before = text_of(content).split("\n")[:line - 1]
+    read_before = ReferenceTrace.parse("\n".join(before))
+    if read_before.m == 0:   # the header or the first event record: an error all the same
+        with pytest.raises(earl.EarlError) as info:
+            EventTrace(path, format="alog")
+        assert str(info.value) == strict_error
+        return
+    tr = EventTrace(path, format="alog")
+    assert [e["time"] for e in events(tr)] == [approx_time(e.time) for e in read_before.events[1:]]
+    [damage] = tr.problems()["damaged"]["locations"]
+    assert damage["loc"] == -1 and damage["record"] == read_before.m + 1
+    assert damage["message"].startswith(strict_error + "; ")
 
 
 @pytest.mark.parametrize("case", list(MALFORMED), ids=list(MALFORMED))
@@ -323,9 +344,8 @@ def test_reference_rejects_malformed_input(case):
     """Self-check: the reference model rejects the same inputs at the same line."""
     from reference_model import AlogError
     content, line = MALFORMED[case]
-    text = content if isinstance(content, str) else "\n".join(content) + "\n"
     with pytest.raises(AlogError) as info:
-        ReferenceTrace.parse(text)
+        ReferenceTrace.parse(text_of(content))
     assert info.value.line == line
 
 
