@@ -91,10 +91,6 @@ std::string shown(std::string_view token) {
   return out;
 }
 
-std::string counted(std::uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 }  // namespace
 
 bool AlogDecoder::looks_like(std::string_view text) {
@@ -277,6 +273,13 @@ double AlogDecoder::time_of(const Record& record) const {
   return ticks_to_seconds(ticks, kMicrosecondsPerSecond);
 }
 
+void AlogDecoder::reject_non_text(std::string_view part, std::size_t column) const {
+  std::size_t junk = first_non_text(part);
+  if (junk != std::string_view::npos)
+    fail("bytes that are not text (byte " + std::to_string(column + junk + 1) + " of the line is " +
+         shown(part.substr(junk, 1)) + ")");
+}
+
 bool AlogDecoder::read_file_order(Record& record, std::uint64_t& offset) {
   std::string_view text;
   for (;;) {
@@ -285,11 +288,14 @@ bool AlogDecoder::read_file_order(Record& record, std::uint64_t& offset) {
     if (!reader_.next(text)) break;
     ++line_;
     if (is_blank(text)) continue;
-    std::size_t junk = first_non_text(text);
-    if (junk != std::string_view::npos)
-      fail("bytes that are not text (byte " + std::to_string(junk + 1) + " of the line is " +
-           shown(text.substr(junk, 1)) + ")");
-    record = parse(text);
+    try {
+      record = parse(text);
+    } catch (const BadLine&) {
+      reject_non_text(text, 0);  // the better reason where it applies
+      throw;
+    }
+    // Six integers hold no such bytes: only the comment may.
+    reject_non_text(record.comment, static_cast<std::size_t>(record.comment.data() - text.data()));
     if (is_event_record(record.type)) return true;
     if (is_definition(record.type))
       fail("definition record " + std::to_string(record.type) +

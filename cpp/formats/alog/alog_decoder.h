@@ -87,6 +87,9 @@ class AlogDecoder : public TraceDecoder {
   void decode(const Record& record, Event& event);
   void build_sorted_index();
   Record parse(std::string_view text) const;
+  // Fails naming the first control byte (other than the blanks) of `part`, which starts at
+  // `column` (0-based) of the line: an event line must be text.
+  void reject_non_text(std::string_view part, std::size_t column) const;
   [[noreturn]] void fail(const std::string& problem) const;
   [[noreturn]] void fail_at(std::uint64_t line, const std::string& problem) const;
   const TypeEntry* lookup(std::int64_t number) const;
