@@ -3,8 +3,8 @@
     python bench/open_trace.py TRACE [--no-cache] [--repeat 3] [--label NAME]
 
 Prints the best of `repeat` opens in seconds and events per second. Run it with two
-builds' interpreters on one trace in one session to compare them (README, "Damaged
-traces, clocks and hostile input")."""
+builds' interpreters on one trace in one session to compare them (docs/performance.md,
+"Time checks")."""
 import argparse
 import time
 

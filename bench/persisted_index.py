@@ -7,7 +7,7 @@ instead of through libotf2).
 
 The archive is written with `earl gen` (its default program model, 8 locations) into DIR
 (default: a new directory in $TMPDIR), indexes go to DIR/indexes ($EARL_INDEX_DIR). Each
-open runs in a process of its own, as a user's second session would (README, "Persisted
+open runs in a process of its own, as a user's second session would (docs/performance.md, "Persisted
 index")."""
 import argparse
 import os

@@ -6,7 +6,7 @@ Generates (once, into DIR, default a temporary directory) a trace of about `even
 events with skewed clocks (`earl gen --clock-offset 0.0003 --clock-drift 200`) in ALOG
 and OTF2, then prints the best of `repeat` opens of each: plain, with time_correct, and
 the corrections made (jumps, their memory), plus a scan of every event's time through
-event() both ways. README, "Damaged traces, clocks and hostile input"."""
+event() both ways. docs/performance.md, "Time checks"."""
 import argparse
 import os
 import tempfile

@@ -19,7 +19,7 @@ proc ::earl::repl::set_event {} {
 # {ok result}, {error message errorInfo} or {exit code} (earl.tcl's exit: the shell
 # refuses to end the session for it); break/continue outside a loop are errors.
 #
-# A bare value shows its value, as the README promises and tclsh does not: one word that
+# A bare value shows its value, as docs/repl.md promises and tclsh does not: one word that
 # is a variable or a command substitution ($ev(type), [e size]) is read with set, never
 # run as a command (at an exit event, $ev(type) would run exit); input whose first word
 # is not a command's name is an expression if it parses as one ($ev(len) > 1000, 1 + 2).

@@ -601,7 +601,7 @@ def test_view_panes_follow_the_iterator(repl):
 
 
 def test_view_search_where_events_lack_the_attribute(repl):
-    """`/` in :view as in the README: events 1-9 have no region or are not MPI_Recv; the
+    """`/` in :view as in docs/repl.md: events 1-9 have no region or are not MPI_Recv; the
     first enter of MPI_Recv is 10, then its exit 12."""
     view_keys(repl, '/ev["region"] == "MPI_Recv"' + ENTER)
     assert repl.trace.iterator == 10

@@ -180,7 +180,7 @@ def first_position(path, matches, after=0):
 
 @needs_ping_pong
 def test_the_readme_filters_skip_events_without_the_attribute():
-    """`:find ev["len"] > 1000` and `/ev["region"] == "MPI_Finalize"` (the README's
+    """`:find ev["len"] > 1000` and `/ev["region"] == "MPI_Finalize"` (docs/repl.md's
     examples) in each language: the events before the first match lack the attribute
     (the trace starts with program_begin and enters) and are simply no match."""
     big = first_position(PING_PONG, lambda ev: ev.get("len", 0) > 1000)

@@ -171,7 +171,7 @@ def test_view_letters_stay_and_a_search_moves_what_is_followed(terminal, tmp_pat
     """110 columns: the timeline is 106 wide. Around 14 (60 us) it spans 48..72 us (main,
     loc 2's MPI_Recv); zoomed out twice, 12..108 us, MPI_Send appears and gets C while
     MPI_Recv keeps B. A new view around 4 (10..30 us) shows main and MPI_Send: C still.
-    Following loc 0 there, the README's kind of search (events 5 and 8 are sends, with
+    Following loc 0 there, docs/repl.md's kind of search (events 5 and 8 are sends, with
     no region) lands on 10 (loc 1), and the status bar says loc 1 is followed."""
     term = terminal(small_trace(tmp_path))
     term.wait_for("python 0>")

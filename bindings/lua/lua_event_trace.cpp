@@ -7,11 +7,12 @@
 // iterator in either language moves it in both.
 //
 // Every method is one row of kMethods: its name and a body that reads its Lua arguments
-// and says what to ask of the locked trace. dispatch() does the rest for all of them:
+// and says what to ask of the locked trace. run_row() does the rest for all of them:
 // checks the trace argument, turns C++ exceptions into Lua errors (protect), and
 // locked()/answer() take the lock, call, and push the answer once the lock is released.
 #include "bindings/lua/lua_event_trace.h"
 
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -51,14 +52,12 @@ enum NameTable { kTypes = 1, kRegions = 2, kStrings = 3, kNameTables = 3 };
 
 using Lock = std::lock_guard<std::recursive_mutex>;
 
-// Methods and metamethods carry three upvalues, set once in register_event_trace: the
+// Methods and metamethods carry two upvalues, set once in register_event_trace: the
 // metatable (checking the object by identity is cheaper than luaL_testudata's lookup by
-// name), the attribute names as Lua strings, indexed by Attribute + 1 (an event table
-// then needs no string lookup for its keys), and the method's row. The first two matter
-// at millions of calls a second.
+// name) and the attribute names as Lua strings, indexed by Attribute + 1 (an event table
+// then needs no string lookup for its keys). Both matter at millions of calls a second.
 constexpr int kMetatableUpvalue = 1;
 constexpr int kKeysUpvalue = 2;
-constexpr int kMethodUpvalue = 3;
 
 TraceBox& box_of(lua_State* L, const char* method) {
   TraceBox* box = nullptr;
@@ -263,7 +262,7 @@ struct Method {
 
 using T = EventTrace;
 
-const Method kMethods[] = {
+constexpr Method kMethods[] = {
     {"event",
      [](const Call& c) {
        const Event e = event_of(c, position_argument(c, 2));
@@ -388,32 +387,38 @@ const Method kMethods[] = {
      }},
 };
 
-// A row with its "EventTrace:<name>", made once.
-struct BoundMethod {
-  const Method* method;
-  std::string where;
-};
+constexpr std::size_t kMethodCount = std::size(kMethods);
 
-const std::vector<BoundMethod>& bound_methods() {
-  static const std::vector<BoundMethod> all = [] {
-    std::vector<BoundMethod> out;
-    for (const Method& method : kMethods) out.push_back({&method, std::string("EventTrace:") + method.name});
-    return out;
-  }();
-  return all;
+// "EventTrace:<name>" of each row, for messages; made when the module is loaded.
+const std::array<std::string, kMethodCount> kWhere = [] {
+  std::array<std::string, kMethodCount> out;
+  for (std::size_t i = 0; i < kMethodCount; ++i) out[i] = std::string("EventTrace:") + kMethods[i].name;
+  return out;
+}();
+
+// Row I's lua_CFunction: the row is known at compile time, so its body is called (and
+// mostly inlined) directly, as a hand-written function per method would be.
+template <std::size_t I>
+int run_row(lua_State* L) {
+  SharedTrace& shared = **box_of(L, kMethods[I].name).shared;
+  return kMethods[I].body(Call{L, shared, kWhere[I].c_str()});
 }
 
-const BoundMethod& bound(const char* name) {
-  for (const BoundMethod& one : bound_methods())
-    if (std::strcmp(one.method->name, name) == 0) return one;
+template <std::size_t I>
+int method_function(lua_State* L) {
+  return protect(L, run_row<I>);
+}
+
+template <std::size_t... I>
+constexpr std::array<lua_CFunction, kMethodCount> method_functions(std::index_sequence<I...>) {
+  return {method_function<I>...};
+}
+constexpr std::array<lua_CFunction, kMethodCount> kFunctions = method_functions(std::make_index_sequence<kMethodCount>());
+
+std::size_t row_of(const char* name) {
+  for (std::size_t i = 0; i < kMethodCount; ++i)
+    if (std::strcmp(kMethods[i].name, name) == 0) return i;
   std::abort();  // a name below that kMethods lacks: a mistake in this file
-}
-
-// Every method's lua_CFunction: its row is the closure's third upvalue.
-int run_method(lua_State* L) {
-  const auto& row = *static_cast<const BoundMethod*>(lua_touserdata(L, lua_upvalueindex(kMethodUpvalue)));
-  SharedTrace& shared = **box_of(L, row.method->name).shared;
-  return row.method->body(Call{L, shared, row.where.c_str()});
 }
 
 // Drops Lua's reference; the trace itself lives on while Python still holds it.
@@ -548,18 +553,16 @@ int adopt(lua_State* L) {
   return 1;
 }
 
-EARL_LUA_FUNCTION(l_method, run_method)
 EARL_LUA_FUNCTION(l_collect, collect)
 EARL_LUA_FUNCTION(l_open, open)
 EARL_LUA_FUNCTION(l_adopt, adopt)
 
-// Sets table[key] = a closure of l_method over the metatable, the attribute names (both
-// at the top of the stack, the metatable below) and the row; the table is at `table`.
-void set_method(lua_State* L, int table, const char* key, const BoundMethod& row) {
+// Sets table[key] = row's function closed over the metatable and the attribute names
+// (both at the top of the stack, the metatable below).
+void set_method(lua_State* L, int table, const char* key, std::size_t row) {
   lua_pushvalue(L, -2);
   lua_pushvalue(L, -2);
-  lua_pushlightuserdata(L, const_cast<BoundMethod*>(&row));
-  lua_pushcclosure(L, l_method, 3);
+  lua_pushcclosure(L, kFunctions[row], 2);
   lua_setfield(L, table, key);
 }
 
@@ -578,12 +581,10 @@ void register_event_trace(lua_State* L) {
     lua_rawseti(L, -2, i + 1);
   }
   // Rows named __* are metamethods; eventTypes is types, __close is close.
-  for (const BoundMethod& row : bound_methods()) {
-    const char* name = row.method->name;
-    set_method(L, std::strncmp(name, "__", 2) == 0 ? metatable : methods, name, row);
-  }
-  set_method(L, methods, "eventTypes", bound("types"));
-  set_method(L, metatable, "__close", bound("close"));
+  for (std::size_t i = 0; i < kMethodCount; ++i)
+    set_method(L, std::strncmp(kMethods[i].name, "__", 2) == 0 ? metatable : methods, kMethods[i].name, i);
+  set_method(L, methods, "eventTypes", row_of("types"));
+  set_method(L, metatable, "__close", row_of("close"));
   lua_pop(L, 2);
   lua_setfield(L, metatable, "__index");
   lua_pushcfunction(L, l_collect);

@@ -3,6 +3,7 @@
 #pragma once
 #include <tcl.h>
 
+#include <array>
 #include <climits>
 #include <cstddef>
 #include <cstring>
@@ -46,21 +47,29 @@ struct TclMethod {
   int (*body)(const TclCall<Command>& call);
 };
 
-// How many words a call of `row` may have, the command and the method included.
+// How many words a call of a row may have, the command and the method included.
+struct WordCounts {
+  int least = 2;
+  int most = 2;
+};
+
 template <class Command>
-void word_counts(const TclMethod<Command>& row, int& least, int& most) {
-  least = most = 2;
+WordCounts word_counts(const TclMethod<Command>& row) {
+  WordCounts counts;
+  int& least = counts.least;
+  int& most = counts.most;
   static const char kAnyMore[] = "?arg ...?";
   for (const char* word = row.arguments; *word;) {
     if (std::strncmp(word, kAnyMore, sizeof kAnyMore - 1) == 0) {
       most = INT_MAX;
-      return;
+      break;
     }
     ++most;
     if (word[0] != '?') ++least;
     word += std::strcspn(word, " ");
     while (*word == ' ') ++word;
   }
+  return counts;
 }
 
 // Runs the method objv[1] names: Tcl's own "bad method" error for an unknown one, "wrong #
@@ -77,9 +86,13 @@ int call_method(const TclMethod<Command> (&table)[N], Command& command, SharedTr
   if (Tcl_GetIndexFromObjStruct(interp, objv[1], table, sizeof(TclMethod<Command>), "method", 0, &index) != TCL_OK)
     return TCL_ERROR;
   const TclMethod<Command>& row = table[index];
-  int least = 0, most = 0;
-  word_counts(row, least, most);
-  if (objc < least || objc > most) {
+  // Counted once per table (each Command has one), not at every call.
+  static const std::array<WordCounts, N> counts = [&table] {
+    std::array<WordCounts, N> out;
+    for (std::size_t i = 0; i + 1 < N; ++i) out[i] = word_counts(table[i]);
+    return out;
+  }();
+  if (objc < counts[index].least || objc > counts[index].most) {
     std::string usage = std::string(row.name) + (*row.arguments ? " " : "") + row.arguments;
     throw EarlError(std::string("wrong # args: should be \"") + Tcl_GetString(objv[0]) + " " + usage + "\"");
   }

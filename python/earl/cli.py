@@ -3,9 +3,11 @@
 Every command is a module of earl/commands/ with HELP (one line), optionally DESCRIPTION,
 configure(parser) and run(args) -> exit code; COMMANDS below is the one list of them. Exit codes are the same
 for all: 0 done, 1 an EARL error (printed as `earl: MESSAGE` on stderr), 2 a usage error
-(argparse's message), 130 Ctrl-C.
+(argparse's message), 130 Ctrl-C, 141 the reader of stdout went away (`earl ... | head`).
 """
 import argparse
+import os
+import select
 import difflib
 import importlib
 import sys
@@ -16,7 +18,7 @@ import earl
 COMMANDS = {name: f"earl.commands.{name}" for name in
             ("run", "scripts", "info", "gen", "convert", "demo", "analyze", "repl", "index")}
 
-OK, EARL_ERROR, USAGE, INTERRUPTED = 0, 1, 2, 130
+OK, EARL_ERROR, USAGE, INTERRUPTED, READER_GONE = 0, 1, 2, 130, 141
 
 
 def build_parser():
@@ -62,6 +64,26 @@ def _printable_output():
             reconfigure(errors=errors)
 
 
+def _stdout_reader_gone():
+    """Whether the reader of stdout has gone (`earl run SCRIPT TRACE | head`): a Lua or Tcl
+    script meets the broken pipe inside its interpreter, which reports it as its error.
+    A pipe whose reader has closed polls as an error for its writer."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no poll, no file descriptor
+        return False
+
+
+def _quiet_after_broken_pipe():
+    """Ends as a tool killed by SIGPIPE does: no message, exit status 128 + 13. stdout is
+    pointed at /dev/null, so that Python's flush at exit has nowhere to fail."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return READER_GONE
+
+
 def main(argv=None):
     """Runs the command line `argv` (default: sys.argv[1:]); returns the exit code."""
     _printable_output()
@@ -77,7 +99,11 @@ def main(argv=None):
         return USAGE
     try:
         code = args.run(args)
+    except BrokenPipeError:
+        return _quiet_after_broken_pipe()
     except earl.EarlError as error:
+        if _stdout_reader_gone():
+            return _quiet_after_broken_pipe()
         print(f"earl: {_message(error)}", file=sys.stderr)
         return EARL_ERROR
     except KeyboardInterrupt:

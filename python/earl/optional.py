@@ -3,7 +3,6 @@ which of the package's extras (pyproject.toml, read back from the installed meta
 the extras are written once) installs a missing one."""
 import importlib
 import re
-from importlib import metadata
 
 from earl._core import EarlError
 
@@ -11,6 +10,8 @@ from earl._core import EarlError
 def extra_providing(module):
     """The name of an extra of the installed earl that requires `module` (not the test
     extra), or None."""
+    from importlib import metadata  # slow to import (email, zipfile, ...): only when needed
+
     try:
         requirements = metadata.requires("earl") or []
     except metadata.PackageNotFoundError:

@@ -75,7 +75,7 @@ def run_python_as_main(script, arguments):
 def run_python(script, arguments):
     try:
         run_python_as_main(script, arguments)
-    except (SystemExit, KeyboardInterrupt):
+    except (SystemExit, KeyboardInterrupt, BrokenPipeError):  # the command line's to handle
         raise
     except BaseException as error:  # the user's error: shown as theirs, not as earl's
         raise ScriptFailed(user_traceback(error, script)) from None

@@ -6,7 +6,7 @@ enter(receiving call) - enter(sending call), when positive, at the send.
 
 The engine also judges the MPI_Wait/Waitany completing an MPI_Isend/Issend, and receives
 posted by MPI_Irecv, where OTF2's request ids link them; the model shows no request ids
-to scripts, so this specification covers blocking sends only (README, wait-state analysis).
+to scripts, so this specification covers blocking sends only (docs/analysis.md, "The patterns, exactly").
 
     python scripts/patterns/late_receiver.py TRACE
 """

@@ -12,7 +12,7 @@
 
 What an engine returns and every view reads is declared once, in report_schema.py.
 
-Patterns and metric ids follow Scalasca 2.6 (see README, "Wait-state analysis").
+Patterns and metric ids follow Scalasca 2.6 (docs/analysis.md).
 """
 from earl.analysis.report import Report, analyze, metrics
 
