@@ -342,7 +342,7 @@ def test_line_numbers_agree_across_endings_and_the_read_buffer(tmp_path, ending)
     path.write_bytes(ending.join(lines).encode() + ending.encode())
     assert path.read_bytes()[2 ** 20 - 1:2 ** 20 + 1].startswith(ending[:1].encode())
     with pytest.raises(earl.EarlError) as raised:
-        earl.EventTrace(path, progress=lambda f: None)
+        earl.EventTrace(path, strict=True, progress=lambda f: None)
     assert str(raised.value) == f"{path}: line 5: field timestamp is not an integer: 'oops'"
 
 

@@ -29,7 +29,7 @@ struct AnalysisOptions {
   // Analyse the times the controlled logical clock corrects (timecorrect/): one more pass.
   bool time_correct = false;
   ClockCorrectionOptions clock;
-  // A damaged trace (an OTF2 event file cut short) is an error; without it the damaged
+  // A damaged trace (an OTF2 event file or an ALOG file cut short) is an error; without it the damaged
   // locations are analysed up to the damage and listed in AnalysisResult::damaged.
   bool strict = false;
 };

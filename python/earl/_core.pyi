@@ -14,7 +14,7 @@ class EarlError(RuntimeError): ...
 class ProblemKind(TypedDict):
     count: int
     first: list[int]
-    # "damaged" only (present where the trace is damaged): one dict per location with
+    # "damaged" only (present where the trace is damaged): one dict per location (loc -1: all) with
     # loc, record (the first not read), announced, message.
     locations: NotRequired[list[dict[str, Any]]]
 

@@ -53,7 +53,7 @@ class EventTrace(_core.EventTrace):
     at opening: every time seen is then the corrected one, positions stay the same, and
     time_correction() tells what moved. `min_latency` (seconds) is the least time a
     corrected message takes.
-    A damaged trace (an OTF2 event file cut or corrupted) is read up to the damage on each
+    A damaged trace (an OTF2 event file or an ALOG file cut or corrupted) is read up to the damage on each
     location, and problems()["damaged"] says what was lost; `strict=True` makes the
     damage an error instead.
     """

@@ -23,7 +23,7 @@ def analyze(trace, format=None, progress=None, engine="native", time_correct=Fal
     the reference scripts of scripts/patterns/ (slow; the readable specification).
     `progress` takes the fraction done; by default a bar shows on a terminal.
     `time_correct` analyses the times the controlled logical clock corrects (see
-    EventTrace; native engine only). A damaged trace (an OTF2 event file cut short) is
+    EventTrace; native engine only). A damaged trace (an OTF2 event file or ALOG file cut short) is
     analysed up to the damage, which Report.damaged names; `strict` makes it an error."""
     if hasattr(trace, "file") and callable(trace.file):
         path, format = trace.file(), format or trace.format()
