@@ -227,3 +227,34 @@ def test_cli_errors_exit_nonzero(tmp_path, capsys):
     src = alog_file(tmp_path, "s.alog", ["-3 0 0 2 0 0", "1 0 0 0 0 10"])
     assert main(["convert", src, str(tmp_path / "o.x"), "--format", "nope"]) != 0
     assert "'nope'" in capsys.readouterr().err
+
+
+@needs_otf2
+def test_a_damaged_input_is_converted_up_to_the_damage_and_says_so(tmp_path, capsys):
+    """A cut ALOG file: the OTF2 written holds exactly the event lines before the cut line
+    (counted from the text here: types >= 0 and the -101/-102 messages; definitions and
+    the other negative types are no events), the summary and the command name the damage;
+    with --strict it is the error and nothing is written."""
+    import otf2
+
+    intact = tmp_path / "intact.alog"
+    generate(str(intact), events=3000, locations=3, seed=4)
+    text = intact.read_bytes()
+    lines = text.split(b"\n")
+    cut_line = len(lines) // 2                       # 0-based: this line is cut in two
+    cut = tmp_path / "cut.alog"
+    cut.write_bytes(b"\n".join(lines[:cut_line]) + b"\n" + lines[cut_line][:3])
+    events_before = sum(1 for line in lines[:cut_line] if line.split()
+                        and (int(line.split()[0]) >= 0 or int(line.split()[0]) in (-101, -102)))
+    summary = convert(cut, tmp_path / "part.otf2")
+    assert summary["events_written"] == summary["events_read"] == events_before
+    assert len(summary["damaged"]) == 1 and f"line {cut_line + 1}:" in summary["damaged"][0]
+    with otf2.reader.open(str(tmp_path / "part.otf2")) as r:
+        assert sum(1 for _ in r.events) == events_before
+    from earl.cli import main
+    assert main(["convert", str(cut), str(tmp_path / "again.otf2"), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert f"not converted, the input is damaged: {cut}: line {cut_line + 1}:" in out
+    assert main(["convert", str(cut), str(tmp_path / "strict.otf2"), "--strict"]) == 1
+    assert f"line {cut_line + 1}" in capsys.readouterr().err
+    assert not (tmp_path / "strict.otf2").exists()

@@ -18,11 +18,13 @@ namespace earl::bindings {
 void bind_convert(py::module_& m) {
   m.def(
       "convert",
-      [](const py::object& input_path, const py::object& output_path, const py::object& format) {
+      [](const py::object& input_path, const py::object& output_path, const py::object& format,
+         bool strict) {
         const std::string input = text_argument(input_path, "input");
         const std::string output = text_argument(output_path, "output");
         convert::ConvertOptions o;
         if (!format.is_none()) o.format = text_argument(format, "format");
+        o.strict = strict;
         // Ctrl-C: a pending signal stops the scan or the conversion.
         PythonCallbacks callbacks;
         o.poll = [&callbacks] { callbacks.poll(); };
@@ -40,9 +42,12 @@ void bind_convert(py::module_& m) {
         out["collective_exits_plain"] = s.collective_exits_plain;
         out["times_rounded"] = s.times_rounded;
         out["ties_reordered"] = s.ties_reordered;
+        py::list damaged;
+        for (const std::string& line : s.damaged) damaged.append(text(line));
+        out["damaged"] = damaged;
         return out;
       },
-      py::arg("input"), py::arg("output"), py::arg("format") = py::none(),
+      py::arg("input"), py::arg("output"), py::arg("format") = py::none(), py::arg("strict") = false,
       "Converts the trace `input` into `output` (format from `format`, else output's suffix, "
       "else the input's) and returns a summary dict.");
 }

@@ -95,10 +95,12 @@ ConvertSummary convert(const std::string& input, const std::string& output,
     bad("'" + output + "' is the input trace '" + input + "' itself; choose another output path");
 
   EventTrace::Options trace_options;  // detect IN's format from its content
+  trace_options.strict = options.strict;
   EventTrace trace(input, trace_options, options.progress);
 
   ConvertSummary summary;
   summary.input_format = trace.format();
+  for (const StreamDamage& damage : trace.problems().damaged) summary.damaged.push_back(damage.message);
   if (format.empty()) format = format_for_path(output);
   if (format.empty()) format = summary.input_format;
   const std::string why = why_not_writable(format);

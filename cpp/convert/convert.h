@@ -31,6 +31,7 @@ struct ConvertOptions {
   std::string format;           // output format; "" = from OUT's suffix, else IN's format
   std::function<void()> poll;   // called every few thousand events; may throw to stop
   std::function<bool(double)> progress;  // while IN is opened (scanned); false stops
+  bool strict = false;          // a damaged IN is an error (else: converted up to the damage)
 };
 
 struct ConvertSummary {
@@ -40,6 +41,7 @@ struct ConvertSummary {
   std::uint64_t collective_exits_plain = 0;  // collective exits written without com/root/sizes
   std::uint64_t times_rounded = 0;           // events whose time was no whole microsecond
   std::uint64_t ties_reordered = 0;          // equal times that OTF2 orders by location
+  std::vector<std::string> damaged;          // what IN's damage left out (one line each)
 };
 
 // Converts; EarlError names the file and what failed (a partial OUT is removed).

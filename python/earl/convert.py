@@ -19,12 +19,14 @@ from earl import _core
 __all__ = ["convert", "describe"]
 
 
-def convert(input, output, format=None):
+def convert(input, output, format=None, strict=False):
     """Convert the trace `input` into `output`; returns the summary dict (input_format,
     output_format, events_read, events_written, dropped {type: count},
-    collective_exits_plain, times_rounded, ties_reordered). Errors raise earl.EarlError
-    naming the file; a partial output is removed."""
-    return _core.convert(os.fspath(input), os.fspath(output), format)
+    collective_exits_plain, times_rounded, ties_reordered, damaged [what the input's
+    damage left out, one line each]). A damaged input is converted up to the damage, or
+    with `strict` is an error. Errors raise earl.EarlError naming the file; a partial
+    output is removed."""
+    return _core.convert(os.fspath(input), os.fspath(output), format, strict)
 
 
 def describe(input, output, summary):
@@ -43,6 +45,8 @@ def describe(input, output, summary):
     if summary["times_rounded"]:
         lines.append("  %d event times rounded to whole microseconds"
                      % summary["times_rounded"])
+    for line in summary["damaged"]:
+        lines.append(f"  not converted, the input is damaged: {line}")
     if summary["ties_reordered"]:
         lines.append("  %d events at equal times are reordered by location (OTF2 orders "
                      "equal timestamps by location)" % summary["ties_reordered"])

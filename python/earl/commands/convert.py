@@ -1,5 +1,5 @@
 """`earl convert IN OUT`: the face of earl.convert."""
-from earl import _core
+from earl import _core, open_arguments
 from earl.convert import convert, describe
 
 HELP = "convert a trace: ALOG <-> OTF2 (earl convert IN OUT)"
@@ -16,12 +16,14 @@ def configure(parser):
                         help="output format (supported: %s; default: from OUTPUT's suffix, "
                              "else the input's format)" % ", ".join(_core.generator_formats()))
     parser.add_argument("-q", "--quiet", action="store_true",
-                        help="print nothing on success unless events were dropped")
+                        help="print nothing on success unless events were dropped or the "
+                             "input is damaged")
+    parser.add_argument("--strict", action="store_true", help=open_arguments.table_help("strict"))
 
 
 def run(args):
     """`earl convert`: returns 0; errors raise EarlError (the command line prints them)."""
-    summary = convert(args.input, args.output, args.format)
-    if not args.quiet or summary["dropped"]:
+    summary = convert(args.input, args.output, args.format, strict=args.strict)
+    if not args.quiet or summary["dropped"] or summary["damaged"]:
         print(describe(args.input, args.output, summary))
     return 0
