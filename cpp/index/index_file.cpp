@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "index/index_hash.h"
+#include "index/path_parts.h"
 #include "model/error.h"
 
 namespace earl {
@@ -60,16 +61,6 @@ std::string host_name() {
   for (char& c : host)
     if (c == '/' || c == '.') c = '_';  // one component of a file name, no dots inside
   return host.empty() ? "host" : host;
-}
-
-std::string directory_of(const std::string& path) {
-  std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
-}
-
-std::string base_of(const std::string& path) {
-  std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 bool write_all(int fd, const char* data, std::size_t size, std::uint64_t offset) {

@@ -11,6 +11,7 @@
 
 #include "index/index_file.h"
 #include "index/index_hash.h"
+#include "index/path_parts.h"
 #include "model/error.h"
 
 namespace earl {
@@ -20,16 +21,6 @@ namespace {
 std::string env(const char* name) {
   const char* value = std::getenv(name);
   return value ? value : "";
-}
-
-std::string directory_of(const std::string& path) {
-  std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
-}
-
-std::string base_of(const std::string& path) {
-  std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 bool ends_with(const std::string& text, const std::string& suffix) {
