@@ -22,6 +22,7 @@ import pytest
 import earl
 import earl.generate
 from alog_traces import random_alog
+from child_batches import run_batch
 from damaged_alog_reading import is_event_record
 
 HERE = Path(__file__).resolve().parent
@@ -32,22 +33,7 @@ def run_cases(cases, tmp_path, timeout=600):
     """Runs tests/damaged_alog_reading.py over `cases` in a child; fails on any difference,
     on a crash (naming the case it was reading) or on a hang. Returns how many cases were
     checked as what ("whole", "damaged", "error", "header", "intact")."""
-    spec = tmp_path / "cases.json"
-    spec.write_text(json.dumps({"cases": cases}))
-    try:
-        child = subprocess.run([sys.executable, str(HERE / "damaged_alog_reading.py"), str(spec)],
-                               capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as expired:
-        started = [ln for ln in (expired.stdout or b"").decode().splitlines() if ln.startswith("START ")]
-        pytest.fail(f"hang: still reading {started[-1] if started else 'nothing yet'} after {timeout} s")
-    lines = child.stdout.splitlines()
-    results = [json.loads(ln[len("RESULT "):]) for ln in lines if ln.startswith("RESULT ")]
-    if child.returncode != 0 or len(results) != len(cases):
-        started = [ln for ln in lines if ln.startswith("START ")]
-        pytest.fail(f"the child died (exit {child.returncode}) reading {started[-1] if started else '?'}:\n"
-                    f"{child.stderr[-3000:]}")
-    failed = {r["name"]: r["differences"] for r in results if r["differences"]}
-    assert not failed, json.dumps(failed, indent=1)[:6000]
+    results = run_batch(HERE / "damaged_alog_reading.py", {"cases": cases}, tmp_path, timeout)
     return collections.Counter(what for r in results for what in r["seen"])
 
 

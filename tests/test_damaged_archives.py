@@ -26,6 +26,7 @@ pytest.importorskip("otf2")
 
 import earl  # noqa: E402
 import earl.generate  # noqa: E402
+from child_batches import run_batch  # noqa: E402
 from otf2_archives import PING_PONG, SHARED_TRACES  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -51,23 +52,8 @@ def event_file(anchor, location_id):
 def run_cases(intact, cases, tmp_path, timeout=300):
     """Runs tests/damaged_reading.py over `cases` in a child; fails on any difference, on a
     crash (naming the case it was reading) or on a hang."""
-    spec = tmp_path / "cases.json"
-    spec.write_text(json.dumps({"intact": str(intact), "cases": cases}))
-    try:
-        child = subprocess.run([sys.executable, str(HERE / "damaged_reading.py"), str(spec)], env=CHILD_ENV,
-                               capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as expired:
-        started = [ln for ln in (expired.stdout or b"").decode().splitlines() if ln.startswith("START ")]
-        pytest.fail(f"hang: still reading {started[-1] if started else 'the intact archive'} after {timeout} s")
-    lines = child.stdout.splitlines()
-    results = [json.loads(ln[len("RESULT "):]) for ln in lines if ln.startswith("RESULT ")]
-    if child.returncode != 0 or len(results) != len(cases):
-        started = [ln for ln in lines if ln.startswith("START ")]
-        pytest.fail(f"the child died (exit {child.returncode}) reading {started[-1] if started else '?'}:\n"
-                    f"{child.stderr[-3000:]}")
-    failed = {r["name"]: r["differences"] for r in results if r["differences"]}
-    assert not failed, json.dumps(failed, indent=1)[:6000]
-
+    run_batch(HERE / "damaged_reading.py", {"intact": str(intact), "cases": cases}, tmp_path, timeout,
+              env=CHILD_ENV)
 
 def cut_copies(intact, tmp_path, location_id, offsets, locations=2):
     """One copy of the archive per offset, its event file of `location_id` cut there; each
