@@ -13,6 +13,7 @@ import pytest
 import earl
 from alog_traces import write_alog
 from case_trace import build_case
+from cube_reading import callpath_names
 from script_checks import have_otf2
 
 US = 1e-6
@@ -210,13 +211,7 @@ def test_cube_file_read_back_with_pycubexr_holds_every_value(small, tmp_path):
     with pycubexr.CubexParser(str(cube)) as parser:
         assert [loc.name for loc in parser.get_locations()] == \
             [report.location_name(i) for i in range(len(report.locations))]
-        paths = {}
-        for cnode in parser.all_cnodes():
-            names, node = [], cnode
-            while node is not None:
-                names.append(parser.get_region(node).name)
-                node = node.parent
-            paths[cnode.id] = "/".join(reversed(names))
+        paths = callpath_names(parser)
         assert sorted(paths.values()) == sorted(report.callpaths)
         stored = {}
         for metric in report.metrics:

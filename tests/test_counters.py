@@ -20,6 +20,7 @@ from earl.trace import event_dtype
 otf2 = pytest.importorskip("otf2")
 from otf2.enums import Base, MetricMode, Paradigm, Type  # noqa: E402
 
+from cube_reading import callpath_names  # noqa: E402
 from otf2_archives import PING_PONG_PAPI, ArchiveWriter, T  # noqa: E402
 from otf2_reference import Otf2Reference  # noqa: E402
 
@@ -175,13 +176,7 @@ def test_the_cube_file_holds_each_counter_with_its_unit(tmp_path):
     report.write_cube(cube)
     stored_exclusive, stored_inclusive = {}, {}
     with pycubexr.CubexParser(str(cube)) as parser:
-        paths = {}
-        for cnode in parser.all_cnodes():
-            names, node = [], cnode
-            while node is not None:
-                names.append(parser.get_region(node).name)
-                node = node.parent
-            paths[cnode.id] = "/".join(reversed(names))
+        paths = callpath_names(parser)
         for definition in reader_metrics(PING_PONG_PAPI):
             metric = parser.get_metric_by_name(definition["name"])
             assert (metric.units, metric.data_type) == ("#", "INTEGER")
