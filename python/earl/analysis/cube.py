@@ -65,8 +65,8 @@ def _summed(cells):
 
 
 def _rows(metric, tree, cnode_of, nlocs):
-    """[(cnode, [value per location])] of the cnodes with a value, in the row order of the
-    metric's type (the root alone when none has one)."""
+    """[(row, [value per location])] of the cnodes with a value, `row` being the cnode's
+    position in the row order of the metric's type (the root alone when none has one)."""
     by_cnode = {}
     for (cp, loc), v in metric.values.items():
         by_cnode.setdefault(cnode_of[cp], [0.0] * nlocs)[loc] += v
