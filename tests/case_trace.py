@@ -120,12 +120,28 @@ def write_otf2(case, folder, name) -> str:
 
     @functools.cache
     def region(name):
-        return aw.region(name, Paradigm.MPI if name.startswith("MPI_") else Paradigm.USER)
+        # MPI functions as Score-P defines them: Scalasca takes a region for one only when
+        # its source file is "MPI"
+        if name.startswith("MPI_"):
+            return aw.region(name, Paradigm.MPI, source_file="MPI")
+        return aw.region(name, Paradigm.USER)
+
+    @functools.cache
+    def program(path):
+        # Score-P's region for the program a ProgramBegin names, which Scalasca (and EARL)
+        # root the call tree at: the executable's name, its path as canonical name
+        return aw.region(path.rpartition("/")[2], Paradigm.MEASUREMENT_SYSTEM, canonical_name=path,
+                         region_role=otf2.enums.RegionRole.ARTIFICIAL)
 
     def value(number, field, word):
         kind = field[1]
         if kind == "RegionRef":
             return region(word)
+        if kind == "StringRef":           # ProgramBegin's program: its path
+            program(word)
+            return word
+        if kind == "array":               # ProgramBegin's arguments, comma-separated
+            return [] if word == "-" else word.split(",")
         if kind in refs:
             if word not in refs[kind]:
                 raise case.error(number, f"no {kind[:-3].lower()} named {word!r}")

@@ -186,7 +186,11 @@ def test_scorep_ping_pong(name):
     for loc in (0, 1):
         assert r.by_location("mpi_latereceiver").get(loc, 0.0) == \
             approx(sum(i for l, i in late_receiver if l == loc))
-    assert r.total("visits") == 42   # 42 Enter records (traces/README.md)
+    # 42 Enter records (traces/README.md) and the program root each location's
+    # ProgramBegin enters (named as the executable, Scalasca's root), 2 more
+    assert r.total("visits") == 42 + 2
+    assert r.by_callpath("visits")["ping-pong.otf2"] == 2
+    assert all(p.startswith("ping-pong.otf2/") for p in r.callpaths if p != "ping-pong.otf2")
     assert not any(r.problems.values())
 
 

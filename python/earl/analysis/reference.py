@@ -50,8 +50,15 @@ def analyze_with_scripts(path, format=None):
         locations = ["" if n == l else n for l, n in enumerate(names)]
         file, fmt, events = e.file(), e.format(), len(e)
         damaged = [d["message"] for d in e.problems().get("damaged", {}).get("locations", [])]
-        traffic, sends = {}, 0
+        traffic, sends, roots = {}, 0, {}
+        region_names = set(e.regions())
         for ev in e:
+            if ev["type"] == "program_begin" and isinstance(ev["data1"], str):
+                # the program root the native engine gives a location with a ProgramBegin:
+                # the region named as the executable, where the trace defines one
+                executable = ev["data1"].rpartition("/")[2]
+                if executable in region_names:
+                    roots.setdefault(ev["loc"], executable + "/")
             if ev["type"] == "send":
                 sends += 1
                 if ev["dest"] >= 0:
@@ -73,7 +80,8 @@ def analyze_with_scripts(path, format=None):
     values, instances = {}, {}
     for m in _core.analysis_metrics():
         cells = found.get(m["id"], {})
-        values[m["id"]] = [Cell(callpath(p), loc, float(s)) for (p, loc), (s, _) in cells.items()]
+        values[m["id"]] = [Cell(callpath(roots.get(loc, "") + p), loc, float(s))
+                           for (p, loc), (s, _) in cells.items()]
         if m["pattern"]:
             instances[m["id"]] = sum(n for _, n in cells.values())
     return EngineResult(
