@@ -127,10 +127,12 @@ def write_otf2(case, folder, name) -> str:
         return aw.region(name, Paradigm.USER)
 
     @functools.cache
-    def program(path):
+    def program(path, arguments):
         # Score-P's region for the program a ProgramBegin names, which Scalasca (and EARL)
-        # root the call tree at: the executable's name, its path as canonical name
-        return aw.region(path.rpartition("/")[2], Paradigm.MEASUREMENT_SYSTEM, canonical_name=path,
+        # root the call tree at: the executable's name; as canonical name its path and
+        # arguments, by which Scalasca finds it
+        return aw.region(path.rpartition("/")[2], Paradigm.MEASUREMENT_SYSTEM,
+                         canonical_name=" ".join([path, *arguments]),
                          region_role=otf2.enums.RegionRole.ARTIFICIAL)
 
     def value(number, field, word):
@@ -138,10 +140,9 @@ def write_otf2(case, folder, name) -> str:
         if kind == "RegionRef":
             return region(word)
         if kind == "StringRef":           # ProgramBegin's program: its path
-            program(word)
             return word
         if kind == "array":               # ProgramBegin's arguments, comma-separated
-            return [] if word == "-" else word.split(",")
+            return arguments(word)
         if kind in refs:
             if word not in refs[kind]:
                 raise case.error(number, f"no {kind[:-3].lower()} named {word!r}")
@@ -158,8 +159,13 @@ def write_otf2(case, folder, name) -> str:
         except AttributeError:
             raise case.error(number, f"{field[0]}: no {kind} {word!r}") from None
 
+    def arguments(word):
+        return () if word == "-" else tuple(word.split(","))
+
     writers = [aw.ev(l) for l in locs]
     for number, loc, time, record, words in case.events:
+        if record == "program_begin" and len(words) == 2:
+            program(words[0], arguments(words[1]))
         fields = record_fields(record)
         if fields is None:
             raise case.error(number, f"no OTF2 event record {record!r}")

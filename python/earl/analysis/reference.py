@@ -39,6 +39,21 @@ def run_scripts(path, format=None):
         sys.path.remove(folder)
 
 
+def program_roots(e):
+    """{location: "prog/"}: the call path prefix the native engine gives the locations of
+    the EventTrace `e` that have a ProgramBegin, the program's region (named as the
+    executable) where the trace defines one. The scripts name call paths without it."""
+    roots, region_names = {}, set(e.regions())
+    e.reset()
+    for ev in e:
+        if ev["type"] == "program_begin" and isinstance(ev["data1"], str):
+            executable = ev["data1"].rpartition("/")[2]
+            if executable in region_names:
+                roots.setdefault(ev["loc"], executable + "/")
+    e.reset()
+    return roots
+
+
 def analyze_with_scripts(path, format=None):
     """The scripts' results as an EngineResult (earl.analysis.report_schema), the form
     the native engine gives: no collective count, no worst instances and no counters (the
@@ -50,15 +65,9 @@ def analyze_with_scripts(path, format=None):
         locations = ["" if n == l else n for l, n in enumerate(names)]
         file, fmt, events = e.file(), e.format(), len(e)
         damaged = [d["message"] for d in e.problems().get("damaged", {}).get("locations", [])]
-        traffic, sends, roots = {}, 0, {}
-        region_names = set(e.regions())
+        traffic, sends = {}, 0
+        roots = program_roots(e)
         for ev in e:
-            if ev["type"] == "program_begin" and isinstance(ev["data1"], str):
-                # the program root the native engine gives a location with a ProgramBegin:
-                # the region named as the executable, where the trace defines one
-                executable = ev["data1"].rpartition("/")[2]
-                if executable in region_names:
-                    roots.setdefault(ev["loc"], executable + "/")
             if ev["type"] == "send":
                 sends += 1
                 if ev["dest"] >= 0:
