@@ -194,6 +194,42 @@ def test_scorep_ping_pong(name):
     assert not any(r.problems.values())
 
 
+@needs_otf2
+@pytest.mark.parametrize("name", ["ping-pong-otf2", "ping-pong-otf2-papi"])
+def test_scorep_message_counts_and_bytes_per_location(name):
+    """syncs/comms and bytes against the official OTF2 reader's MpiSend/MpiRecv records
+    (the ping-pong has no collective records: every collective count and byte is 0)."""
+    import otf2
+    from script_checks import SCOREP
+    anchor = SCOREP / name / "traces.otf2"
+    if not anchor.exists():
+        pytest.skip("no Score-P trace")
+    want = {}
+    with otf2.reader.open(str(anchor)) as trace:
+        ranks = [loc.group.name for loc in trace.definitions.locations]
+        for loc, ev in trace.events:
+            kind = {otf2.events.MpiSend: "send", otf2.events.MpiRecv: "recv"}.get(type(ev))
+            if kind:
+                n = ranks.index(loc.group.name)
+                for metric, amount in ((("comms_" if ev.msg_length else "syncs_") + kind, 1),
+                                       ("bytes_sent" if kind == "send" else "bytes_rcvd", ev.msg_length)):
+                    want.setdefault(metric, {}).setdefault(n, 0)
+                    want[metric][n] += amount
+    r = earl.analyze(anchor, progress=lambda f: None)
+    assert want["comms_send"] and want["bytes_sent"]
+    for metric in ("syncs_send", "syncs_recv", "comms_send", "comms_recv", "bytes_sent", "bytes_rcvd"):
+        assert r.by_location(metric) == {loc: approx(v) for loc, v in want.get(metric, {}).items() if v}, metric
+    for metric in ("syncs_coll", "comms_coll", "bytes_cout", "bytes_cin", "bytes_put", "bytes_get"):
+        assert r.total(metric) == 0, metric
+    assert r.total("bytes") == approx(r.total("bytes_sent") + r.total("bytes_rcvd"))
+    # every late sender and receiver is a message with data here
+    assert r.total("mpi_cls_count") == r.instances("mpi_latesender")
+    assert r.total("mpi_clr_count") == r.instances("mpi_latereceiver")
+    from earl.analysis.html import summary_table
+    counts = summary_table(r).split("earl-counts", 1)[1]
+    assert f"comms_send</td><td>{sum(want['comms_send'].values())}</td>" in counts
+
+
 # ----------------------------------------------------------------- outputs
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
