@@ -40,10 +40,9 @@ void LocationPass::event(const Event& e) {
     case EventKind::Other:
     case EventKind::RmaGroupSync: request_record(e); break;
     case EventKind::RmaTransferStart:
-      if (!frames_.empty() && e.len)
-        profile_.tally(current(), regions_.request_record(e.type) == RequestRecord::GetStart ? Tally::BytesGet
-                                                                                             : Tally::BytesPut,
-                       e.len);
+      if (!frames_.empty())
+        profile_.tallies_of(current())[static_cast<std::size_t>(
+            regions_.request_record(e.type) == RequestRecord::GetStart ? Tally::BytesGet : Tally::BytesPut)] += e.len;
       if (frames_.empty()) rma_op_ended({e.com, e.peer, e.time}, e.time, kNoCallPath);
       else pending_rma_ops_.push_back({e.com, e.peer, e.time});
       break;
@@ -112,9 +111,10 @@ void LocationPass::count_collective(CallPathId callpath, std::uint64_t sent, std
                      : sent           ? Tally::CommsCsrc
                      : received       ? Tally::CommsCdst
                                       : Tally::SyncsColl;
-  profile_.tally(callpath, kind, 1);
-  if (sent) profile_.tally(callpath, Tally::BytesCout, sent);
-  if (received) profile_.tally(callpath, Tally::BytesCin, received);
+  Tallies& t = profile_.tallies_of(callpath);
+  ++t[static_cast<std::size_t>(kind)];
+  t[static_cast<std::size_t>(Tally::BytesCout)] += sent;
+  t[static_cast<std::size_t>(Tally::BytesCin)] += received;
 }
 
 // An RMA operation ends when the call issuing it leaves (Scalasca's end of an operation).
@@ -148,9 +148,7 @@ void LocationPass::send(const Event& e) {
     }
     return;
   }
-  const CallPathId callpath = frames_.back().callpath;
-  profile_.tally(callpath, e.len ? Tally::CommsSend : Tally::SyncsSend, 1);
-  if (e.len) profile_.tally(callpath, Tally::BytesSent, e.len);
+  profile_.count(frames_.back().callpath, e.len ? Tally::CommsSend : Tally::SyncsSend, Tally::BytesSent, e.len);
   pending_sends_.push_back(record);
   pending_requests_.push_back(request);
 }
@@ -261,9 +259,7 @@ void LocationPass::recv(const Event& e) {
     sink_.on_receive_call({{e.time, e.time, kNoCallPath, CallRole::None, loc_}, {record}});
     return;
   }
-  const CallPathId callpath = frames_.back().callpath;
-  profile_.tally(callpath, e.len ? Tally::CommsRecv : Tally::SyncsRecv, 1);
-  if (e.len) profile_.tally(callpath, Tally::BytesRcvd, e.len);
+  profile_.count(frames_.back().callpath, e.len ? Tally::CommsRecv : Tally::SyncsRecv, Tally::BytesRcvd, e.len);
   pending_recvs_.push_back(record);
 }
 

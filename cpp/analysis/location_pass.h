@@ -42,13 +42,20 @@ struct LocationProfile {
   std::vector<std::uint32_t> tally_slot;
   std::vector<Tallies> tallies;
   void ensure(CallPathId id);
-  void tally(CallPathId id, Tally t, std::uint64_t amount) {
+  Tallies& tallies_of(CallPathId id) {
     std::uint32_t& slot = tally_slot[id];
     if (slot == 0) {
       tallies.emplace_back();
       slot = static_cast<std::uint32_t>(tallies.size());
     }
-    tallies[slot - 1][static_cast<std::size_t>(t)] += amount;
+    return tallies[slot - 1];
+  }
+  // A message or call of `bytes`: one more `message` (a synchronisation or communication
+  // count), its bytes on `bytes_tally`.
+  void count(CallPathId id, Tally message, Tally bytes_tally, std::uint64_t bytes) {
+    Tallies& t = tallies_of(id);
+    ++t[static_cast<std::size_t>(message)];
+    t[static_cast<std::size_t>(bytes_tally)] += bytes;
   }
   struct Traffic {
     std::uint64_t bytes = 0, messages = 0;
