@@ -13,14 +13,19 @@ const std::vector<MetricInfo>& metric_table() {
       {M::MpiManagement, "mpi_management", M::Mpi, "Management", "sec", false,
        "Time in MPI management calls (init/finalize, communicators, windows, files)"},
       {M::MpiInitExit, "mpi_init_exit", M::MpiManagement, "Init/Exit", "sec", false,
-       "Time in MPI_Init, MPI_Init_thread and MPI_Finalize"},
+       "Time in MPI_Init, MPI_Init_thread, MPI_Initialized, MPI_Finalize and MPI_Finalized"},
       {M::MpiInitCompletion, "mpi_init_completion", M::MpiInitExit, "Initialization Completion", "sec", true,
        "Time in MPI_Init/MPI_Init_thread after the first location left it (the barrier "
        "completion formula over every location's call)"},
       {M::MpiFinalizeWait, "mpi_finalize_wait", M::MpiInitExit, "Wait at Finalize", "sec", true,
        "Waiting in MPI_Finalize for the last location to enter it"},
+      {M::MpiMgmtComm, "mpi_mgmt_comm", M::MpiManagement, "Communicator Management", "sec", false,
+       "Time in MPI communicator, group-of-a-communicator and topology management (MPI_Comm_*, "
+       "MPI_Cart_*, MPI_Graph_*, MPI_Dims_create, ...)"},
+      {M::MpiMgmtFile, "mpi_mgmt_file", M::MpiManagement, "File Management", "sec", false,
+       "Time in MPI file management (MPI_File_open/close/delete/seek/sync and the get/set calls)"},
       {M::MpiMgmtWin, "mpi_mgmt_win", M::MpiManagement, "Window management", "sec", false,
-       "Time in MPI_Win_create/allocate and MPI_Win_free"},
+       "Time in MPI window management (MPI_Win_create/allocate/free/attach/detach, get/set calls)"},
       {M::MpiRmaWaitAtCreate, "mpi_rma_wait_at_create", M::MpiMgmtWin, "Wait at Create", "sec", true,
        "Waiting in window creation for the last location to enter it"},
       {M::MpiRmaWaitAtFree, "mpi_rma_wait_at_free", M::MpiMgmtWin, "Wait at Free", "sec", true,
@@ -35,20 +40,24 @@ const std::vector<MetricInfo>& metric_table() {
        "Time in MPI_Barrier after the first location left it"},
       {M::MpiRmaSynchronization, "mpi_rma_synchronization", M::MpiSynchronization, "RMA synchronization", "sec", false,
        "Time in one-sided synchronisation (fence, post/start/complete/wait, locks)"},
-      {M::MpiRmaWaitAtFence, "mpi_rma_wait_at_fence", M::MpiRmaSynchronization, "Wait at Fence", "sec", true,
+      {M::MpiRmaSyncActive, "mpi_rma_sync_active", M::MpiRmaSynchronization, "Active Target Synchronization", "sec", false,
+       "Time in MPI_Win_fence, MPI_Win_post/start/complete/wait and MPI_Win_test"},
+      {M::MpiRmaSyncLatePost, "mpi_rma_sync_late_post", M::MpiRmaSyncActive, "Late Post (synchronization)", "sec", true,
+       "Waiting in MPI_Win_complete or MPI_Win_start for a target's MPI_Win_post"},
+      {M::MpiRmaEarlyWait, "mpi_rma_early_wait", M::MpiRmaSyncActive, "Early Wait", "sec", true,
+       "Waiting in MPI_Win_wait for the last origin to enter MPI_Win_complete"},
+      {M::MpiRmaLateComplete, "mpi_rma_late_complete", M::MpiRmaEarlyWait, "Late Complete", "sec", true,
+       "The part of Early Wait after the origins' last RMA operation had ended"},
+      {M::MpiRmaWaitAtFence, "mpi_rma_wait_at_fence", M::MpiRmaSyncActive, "Wait at Fence", "sec", true,
        "Waiting in MPI_Win_fence for the last location to enter it"},
       {M::MpiRmaEarlyFence, "mpi_rma_early_fence", M::MpiRmaWaitAtFence, "Early Fence", "sec", true,
        "The part of Wait at Fence until the last RMA operation targeting this location had "
        "ended (the leave of the MPI_Put/Get issuing it, as Scalasca takes it): that end - "
        "fence enter, counted where Wait at Fence is and at the most up to the last location's "
        "fence entry, so it stays within Wait at Fence"},
-      {M::MpiRmaSyncLatePost, "mpi_rma_sync_late_post", M::MpiRmaSynchronization, "Late Post (synchronization)", "sec", true,
-       "Waiting in MPI_Win_complete or MPI_Win_start for a target's MPI_Win_post"},
-      {M::MpiRmaEarlyWait, "mpi_rma_early_wait", M::MpiRmaSynchronization, "Early Wait", "sec", true,
-       "Waiting in MPI_Win_wait for the last origin to enter MPI_Win_complete"},
-      {M::MpiRmaLateComplete, "mpi_rma_late_complete", M::MpiRmaEarlyWait, "Late Complete", "sec", true,
-       "The part of Early Wait after the origins' last RMA operation had ended"},
-      {M::MpiRmaSyncLockCompetition, "mpi_rma_sync_lock_competition", M::MpiRmaSynchronization,
+      {M::MpiRmaSyncPassive, "mpi_rma_sync_passive", M::MpiRmaSynchronization, "Passive Target Synchronization", "sec",
+       false, "Time in MPI_Win_lock/unlock[_all], MPI_Win_flush[_local][_all] and MPI_Win_sync"},
+      {M::MpiRmaSyncLockCompetition, "mpi_rma_sync_lock_competition", M::MpiRmaSyncPassive,
        "Lock Competition (synchronization)", "sec", true,
        "Waiting for a window lock another location held (exclusive, or shared against "
        "exclusive), in the call that took it (MPI_Win_lock/unlock)"},
@@ -88,7 +97,11 @@ const std::vector<MetricInfo>& metric_table() {
       {M::MpiRmaCommLockCompetition, "mpi_rma_comm_lock_competition", M::MpiRmaCommunication,
        "Lock Competition (communication)", "sec", true,
        "Lock Competition where the lock was taken inside an MPI_Put/Get (lazily acquired)"},
-      {M::MpiIo, "mpi_io", M::Mpi, "File I/O", "sec", false, "Time in MPI file I/O"},
+      {M::MpiIo, "mpi_io", M::Mpi, "File I/O", "sec", false, "Time in MPI file reads and writes"},
+      {M::MpiIoIndividual, "mpi_io_individual", M::MpiIo, "Individual", "sec", false,
+       "Time in individual MPI file reads and writes (MPI_File_[i]read/write[_at|_shared])"},
+      {M::MpiIoCollective, "mpi_io_collective", M::MpiIo, "Collective", "sec", false,
+       "Time in collective MPI file reads and writes (_all, _at_all, _ordered, split begin/end)"},
       {M::Visits, "visits", root, "Visits", "occ", false, "Number of times a call path was entered"},
       // Message counts: a point-to-point message or collective call moving no data is a
       // synchronisation, one moving data a communication. Sends count where the send
@@ -148,6 +161,12 @@ const std::vector<MetricInfo>& metric_table() {
        "Bytes an origin reads with MPI_Get and kin (at the call issuing it)"},
   };
   return table;
+}
+
+bool is_within(Metric metric, Metric ancestor) {
+  for (Metric m = metric; m != Metric::Count; m = metric_info(m).parent)
+    if (m == ancestor) return true;
+  return false;
 }
 
 const MetricInfo& metric_info(Metric metric) {

@@ -13,15 +13,16 @@ namespace earl::analysis {
 
 enum class Metric : std::uint8_t {
   Time, Execution, Comp, Mpi,
-  MpiManagement, MpiInitExit, MpiInitCompletion, MpiFinalizeWait, MpiMgmtWin, MpiRmaWaitAtCreate, MpiRmaWaitAtFree,
+  MpiManagement, MpiInitExit, MpiInitCompletion, MpiFinalizeWait, MpiMgmtComm, MpiMgmtFile, MpiMgmtWin,
+  MpiRmaWaitAtCreate, MpiRmaWaitAtFree,
   MpiSynchronization, MpiSyncCollective, MpiBarrierWait, MpiBarrierCompletion,
-  MpiRmaSynchronization, MpiRmaWaitAtFence, MpiRmaEarlyFence, MpiRmaSyncLatePost, MpiRmaEarlyWait,
-  MpiRmaLateComplete, MpiRmaSyncLockCompetition,
+  MpiRmaSynchronization, MpiRmaSyncActive, MpiRmaSyncLatePost, MpiRmaEarlyWait, MpiRmaLateComplete,
+  MpiRmaWaitAtFence, MpiRmaEarlyFence, MpiRmaSyncPassive, MpiRmaSyncLockCompetition,
   MpiCommunication, MpiPoint2point, MpiLatesender, MpiLatesenderWo, MpiLswoDifferent,
   MpiLswoSame, MpiLatereceiver,
   MpiCollective, MpiEarlyreduce, MpiEarlyscan, MpiLatebroadcast, MpiWaitNxn, MpiNxnCompletion,
   MpiRmaCommunication, MpiRmaCommLatePost, MpiRmaCommLockCompetition,
-  MpiIo,
+  MpiIo, MpiIoIndividual, MpiIoCollective,
   Visits,
   Syncs, SyncsP2p, SyncsSend, MpiSlrCount, SyncsRecv, MpiSlsCount, MpiSlswoCount, SyncsColl,
   Comms, CommsP2p, CommsSend, MpiClrCount, CommsRecv, MpiClsCount, MpiClswoCount,
@@ -45,5 +46,7 @@ struct MetricInfo {
 // Every metric, parents before children, in the order reports list them.
 const std::vector<MetricInfo>& metric_table();
 const MetricInfo& metric_info(Metric metric);
+// True when `metric` is `ancestor` or below it.
+bool is_within(Metric metric, Metric ancestor);
 
 }  // namespace earl::analysis
