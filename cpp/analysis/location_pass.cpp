@@ -219,6 +219,7 @@ bool LocationPass::program_record(const Event& e) {
 }
 
 void LocationPass::end_call(const Frame& frame, const CallInstance& call) {
+  const bool completed_sends = pending_completed_.size() > frame.first_completed;
   for (std::size_t i = frame.first_send; i < pending_sends_.size(); ++i) {
     SendRecord& send = pending_sends_[i];
     send.call = call;
@@ -237,7 +238,7 @@ void LocationPass::end_call(const Frame& frame, const CallInstance& call) {
   }
   pending_completed_.resize(frame.first_completed);
   if (pending_recvs_.size() > frame.first_recv) {
-    ReceiveCall done{call, {pending_recvs_.begin() + frame.first_recv, pending_recvs_.end()}};
+    ReceiveCall done{call, {pending_recvs_.begin() + frame.first_recv, pending_recvs_.end()}, completed_sends};
     pending_recvs_.resize(frame.first_recv);
     if (call.role == CallRole::Recv || call.role == CallRole::Sendrecv)
       for (RecvRecord& r : done.receives)

@@ -42,7 +42,7 @@ void MessageMatcher::send(const SendRecord& send) {
 
 void MessageMatcher::receive_call(ReceiveCall&& done) {
   LocationState& st = state(done.call.loc);
-  st.calls.push_back({done.call, {}, done.receives.size()});
+  st.calls.push_back({done.call, {}, done.receives.size(), done.completed_sends});
   PendingCall& call = st.calls.back();
   call.receives.reserve(done.receives.size());
   for (const RecvRecord& r : done.receives) call.receives.push_back({r});
@@ -153,7 +153,7 @@ void MessageMatcher::judge(const PendingCall& pending, LocationState& st) {
   }
   if (worst) {
     keep(*worst, worst_idle);
-    multi_waits_with_late_sender_.insert({call.loc, call.enter});
+    if (pending.completed_sends) multi_waits_with_late_sender_.insert({call.loc, call.enter});
   }
 }
 

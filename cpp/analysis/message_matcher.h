@@ -41,6 +41,7 @@ class MessageMatcher {
     CallInstance call;
     std::vector<Received> receives;
     std::size_t unmatched;
+    bool completed_sends;
   };
   struct WaitingReceive {
     PendingCall* call;  // deques keep their elements in place

@@ -55,6 +55,7 @@ struct RecvRecord {
 struct ReceiveCall {
   CallInstance call;
   std::vector<RecvRecord> receives;
+  bool completed_sends = false;  // the call also completed non-blocking sends
 };
 
 struct CollectiveRecord {
