@@ -195,6 +195,35 @@ def test_scorep_ping_pong(name):
 
 
 @needs_otf2
+@pytest.mark.parametrize("with_region", [True, False])
+def test_program_root_only_where_the_trace_defines_the_program_region(tmp_path, with_region):
+    """ProgramBegin "/opt/app/prog" roots the call tree at the region "prog" where the
+    trace defines it (Score-P does; Scalasca looks it up); without it the roots stay."""
+    from otf2_archives import ArchiveWriter, T
+    aw = ArchiveWriter(tmp_path, resolution=1_000_000)
+    (loc,) = aw.process("MPI Rank 0")
+    if with_region:
+        import otf2
+        aw.region("prog", otf2.enums.Paradigm.MEASUREMENT_SYSTEM, canonical_name="/opt/app/prog",
+                  region_role=otf2.enums.RegionRole.ARTIFICIAL)
+    main = aw.region("main")
+    ev = aw.ev(loc)
+    ev.program_begin(T(0), "/opt/app/prog", [])
+    ev.enter(T(3), main)
+    ev.leave(T(10), main)
+    ev.program_end(T(12), 0)
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    if with_region:
+        # the root holds 3 us before main and 2 after it, with one visit
+        assert r.by_callpath("visits") == {"prog": 1, "prog/main": 1}
+        assert r.by_callpath("comp") == {"prog": approx(5e-6), "prog/main": approx(7e-6)}
+    else:
+        assert r.by_callpath("visits") == {"main": 1}
+        assert r.total("time") == approx(7e-6)
+    assert not any(r.problems.values())
+
+
+@needs_otf2
 @pytest.mark.parametrize("name", ["ping-pong-otf2", "ping-pong-otf2-papi"])
 def test_scorep_message_counts_and_bytes_per_location(name):
     """syncs/comms and bytes against the official OTF2 reader's MpiSend/MpiRecv records
