@@ -34,6 +34,7 @@ struct SendRecord {
   Channel channel;
   std::uint64_t seq;  // number of this send on its channel, from 0
   double time;
+  std::uint64_t bytes;  // the message's length (0: a synchronisation)
   CallInstance call;  // the call holding the send
   CallInstance completion;  // the call completing it
 };
@@ -48,12 +49,25 @@ struct RecvRecord {
   std::uint64_t seq;
   double time;
   double posted = kUnknownPost;
+  std::uint64_t bytes = 0;  // the length the receive record gives
+};
+
+// A receive whose location counted it (syncs_recv/comms_recv, bytes_rcvd) by its own
+// length, where Scalasca counts the matched send's length and no unmatched receive: the
+// matching step tells the location to count it again (`matched`: as `bytes`) or not.
+struct ReceiveRecount {
+  Location loc;
+  CallPathId callpath;
+  std::uint64_t counted;
+  bool matched;
+  std::uint64_t bytes;
 };
 
 // The receives one call completed (several for MPI_Waitall), emitted when it ends.
 struct ReceiveCall {
   CallInstance call;
   std::vector<RecvRecord> receives;
+  bool completed_sends = false;  // the call also completed non-blocking sends
 };
 
 struct CollectiveRecord {
