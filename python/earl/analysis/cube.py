@@ -46,7 +46,7 @@ def cube_metrics(report):
     out = [CubeMetric(m, info["name"], info["unit"], info["unit"] != "sec", info["description"],
                       cube_scalasca.metric_url(m), cube_scalasca.stored_parent(report.metrics, m),
                       m in cube_scalasca.CALL_TREE_INCLUSIVE, _summed(report.cells(m)))
-           for m, info in report.metrics.items() if m not in cube_scalasca.DERIVED_BY_REMAPPING]
+           for m, info in report.metrics.items() if not info["derived"]]
     taken = set(report.metrics)
     for name, counter in report.counters.items():
         uniq = name if name not in taken else f"counter:{name}"

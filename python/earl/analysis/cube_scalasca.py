@@ -2,23 +2,12 @@
 EARL's metric tree, so that `earl analyze --cube` writes the file scout writes.
 
 EARL's tree is Scalasca's remapped one (share/scout.spec): the file scout writes holds only
-the metrics it measures. The groups by region kind (Execution, MPI, Point-to-point, ...) and
-by message kind (syncs, comms, bytes and their point-to-point, collective and one-sided
+the metrics it measures; the engine's metric table marks the others `derived`. The groups by
+region kind (Execution, MPI, Point-to-point, ...) and by message kind (syncs, comms, bytes and their point-to-point, collective and one-sided
 parts) are HIDDEN patterns there, which Scalasca's remapping (`square`) derives from the
 region paradigms and names; a stored metric whose parent is hidden is a root of scout's
 metric tree (mpi_latesender is a root, mpi_latesender_wo stays its child).
 """
-
-# Metric ids of EARL's tree that scout derives instead of storing (HIDDEN in its
-# src/scout/generator/*.pattern).
-DERIVED_BY_REMAPPING = frozenset({
-    "execution", "comp", "mpi", "mpi_management", "mpi_init_exit", "mpi_mgmt_comm",
-    "mpi_mgmt_file", "mpi_mgmt_win", "mpi_synchronization", "mpi_sync_collective",
-    "mpi_rma_synchronization", "mpi_communication", "mpi_point2point", "mpi_collective",
-    "mpi_rma_communication", "mpi_io",
-    "syncs", "syncs_p2p", "comms", "comms_p2p", "comms_coll", "bytes", "bytes_p2p",
-    "bytes_coll", "bytes_rma",
-})
 
 # Metrics scout stores inclusive along the call tree (Cube metric type INCLUSIVE: a call
 # path holds its callees' values too); every other one is EXCLUSIVE.
@@ -39,4 +28,4 @@ def stored_parent(metrics, metric_id):
     """The parent of `metric_id` in scout's file: its parent in EARL's tree (`metrics`:
     Report.metrics) unless that one is derived, then none."""
     parent = metrics[metric_id]["parent"]
-    return None if parent is None or parent in DERIVED_BY_REMAPPING else parent
+    return None if parent is None or metrics[parent]["derived"] else parent
