@@ -166,6 +166,25 @@ def test_the_metric_tree_is_scouts(hand):
     for derived in ("execution", "comp", "mpi", "mpi_point2point", "mpi_communication",
                     "mpi_collective", "mpi_synchronization", "mpi_management"):
         assert derived not in definitions
+    # Every metric EARL computes that scout's file of a Score-P trace holds, with scout's
+    # parents there (read off scout.cubex of ping-pong-otf2; its other metrics, critical
+    # path, delay costs and the like, EARL does not compute): no derived group besides.
+    children = {"mpi_latesender_wo": "mpi_latesender", "mpi_lswo_different": "mpi_latesender_wo",
+                "mpi_lswo_same": "mpi_latesender_wo", "mpi_slr_count": "syncs_send",
+                "mpi_sls_count": "syncs_recv", "mpi_slswo_count": "mpi_sls_count",
+                "mpi_clr_count": "comms_send", "mpi_cls_count": "comms_recv",
+                "mpi_clswo_count": "mpi_cls_count", "mpi_rma_late_complete": "mpi_rma_early_wait",
+                "mpi_rma_early_fence": "mpi_rma_wait_at_fence"}
+    roots = {"time", "visits", "mpi_init_completion", "mpi_finalize_wait", "mpi_barrier_wait",
+             "mpi_barrier_completion", "mpi_latesender", "mpi_latereceiver", "mpi_earlyreduce",
+             "mpi_earlyscan", "mpi_latebroadcast", "mpi_wait_nxn", "mpi_nxn_completion",
+             "syncs_send", "syncs_recv", "syncs_coll", "comms_send", "comms_recv", "comms_cxch",
+             "comms_csrc", "comms_cdst", "bytes_sent", "bytes_rcvd", "bytes_cout", "bytes_cin",
+             "bytes_put", "bytes_get", "mpi_rma_wait_at_create", "mpi_rma_wait_at_free",
+             "mpi_rma_sync_late_post", "mpi_rma_early_wait", "mpi_rma_wait_at_fence",
+             "mpi_rma_sync_lock_competition", "mpi_rma_comm_late_post",
+             "mpi_rma_comm_lock_competition"}
+    assert {m: d[4] for m, d in definitions.items()} == {**dict.fromkeys(roots), **children}
     assert all(d[3] == "EXCLUSIVE" for m, d in definitions.items() if m != "time")
 
 
