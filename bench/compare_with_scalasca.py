@@ -1,7 +1,8 @@
 """Compare `earl analyze --cube` with Scalasca's trace analyzer (scout), cell by cell.
 
 Not a test (the project's tests never need Scalasca): a tool to run where Scalasca 2.6 is
-built. For each OTF2 archive it runs scout.mpi on a copy (in a temporary directory) and
+built. For each OTF2 archive it runs scout.mpi (scout.hyb for archives with threads, where
+Scalasca was built with OpenMP) on a copy (in a temporary directory) and
 `earl analyze --cube` on the original, reads both Cube files with pycubexr, maps call paths
 by their region-name path ("main/MPI_Recv") and locations by (process rank, thread rank),
 and prints, for every metric both files have, "agree" (relative 1e-6) or the first
@@ -85,19 +86,32 @@ def copy_archive(anchor, into):
     return into / anchor.name
 
 
-def process_count(anchor):
-    """MPI processes of the archive (scout needs one MPI rank per location group)."""
+def processes_and_threads(anchor):
+    """(MPI processes, most locations of one process) of the archive: scout needs one MPI
+    rank per location group, and one OpenMP thread per location of it."""
     import otf2
+    from collections import Counter
     with otf2.reader.open(str(anchor)) as reader:
-        return sum(1 for g in reader.definitions.location_groups
-                   if g.location_group_type == otf2.LocationGroupType.PROCESS)
+        processes = [g for g in reader.definitions.location_groups
+                     if g.location_group_type == otf2.LocationGroupType.PROCESS]
+        threads = Counter(loc.group for loc in reader.definitions.locations)
+        return len(processes), max((threads[g] for g in processes), default=1)
+
+
+def scout_for(prefix, threads):
+    """scout.hyb (Scalasca built with OpenMP) for archives with threads where the prefix has
+    it: scout.mpi reads only each process's master thread. Else scout.mpi."""
+    hybrid = Path(prefix) / "bin" / "scout.hyb"
+    return hybrid if threads > 1 and hybrid.exists() else Path(prefix) / "bin" / "scout.mpi"
 
 
 def run_scout(prefix, anchor, workdir, wait_states_only):
     copy = copy_archive(anchor, workdir / "scout")
     options = ["--no-critical-path", "--no-rootcause"] if wait_states_only else []
-    run("scout.mpi", ["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(process_count(copy)),
-         str(Path(prefix) / "bin" / "scout.mpi"), *options, copy.name], cwd=copy.parent)
+    processes, threads = processes_and_threads(copy)
+    scout = scout_for(prefix, threads)
+    run(scout.name, ["mpirun", "--oversubscribe", "--allow-run-as-root", "-x", f"OMP_NUM_THREADS={threads}",
+                     "-np", str(processes), str(scout), *options, copy.name], cwd=copy.parent)
     found = sorted(copy.parent.rglob("scout.cubex"))
     if not found:
         raise RunFailed(f"scout wrote no scout.cubex for {anchor}")
