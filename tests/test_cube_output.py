@@ -194,14 +194,17 @@ def test_call_tree_and_system_tree(hand):
         assert parser.get_region(root).name == "main"
         assert [parser.get_region(c).name for c in root.get_children()] == \
             ["work", "MPI_Recv", "MPI_Send"]
+        # as the archive defines them: paradigm MPI, the writer's default role FUNCTION,
+        # no source file
         mpi_recv = parser.get_region_by_name("MPI_Recv")
-        assert (mpi_recv.paradigm, mpi_recv.mod) == ("mpi", "MPI")
+        assert (mpi_recv.paradigm, mpi_recv.role, mpi_recv.mod) == ("mpi", "function", "")
         assert parser.get_region_by_name("main").paradigm == "user"
+    # the archive's one system tree node, named "node" with an empty class: scout names a
+    # node "<class> <name>"
     machine = system_tree(hand[1])
-    assert machine.findtext("class") == "machine"
-    (node,) = machine.findall("systemtreenode")
-    assert node.findtext("class") == "node"
-    groups = node.findall("locationgroup")
+    assert (machine.findtext("name"), machine.findtext("class")) == (" node", "")
+    assert machine.findall("systemtreenode") == []
+    groups = machine.findall("locationgroup")
     assert [(g.findtext("name"), g.findtext("rank"), g.findtext("type")) for g in groups] == \
         [("MPI Rank 0", "0", "process"), ("MPI Rank 1", "1", "process")]
     assert [[(l.get("Id"), l.findtext("name"), l.findtext("rank"), l.findtext("type"))
@@ -275,7 +278,7 @@ def test_threads_and_several_roots(tmp_path):
     with pycubexr.CubexParser(str(tmp_path / "r.cubex")) as parser:
         (root,) = parser.get_root_cnodes()
         assert parser.get_region(root).name == "(trace)"
-    groups = system_tree(tmp_path / "r.cubex").find("systemtreenode").findall("locationgroup")
+    groups = list(system_tree(tmp_path / "r.cubex").iter("locationgroup"))
     assert [[(l.get("Id"), l.findtext("name"), l.findtext("rank")) for l in g.findall("location")]
             for g in groups] == [[("0", "Master thread", "0"), ("1", "OpenMP thread 1", "1")],
                                  [("2", "Master thread", "0"), ("3", "OpenMP thread 1", "1")]]
