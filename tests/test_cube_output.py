@@ -507,3 +507,53 @@ def test_a_trace_naming_regions_only_keeps_the_names_only_layout(tmp_path):
     assert (name, kind, groups) == ("machine", "machine", [])
     assert node[1:3] == ("node", "node")
     assert [(g[1], g[2]) for g in node[3]] == [("0", "0"), ("1", "1")]
+
+
+def write_one_process(directory, name, levels, process_level):
+    """One process "P" with one thread "T" in main [1, 5]; `levels`: [(name, class,
+    parent index or None)] written in order, then `process_level(nodes)` gives the
+    process's node (None: undefined). Returns (anchor, the nodes)."""
+    writer = otf2.writer.Writer(str(directory), archive_name=name, timer_resolution=1000)
+    d = writer.definitions
+    nodes = []
+    for level, kind, parent in levels:
+        nodes.append(d.system_tree_node(level, class_name=kind,
+                                        parent=None if parent is None else nodes[parent]))
+    group = d.location_group("P", system_tree_parent=process_level(nodes))
+    events = writer.event_writer_from_location(d.location("T", group=group))
+    main = d.region("main", paradigm=Paradigm.USER)
+    events.enter(1, main)
+    events.leave(5, main)
+    return writer, nodes
+
+
+def cube_of(anchor, tmp_path):
+    cube = tmp_path / "r.cubex"
+    done = subprocess.run(EARL + ["analyze", str(anchor), "--cube", str(cube)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return cube
+
+
+def test_a_system_tree_with_a_cycle_is_cut_where_it_closes(tmp_path):
+    """Node "a" names "b" as parent and "b" names "a": reading up from "a", the parent that
+    closes the cycle (b's) is dropped, so "b" is the root."""
+    writer, (a, b) = write_one_process(tmp_path, "cycle", [("a", "x", None), ("b", "y", 0)],
+                                       lambda nodes: nodes[0])
+    a._parent = b            # the `otf2` writer checks no cycles: written as given
+    writer.close()
+    (root,) = anchor_of(cube_of(tmp_path / "cycle.otf2", tmp_path)).find("system").findall(
+        "systemtreenode")
+    assert system_rows(root) == ("1", "y b", "y", [],
+                                 [("0", "x a", "x", [("0", "P", "0", [("0", "T", "0")])], [])])
+
+
+def test_a_process_on_no_node_keeps_the_names_only_machine(tmp_path):
+    """A location group without system-tree parent: the trace does not place every
+    location, so the machine is "machine" > "node" as for traces that say nothing."""
+    writer, _ = write_one_process(tmp_path, "unplaced", [("a", "x", None)], lambda nodes: None)
+    writer.close()
+    (root,) = anchor_of(cube_of(tmp_path / "unplaced.otf2", tmp_path)).find("system").findall(
+        "systemtreenode")
+    assert system_rows(root) == ("0", "machine", "machine", [],
+                                 [("1", "node", "node", [("0", "P", "0", [("0", "T", "0")])], [])])
