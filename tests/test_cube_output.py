@@ -557,3 +557,20 @@ def test_a_process_on_no_node_keeps_the_names_only_machine(tmp_path):
         "systemtreenode")
     assert system_rows(root) == ("0", "machine", "machine", [],
                                  [("1", "node", "node", [("0", "P", "0", [("0", "T", "0")])], [])])
+
+
+def test_names_of_any_bytes_are_written_as_the_trace_has_them(tmp_path):
+    """A region and a process named with bytes that are not UTF-8: `earl analyze` reads
+    them (as surrogate escapes), writes the HTML page, and the Cube file holds the trace's
+    bytes."""
+    trace = tmp_path / "names.alog"
+    trace.write_bytes(b"-13 0 1 2 0 0 red:dots r\xe9gion \xff\n-15 0 0 0 0 0 rank \xfe\n"
+                      b"1 0 0 0 0 1\n2 0 0 0 0 2\n")
+    cube = tmp_path / "names.cubex"
+    done = subprocess.run(EARL + ["analyze", str(trace), "--cube", str(cube),
+                                  "--html", str(tmp_path / "names.html")], capture_output=True)
+    assert done.returncode == 0, done.stderr
+    with tarfile.open(cube) as tar:
+        anchor = tar.extractfile("anchor.xml").read()
+    assert b"<name>r\xe9gion \xff</name>" in anchor
+    assert b"<name>rank \xfe</name>" in anchor

@@ -79,14 +79,14 @@ py::dict system_tree_dict(const SystemTree& tree) {
 
 py::dict to_python(const analysis::AnalysisResult& r) {
   py::dict out;
-  out["file"] = r.file;
+  out["file"] = text(r.file);
   out["format"] = r.format;
   out["events"] = r.events;
   out["messages"] = r.messages;
   out["collective_instances"] = r.collective_instances;
   out["clock_jumps"] = r.clock_jumps;
-  out["regions"] = r.regions;
-  out["locations"] = r.locations;
+  out["regions"] = texts(r.regions);
+  out["locations"] = texts(r.locations);
   out["callpaths"] =
       list_of(r.callpaths, [](const auto& node) { return py::make_tuple(callpath_id(node.parent), node.region); });
   py::dict values, instances;

@@ -23,7 +23,7 @@ def anchor_xml(metrics, tree, machine):
     out += ["</program>", "<system>"]
     out += _system_lines(machine)
     out += ["</system>", "</cube>", ""]
-    return "\n".join(out).encode()
+    return "\n".join(out).encode(errors="surrogateescape")   # names as the trace's bytes
 
 
 def _metric_lines(metrics):
