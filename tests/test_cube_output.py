@@ -22,7 +22,7 @@ from script_checks import have_otf2
 pycubexr = pytest.importorskip("pycubexr")
 pytestmark = pytest.mark.skipif(not have_otf2(), reason="no OTF2 support")
 otf2 = pytest.importorskip("otf2")
-from otf2.enums import Paradigm  # noqa: E402
+from otf2.enums import Paradigm, RegionRole  # noqa: E402
 
 from otf2_archives import PING_PONG, PING_PONG_PAPI, ArchiveWriter, T  # noqa: E402
 
@@ -194,14 +194,17 @@ def test_call_tree_and_system_tree(hand):
         assert parser.get_region(root).name == "main"
         assert [parser.get_region(c).name for c in root.get_children()] == \
             ["work", "MPI_Recv", "MPI_Send"]
+        # as the archive defines them: paradigm MPI, the writer's default role FUNCTION,
+        # no source file
         mpi_recv = parser.get_region_by_name("MPI_Recv")
-        assert (mpi_recv.paradigm, mpi_recv.mod) == ("mpi", "MPI")
+        assert (mpi_recv.paradigm, mpi_recv.role, mpi_recv.mod) == ("mpi", "function", "")
         assert parser.get_region_by_name("main").paradigm == "user"
+    # the archive's one system tree node, named "node" with an empty class: scout names a
+    # node "<class> <name>"
     machine = system_tree(hand[1])
-    assert machine.findtext("class") == "machine"
-    (node,) = machine.findall("systemtreenode")
-    assert node.findtext("class") == "node"
-    groups = node.findall("locationgroup")
+    assert (machine.findtext("name"), machine.findtext("class")) == (" node", "")
+    assert machine.findall("systemtreenode") == []
+    groups = machine.findall("locationgroup")
     assert [(g.findtext("name"), g.findtext("rank"), g.findtext("type")) for g in groups] == \
         [("MPI Rank 0", "0", "process"), ("MPI Rank 1", "1", "process")]
     assert [[(l.get("Id"), l.findtext("name"), l.findtext("rank"), l.findtext("type"))
@@ -275,7 +278,7 @@ def test_threads_and_several_roots(tmp_path):
     with pycubexr.CubexParser(str(tmp_path / "r.cubex")) as parser:
         (root,) = parser.get_root_cnodes()
         assert parser.get_region(root).name == "(trace)"
-    groups = system_tree(tmp_path / "r.cubex").find("systemtreenode").findall("locationgroup")
+    groups = list(system_tree(tmp_path / "r.cubex").iter("locationgroup"))
     assert [[(l.get("Id"), l.findtext("name"), l.findtext("rank")) for l in g.findall("location")]
             for g in groups] == [[("0", "Master thread", "0"), ("1", "OpenMP thread 1", "1")],
                                  [("2", "Master thread", "0"), ("3", "OpenMP thread 1", "1")]]
@@ -306,3 +309,268 @@ def test_a_parent_metric_holds_its_childrens_values(tmp_path):
                                              (fence, 1): approx(15 * US),
                                              (fence, 2): approx(35 * US)}
     assert cells["mpi_rma_early_fence"] == {(fence, 0): approx(10 * US), (fence, 2): approx(15 * US)}
+
+
+def write_described(directory):
+    """An archive whose definitions describe regions and machine as Score-P's do.
+
+    System tree: machine "Linux" > rack "r7" > node "n01", node "n02"; processes (location
+    groups 0, 1, 2): "MPI Rank 0" on n01, "MPI Rank 1" (two threads) on n02, "MPI Rank 2"
+    on the rack itself. Locations in definition order: 0 rank 0's master, 1 and 2 rank
+    1's threads, 3 rank 2's master. Every location runs main [0, 10] > MPI_Send [2, 4].
+    """
+    writer = otf2.writer.Writer(str(directory), archive_name="described",
+                                timer_resolution=1_000_000)
+    d = writer.definitions
+    linux = d.system_tree_node("Linux", class_name="machine")
+    rack = d.system_tree_node("r7", class_name="rack", parent=linux)
+    n01 = d.system_tree_node("n01", class_name="node", parent=rack)
+    n02 = d.system_tree_node("n02", class_name="node", parent=rack)
+    locs = []
+    for name, parent, threads in (("MPI Rank 0", n01, ["Master thread"]),
+                                  ("MPI Rank 1", n02, ["Master thread", "OMP thread 1"]),
+                                  ("MPI Rank 2", rack, ["Master thread"])):
+        group = d.location_group(name, system_tree_parent=parent)
+        locs += [d.location(thread, group=group) for thread in threads]
+    main = d.region("int main(int, char**)", paradigm=Paradigm.COMPILER, canonical_name="main",
+                    source_file="/src/app.c", begin_line_number=5, end_line_number=80)
+    send = d.region("MPI_Send", paradigm=Paradigm.MPI, source_file="MPI",
+                    region_role=RegionRole.POINT2POINT)
+    d.region("MPI_Allreduce", paradigm=Paradigm.MPI, source_file="MPI",
+             region_role=RegionRole.COLL_ALL2ALL)
+    d.region("!$omp parallel @app.c:20", paradigm=Paradigm.OPENMP, source_file="/src/app.c",
+             region_role=RegionRole.PARALLEL, begin_line_number=20, end_line_number=30,
+             description="a parallel region")
+    d.region("THREADS", paradigm=Paradigm.MEASUREMENT_SYSTEM, region_role=RegionRole.ARTIFICIAL)
+    d.region("huge", paradigm=Paradigm.KOKKOS, region_role=RegionRole.KERNEL,
+             begin_line_number=2 ** 31, end_line_number=2 ** 32 - 1)
+    for loc in locs:
+        e = writer.event_writer_from_location(loc)
+        e.enter(T(0), main)
+        e.enter(T(2), send)
+        e.leave(T(4), send)
+        e.leave(T(10), main)
+    writer.close()
+    return directory / "described.otf2"
+
+
+# (name, mangled name, file, begin, end, paradigm, role, description) of each region in
+# scout's words (Scalasca's pearl: Paradigm.cpp, Region.cpp; CubeW writes a line <= 0 or
+# beyond a C int as -1): the archive's regions, then the artificial regions scout's reader
+# adds where the trace has none (THREADS it has, with paradigm MEASUREMENT_SYSTEM, which
+# scout names pthread). The `otf2` writer gives every region its name as canonical name
+# unless told otherwise.
+DESCRIBED_REGIONS = [
+    ("int main(int, char**)", "main", "/src/app.c", "5", "80", "compiler", "function", ""),
+    ("MPI_Send", "MPI_Send", "MPI", "-1", "-1", "mpi", "point2point", ""),
+    ("MPI_Allreduce", "MPI_Allreduce", "MPI", "-1", "-1", "mpi", "all2all", ""),
+    ("!$omp parallel @app.c:20", "!$omp parallel @app.c:20", "/src/app.c", "20", "30", "openmp", "parallel",
+     "a parallel region"),
+    ("THREADS", "THREADS", "", "-1", "-1", "pthread", "artificial", ""),
+    # a paradigm Scalasca 2.6 does not know, a role this libotf2 does not know
+    ("huge", "huge", "", "-1", "-1", "unknown", "unknown", ""),
+    ("MEASUREMENT OFF", "MEASUREMENT OFF", "", "-1", "-1", "user", "artificial", ""),
+    ("TRACE BUFFER FLUSH", "TRACE BUFFER FLUSH", "", "-1", "-1", "measurement", "artificial", ""),
+    ("TASKS", "TASKS", "", "-1", "-1", "openmp", "artificial", ""),
+]
+
+
+def anchor_of(cube):
+    with tarfile.open(cube) as tar:
+        return ElementTree.parse(tar.extractfile("anchor.xml")).getroot()
+
+
+def region_rows(anchor):
+    return [(r.findtext("name"), r.findtext("mangled_name"), r.get("mod"), r.get("begin"),
+             r.get("end"), r.findtext("paradigm"), r.findtext("role"), r.findtext("descr"))
+            for r in anchor.find("program").findall("region")]
+
+
+def system_rows(node):
+    """(name, class, [(group Id, name, rank, [(location Id, name, rank)])], [sub-levels])
+    of a system tree node, in the file's order."""
+    return (node.get("Id"), node.findtext("name"), node.findtext("class"),
+            [(g.get("Id"), g.findtext("name"), g.findtext("rank"),
+              [(l.get("Id"), l.findtext("name"), l.findtext("rank")) for l in g.findall("location")])
+             for g in node.findall("locationgroup")],
+            [system_rows(child) for child in node.findall("systemtreenode")])
+
+
+@pytest.fixture(scope="module")
+def described(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("described")
+    anchor = write_described(folder)
+    cube = folder / "described.cubex"
+    done = subprocess.run(EARL + ["analyze", str(anchor), "--json", "--cube", str(cube)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return cube, done.stdout, folder
+
+
+def test_regions_are_written_as_the_trace_describes_them(described):
+    assert region_rows(anchor_of(described[0])) == DESCRIBED_REGIONS
+    with pycubexr.CubexParser(str(described[0])) as parser:
+        main = parser.get_region_by_name("int main(int, char**)")
+        assert (main.mangled_name, main.mod, main.begin, main.end) == ("main", "/src/app.c", 5, 80)
+
+
+def test_the_system_tree_is_the_traces(described):
+    (root,) = anchor_of(described[0]).find("system").findall("systemtreenode")
+    # ids in the trace's order; a level holds its processes, then its sub-levels (CubeW);
+    # a process's rank is its location group's id, a location's its place in the process
+    assert system_rows(root) == (
+        "0", "machine Linux", "machine", [],
+        [("1", "rack r7", "rack", [("2", "MPI Rank 2", "2", [("3", "Master thread", "0")])],
+          [("2", "node n01", "node", [("0", "MPI Rank 0", "0", [("0", "Master thread", "0")])], []),
+           ("3", "node n02", "node",
+            [("1", "MPI Rank 1", "1", [("1", "Master thread", "0"), ("2", "OMP thread 1", "1")])],
+            [])])])
+    coords = [(c.get("locId"), c.text) for c in anchor_of(described[0]).iter("coord")]
+    assert coords == [("0", "0 0"), ("1", "1 0"), ("2", "1 1"), ("3", "2 0")]
+    with pycubexr.CubexParser(str(described[0])) as parser:
+        values = parser.get_metric_values(parser.get_metric_by_name("time"))
+        main = next(c for c in parser.all_cnodes() if c.parent is None)
+        # every location's main lasts 10 us
+        assert [float(v) for v in values.cnode_values(main, convert_to_inclusive=True)] == \
+            [pytest.approx(10 * US)] * 4
+
+
+def test_a_saved_report_writes_the_same_regions_and_machine(described, tmp_path):
+    """The JSON report carries the regions' details and the machine, so a Cube file written
+    from it reads as the one written from the trace."""
+    cube = tmp_path / "again.cubex"
+    earl.analysis.Report.from_json(described[1]).write_cube(cube)
+    assert region_rows(anchor_of(cube)) == DESCRIBED_REGIONS
+    assert ElementTree.tostring(anchor_of(cube).find("system")) == \
+        ElementTree.tostring(anchor_of(described[0]).find("system"))
+
+
+# Scalasca's words for the OTF2 paradigms and roles of the Score-P traces' regions (read
+# off scout.cubex of ping-pong-otf2, written by Scalasca 2.6).
+SCOUT_PARADIGM = {"MPI": "mpi", "COMPILER": "compiler", "USER": "user",
+                  "MEASUREMENT_SYSTEM": "measurement"}
+SCOUT_ROLE = {"FUNCTION": "function", "FILE_IO": "file io", "COLL_ALL2ALL": "all2all",
+              "POINT2POINT": "point2point", "ATOMIC": "atomic", "COLL_ONE2ALL": "one2all",
+              "COLL_ALL2ONE": "all2one", "FILE_IO_METADATA": "unknown",
+              "COLL_OTHER": "other collective", "RMA": "rma", "ARTIFICIAL": "artificial",
+              "BARRIER": "barrier", "ALLOCATE": "allocate"}
+
+
+@pytest.mark.parametrize("anchor", [PING_PONG, PING_PONG_PAPI], ids=["ping-pong", "papi"])
+def test_scorep_regions_and_machine_as_the_official_reader_reads_them(anchor, tmp_path):
+    if not anchor.exists():
+        pytest.skip("no Score-P trace")
+    cube = tmp_path / "r.cubex"
+    earl.analyze(str(anchor), progress=lambda f: None).write_cube(cube)
+    with otf2.reader.open(str(anchor)) as trace:
+        defs = trace.definitions
+        expected = [(r.name, r.canonical_name, r.source_file or "",
+                     str(r.begin_line_number or -1), str(r.end_line_number or -1),
+                     SCOUT_PARADIGM[str(r.paradigm).split(".")[1]],
+                     SCOUT_ROLE[str(r.region_role).split(".")[1]], r.description)
+                    for r in defs.regions]
+        # the trace defines MEASUREMENT OFF and TRACE BUFFER FLUSH; scout's reader adds
+        # the task and thread roots
+        expected += [("TASKS", "TASKS", "", "-1", "-1", "openmp", "artificial", ""),
+                     ("THREADS", "THREADS", "THREADS", "-1", "-1", "pthread", "artificial", "")]
+        nodes = list(defs.system_tree_nodes)
+        groups = list(defs.location_groups)
+        locations = list(defs.locations)
+    file_anchor = anchor_of(cube)
+    assert region_rows(file_anchor) == expected
+    # machine "Linux" > node "quartz10" > the two ranks, one thread each
+    (machine,) = file_anchor.find("system").findall("systemtreenode")
+    (node,) = machine.findall("systemtreenode")
+    assert [(e.findtext("name"), e.findtext("class")) for e in (machine, node)] == \
+        [(f"{n.class_name} {n.name}", n.class_name) for n in nodes]
+    assert nodes[1].parent is nodes[0]
+    assert [(g.findtext("name"), [l.findtext("name") for l in g.findall("location")])
+            for g in node.findall("locationgroup")] == \
+        [(g.name, [l.name for l in locations if l.group is g]) for g in groups]
+    assert all(g.system_tree_parent is nodes[1] for g in groups)
+
+
+def test_a_trace_naming_regions_only_keeps_the_names_only_layout(tmp_path):
+    """ALOG names its regions and nothing else: MPI functions are marked as Score-P marks
+    them (paradigm mpi, file MPI), every role is `function`, and the machine is "machine" >
+    "node" holding the processes in order."""
+    cube = tmp_path / "alog.cubex"
+    earl.analyze(build_case("late_sender_late_receiver_and_barrier", tmp_path),
+                 progress=lambda f: None).write_cube(cube)
+    anchor = anchor_of(cube)
+    rows = {row[0]: row for row in region_rows(anchor)}
+    assert rows["main"] == ("main", "main", "", "-1", "-1", "user", "function", "")
+    assert rows["MPI_Recv"] == ("MPI_Recv", "MPI_Recv", "MPI", "-1", "-1", "mpi", "function", "")
+    assert "TASKS" not in rows
+    (machine,) = anchor.find("system").findall("systemtreenode")
+    (_, name, kind, groups, (node,)) = system_rows(machine)
+    assert (name, kind, groups) == ("machine", "machine", [])
+    assert node[1:3] == ("node", "node")
+    assert [(g[1], g[2]) for g in node[3]] == [("0", "0"), ("1", "1")]
+
+
+def write_one_process(directory, name, levels, process_level):
+    """One process "P" with one thread "T" in main [1, 5]; `levels`: [(name, class,
+    parent index or None)] written in order, then `process_level(nodes)` gives the
+    process's node (None: undefined). Returns (anchor, the nodes)."""
+    writer = otf2.writer.Writer(str(directory), archive_name=name, timer_resolution=1000)
+    d = writer.definitions
+    nodes = []
+    for level, kind, parent in levels:
+        nodes.append(d.system_tree_node(level, class_name=kind,
+                                        parent=None if parent is None else nodes[parent]))
+    group = d.location_group("P", system_tree_parent=process_level(nodes))
+    events = writer.event_writer_from_location(d.location("T", group=group))
+    main = d.region("main", paradigm=Paradigm.USER)
+    events.enter(1, main)
+    events.leave(5, main)
+    return writer, nodes
+
+
+def cube_of(anchor, tmp_path):
+    cube = tmp_path / "r.cubex"
+    done = subprocess.run(EARL + ["analyze", str(anchor), "--cube", str(cube)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return cube
+
+
+def test_a_system_tree_with_a_cycle_is_cut_where_it_closes(tmp_path):
+    """Node "a" names "b" as parent and "b" names "a": reading up from "a", the parent that
+    closes the cycle (b's) is dropped, so "b" is the root."""
+    writer, (a, b) = write_one_process(tmp_path, "cycle", [("a", "x", None), ("b", "y", 0)],
+                                       lambda nodes: nodes[0])
+    a._parent = b            # the `otf2` writer checks no cycles: written as given
+    writer.close()
+    (root,) = anchor_of(cube_of(tmp_path / "cycle.otf2", tmp_path)).find("system").findall(
+        "systemtreenode")
+    assert system_rows(root) == ("1", "y b", "y", [],
+                                 [("0", "x a", "x", [("0", "P", "0", [("0", "T", "0")])], [])])
+
+
+def test_a_process_on_no_node_keeps_the_names_only_machine(tmp_path):
+    """A location group without system-tree parent: the trace does not place every
+    location, so the machine is "machine" > "node" as for traces that say nothing."""
+    writer, _ = write_one_process(tmp_path, "unplaced", [("a", "x", None)], lambda nodes: None)
+    writer.close()
+    (root,) = anchor_of(cube_of(tmp_path / "unplaced.otf2", tmp_path)).find("system").findall(
+        "systemtreenode")
+    assert system_rows(root) == ("0", "machine", "machine", [],
+                                 [("1", "node", "node", [("0", "P", "0", [("0", "T", "0")])], [])])
+
+
+def test_names_of_any_bytes_are_written_as_the_trace_has_them(tmp_path):
+    """A region and a process named with bytes that are not UTF-8: `earl analyze` reads
+    them (as surrogate escapes), writes the HTML page, and the Cube file holds the trace's
+    bytes."""
+    trace = tmp_path / "names.alog"
+    trace.write_bytes(b"-13 0 1 2 0 0 red:dots r\xe9gion \xff\n-15 0 0 0 0 0 rank \xfe\n"
+                      b"1 0 0 0 0 1\n2 0 0 0 0 2\n")
+    cube = tmp_path / "names.cubex"
+    done = subprocess.run(EARL + ["analyze", str(trace), "--cube", str(cube),
+                                  "--html", str(tmp_path / "names.html")], capture_output=True)
+    assert done.returncode == 0, done.stderr
+    with tarfile.open(cube) as tar:
+        anchor = tar.extractfile("anchor.xml").read()
+    assert b"<name>r\xe9gion \xff</name>" in anchor
+    assert b"<name>rank \xfe</name>" in anchor

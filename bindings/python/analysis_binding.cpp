@@ -56,16 +56,37 @@ py::list counter_rows(const std::vector<analysis::CounterResult>& counters) {
   });
 }
 
+// Region details as rows of report_schema.RegionDetails.
+py::list region_detail_rows(const std::vector<RegionDetails>& details) {
+  return list_of(details, [](const RegionDetails& d) {
+    return py::make_tuple(text(d.canonical_name), text(d.file), d.begin_line, d.end_line, text(d.paradigm),
+                          text(d.role), text(d.description));
+  });
+}
+
+// The system tree as report_schema.SystemTree.
+py::dict system_tree_dict(const SystemTree& tree) {
+  py::dict out;
+  out["levels"] = list_of(tree.levels, [](const SystemTree::Level& level) {
+    return py::make_tuple(text(level.name), text(level.kind), level.parent);
+  });
+  out["processes"] = list_of(tree.processes, [](const SystemTree::Process& process) {
+    return py::make_tuple(text(process.name), process.rank, process.level);
+  });
+  out["location_process"] = tree.location_process;
+  return out;
+}
+
 py::dict to_python(const analysis::AnalysisResult& r) {
   py::dict out;
-  out["file"] = r.file;
+  out["file"] = text(r.file);
   out["format"] = r.format;
   out["events"] = r.events;
   out["messages"] = r.messages;
   out["collective_instances"] = r.collective_instances;
   out["clock_jumps"] = r.clock_jumps;
-  out["regions"] = r.regions;
-  out["locations"] = r.locations;
+  out["regions"] = texts(r.regions);
+  out["locations"] = texts(r.locations);
   out["callpaths"] =
       list_of(r.callpaths, [](const auto& node) { return py::make_tuple(callpath_id(node.parent), node.region); });
   py::dict values, instances;
@@ -90,6 +111,9 @@ py::dict to_python(const analysis::AnalysisResult& r) {
     return py::make_tuple(analysis::metric_info(w.metric).id, callpath_id(w.callpath), w.loc, w.begin, w.idle);
   });
   out["counters"] = counter_rows(r.counters);
+  // only where the format describes them (keys absent otherwise, as in the schema)
+  if (!r.region_details.empty()) out["region_details"] = region_detail_rows(r.region_details);
+  if (!r.system_tree.location_process.empty()) out["system_tree"] = system_tree_dict(r.system_tree);
   return out;
 }
 

@@ -145,9 +145,14 @@ AnalysisResult analyze(const std::string& file, const AnalysisOptions& options) 
     result.format = decoder->format();
     result.callpaths = tree.nodes();
     result.regions = defs.regions.names();
+    if (!defs.region_details.empty()) {
+      result.region_details = defs.region_details;
+      result.region_details.resize(result.regions.size());
+    }
     const Location n = std::max<Location>(defs.location_count, static_cast<Location>(passes.size()));
     for (Location l = 0; l < n; ++l)
       result.locations.push_back(static_cast<std::size_t>(l) < defs.location_names.size() ? defs.location_names[l] : "");
+    if (defs.system_tree.location_process.size() == result.locations.size()) result.system_tree = defs.system_tree;
     result.messages = matching.sends();
     result.collective_instances = matching.collective_instances();
     result.clock_jumps = clock_jumps;

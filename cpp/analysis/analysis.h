@@ -54,6 +54,11 @@ struct AnalysisResult {
   std::vector<CallTree::Node> callpaths;  // ids as in the severities
   std::vector<std::string> regions;       // region names by id
   std::vector<std::string> locations;     // location names ("" where the trace has none)
+  // What the format says of the regions beyond their names (by region id, as long as
+  // `regions`; empty where it says nothing) and of the machine (SystemTree: empty unless it
+  // places every location): for the Cube output.
+  std::vector<RegionDetails> region_details;
+  SystemTree system_tree;
   Severities severities;  // inclusive along the metric tree, exclusive along call paths
   ProblemCounts problems;
   std::uint64_t messages = 0;             // sends seen

@@ -27,6 +27,36 @@ struct MetricDefinition {
   MetricSum sum = MetricSum::None;
 };
 
+// What a format says of a region beyond its name (OTF2: the Region definition), in the
+// format's own words; Definitions::region_details holds them where the format gives them.
+struct RegionDetails {
+  std::string canonical_name;  // e.g. the mangled name; "" where the trace gives none
+  std::string description;
+  std::string file;            // source file; Score-P writes "MPI" for MPI functions
+  std::string paradigm;        // OTF2's name: "MPI", "COMPILER", "MEASUREMENT_SYSTEM", ...
+  std::string role;            // OTF2's name: "FUNCTION", "COLL_ALL2ALL", "POINT2POINT", ...
+  std::uint32_t begin_line = 0, end_line = 0;  // 0 where unknown
+};
+
+// The machine a trace ran on, where the format describes it (OTF2's system tree and
+// location groups): levels such as "machine Linux" > "node quartz10", each process on a
+// level, each location in a process. Empty where the format does not say, or says it of
+// only some locations.
+struct SystemTree {
+  struct Level {
+    std::string name, kind;  // "quartz10", "node" (OTF2: the node's name and class)
+    std::int64_t parent;     // index into levels; -1 for a root
+  };
+  struct Process {
+    std::string name;        // "MPI Rank 0"
+    std::int64_t rank;       // the format's id of the process (OTF2: the location group's)
+    std::int64_t level;      // index into levels
+  };
+  std::vector<Level> levels;  // in definition order
+  std::vector<Process> processes;  // in definition order
+  std::vector<std::int64_t> location_process;  // by location: index into processes
+};
+
 // What a trace defines besides its events: names of types, regions, groups, locations.
 // A decoder fills it; the trace facade answers the header queries from it.
 struct Definitions {
@@ -38,6 +68,10 @@ struct Definitions {
   std::vector<SymbolId> region_group;  // group of each region
   SymbolTable strings;  // string values of data1/data2
   std::vector<MetricDefinition> metrics;  // in definition order
+  // By region id, where the format describes regions (OTF2); empty for the others. Regions
+  // met only in the events (undefined ones) may lie beyond its end.
+  std::vector<RegionDetails> region_details;
+  SystemTree system_tree;
   // Names of the first locations, "" where the trace names none; it grows only as far as
   // names are given, so a trace declaring many locations costs memory for those it names.
   std::vector<std::string> location_names;

@@ -1,6 +1,7 @@
 #include "formats/otf2/otf2_definitions.h"
 
 #include "formats/otf2/otf2_paradigms.h"
+#include "formats/otf2/otf2_region_roles.h"
 #include "model/error.h"
 
 namespace earl {
@@ -15,8 +16,22 @@ struct RawGroup {
 
 struct RawRegion {
   std::uint64_t id;
-  OTF2_StringRef name;
+  OTF2_StringRef name, canonical_name, description, file;
+  OTF2_RegionRole role;
   OTF2_Paradigm paradigm;
+  std::uint32_t begin_line, end_line;
+};
+
+struct RawSystemNode {
+  OTF2_SystemTreeNodeRef id;
+  OTF2_StringRef name, kind;
+  OTF2_SystemTreeNodeRef parent;
+};
+
+struct RawLocationGroup {
+  OTF2_LocationGroupRef id;
+  OTF2_StringRef name;
+  OTF2_SystemTreeNodeRef node;
 };
 
 // What the callbacks collect; resolved into Otf2Definitions once all are read, because
@@ -24,6 +39,8 @@ struct RawRegion {
 struct Collector {
   Otf2Definitions* out;
   std::unordered_map<std::uint64_t, OTF2_StringRef> location_group_names;
+  std::vector<RawLocationGroup> location_groups;
+  std::vector<RawSystemNode> system_nodes;
   struct RawLocation {
     OTF2_LocationRef id;
     OTF2_StringRef name;
@@ -74,10 +91,18 @@ OTF2_CallbackCode on_string(void* data, OTF2_StringRef self, const char* text) {
 }
 
 OTF2_CallbackCode on_location_group(void* data, OTF2_LocationGroupRef self, OTF2_StringRef name,
-                                    OTF2_LocationGroupType, OTF2_SystemTreeNodeRef,
+                                    OTF2_LocationGroupType, OTF2_SystemTreeNodeRef node,
                                     OTF2_LocationGroupRef) {
   collector(data).define("LocationGroup", self);
   collector(data).location_group_names[self] = name;
+  collector(data).location_groups.push_back({self, name, node});
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_system_tree_node(void* data, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
+                                      OTF2_StringRef kind, OTF2_SystemTreeNodeRef parent) {
+  collector(data).define("SystemTreeNode", self);
+  collector(data).system_nodes.push_back({self, name, kind, parent});
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -88,11 +113,13 @@ OTF2_CallbackCode on_location(void* data, OTF2_LocationRef self, OTF2_StringRef 
   return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode on_region(void* data, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef,
-                            OTF2_StringRef, OTF2_RegionRole, OTF2_Paradigm paradigm,
-                            OTF2_RegionFlag, OTF2_StringRef, uint32_t, uint32_t) {
+OTF2_CallbackCode on_region(void* data, OTF2_RegionRef self, OTF2_StringRef name,
+                            OTF2_StringRef canonical_name, OTF2_StringRef description,
+                            OTF2_RegionRole role, OTF2_Paradigm paradigm, OTF2_RegionFlag,
+                            OTF2_StringRef file, uint32_t begin_line, uint32_t end_line) {
   collector(data).define("Region", self);
-  collector(data).regions.push_back({self, name, paradigm});
+  collector(data).regions.push_back(
+      {self, name, canonical_name, description, file, role, paradigm, begin_line, end_line});
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -219,6 +246,59 @@ std::vector<Location> ranks_of(const Collector& c, const RawGroup& group) {
   return ranks;
 }
 
+// The levels of the system tree, parents as indices; a parent the archive does not define,
+// or one that would close a cycle, makes a root.
+std::vector<SystemTree::Level> system_levels(const Collector& c) {
+  const Otf2Definitions& defs = *c.out;
+  std::unordered_map<std::uint64_t, std::int64_t> index;
+  for (const RawSystemNode& raw : c.system_nodes)
+    index.emplace(raw.id, static_cast<std::int64_t>(index.size()));
+  std::vector<SystemTree::Level> levels;
+  for (const RawSystemNode& raw : c.system_nodes) {
+    auto parent = index.find(raw.parent);
+    levels.push_back({defs.string(raw.name), defs.string(raw.kind),
+                      parent == index.end() ? -1 : parent->second});
+  }
+  enum : std::uint8_t { kUnseen, kOnPath, kDone };
+  std::vector<std::uint8_t> state(levels.size(), kUnseen);
+  std::vector<std::int64_t> path;
+  for (std::size_t start = 0; start < levels.size(); ++start) {
+    path.clear();
+    std::int64_t at = static_cast<std::int64_t>(start);
+    while (at >= 0 && state[at] == kUnseen) {
+      state[at] = kOnPath;
+      path.push_back(at);
+      at = levels[at].parent;
+    }
+    if (at >= 0 && state[at] == kOnPath) levels[path.back()].parent = -1;
+    for (std::int64_t level : path) state[level] = kDone;
+  }
+  return levels;
+}
+
+// The system tree of the archive, or none unless every location is in a location group
+// and every group on a system tree node (a Cube file places each location by them).
+SystemTree system_tree(const Collector& c) {
+  const Otf2Definitions& defs = *c.out;
+  SystemTree tree;
+  tree.levels = system_levels(c);
+  std::unordered_map<std::uint64_t, std::int64_t> level_of, process_of;
+  for (std::size_t i = 0; i < c.system_nodes.size(); ++i)
+    level_of.emplace(c.system_nodes[i].id, static_cast<std::int64_t>(i));
+  for (const RawLocationGroup& raw : c.location_groups) {
+    auto level = level_of.find(raw.node);
+    if (level == level_of.end()) return {};
+    process_of.emplace(raw.id, static_cast<std::int64_t>(tree.processes.size()));
+    tree.processes.push_back({defs.string(raw.name), static_cast<std::int64_t>(raw.id), level->second});
+  }
+  for (const auto& raw : c.locations) {
+    auto process = process_of.find(raw.group);
+    if (process == process_of.end()) return {};
+    tree.location_process.push_back(process->second);
+  }
+  return tree;
+}
+
 }  // namespace
 
 const std::string& Otf2Definitions::string(std::uint64_t ref) const {
@@ -245,6 +325,7 @@ void read_otf2_definitions(OTF2_Reader* reader, const std::string& archive, Otf2
   OTF2_GlobalDefReaderCallbacks_SetStringCallback(callbacks, on_string);
   OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(callbacks, on_location_group);
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback(callbacks, on_location);
+  OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(callbacks, on_system_tree_node);
   OTF2_GlobalDefReaderCallbacks_SetRegionCallback(callbacks, on_region);
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback(callbacks, on_group);
   OTF2_GlobalDefReaderCallbacks_SetCommCallback(callbacks, on_comm);
@@ -279,8 +360,15 @@ void read_otf2_definitions(OTF2_Reader* reader, const std::string& archive, Otf2
     earl.name_location(loc, name);
   }
   for (const auto& raw : c.regions) {
-    out.region_of[raw.id] = earl.define_region(out.string(raw.name), otf2_paradigm_name(raw.paradigm));
+    const std::string paradigm = otf2_paradigm_name(raw.paradigm);
+    const SymbolId id = earl.define_region(out.string(raw.name), paradigm);
+    out.region_of[raw.id] = id;
+    if (earl.region_details.size() <= id) earl.region_details.resize(id + 1);
+    earl.region_details[id] = {out.string(raw.canonical_name), out.string(raw.description),
+                               out.string(raw.file), paradigm, otf2_role_name(raw.role),
+                               raw.begin_line, raw.end_line};
   }
+  earl.system_tree = system_tree(c);
   for (const auto& [comm, group_ref] : c.comm_groups) {
     auto group = c.groups.find(group_ref);
     if (group == c.groups.end()) continue;

@@ -22,7 +22,8 @@ from typing import NamedTuple, Optional
 from earl import _core
 from earl.analysis import cube_scalasca
 from earl.analysis.cube_anchor import anchor_xml
-from earl.analysis.cube_trees import call_tree, processes
+from earl.analysis.cube_regions import cube_regions
+from earl.analysis.cube_trees import call_tree, machine
 
 _INDEX_HEADER, _DATA_HEADER = b"CUBEX.INDEX", b"CUBEX.DATA"
 _SPARSE_INDEX = 1
@@ -100,14 +101,14 @@ def write_cube(report, path):
     """Write `report` as a Cube4 file at `path` (EarlError when it cannot be written)."""
     metrics = cube_metrics(report)
     outside = any(cp < 0 for m in metrics for cp, _ in m.values)
-    tree = call_tree(report, outside)
+    tree = call_tree(report, cube_regions(report), outside)
     cnode_of = {cp: node for node, (cp, _, _) in enumerate(tree.cnodes)}
     nlocs = len(report.locations)
     members = []
     for number, metric in enumerate(metrics):
         index, data = _index_and_data(metric, _rows(metric, tree, cnode_of, nlocs))
         members += [(f"{number}.index", index), (f"{number}.data", data)]
-    members.append(("anchor.xml", anchor_xml(metrics, tree, processes(report))))
+    members.append(("anchor.xml", anchor_xml(metrics, tree, machine(report))))
     try:
         with tarfile.open(path, "w", format=tarfile.USTAR_FORMAT) as tar:
             for name, content in members:

@@ -4,14 +4,10 @@ from xml.sax.saxutils import escape, quoteattr
 
 from earl.analysis import cube_scalasca
 
-# Score-P marks an MPI function's region with paradigm MPI and source file "MPI"; Scalasca's
-# remapping (square) takes a region for MPI by its paradigm "mpi".
-_MPI_PREFIX = "MPI_"
 
-
-def anchor_xml(metrics, tree, processes):
+def anchor_xml(metrics, tree, machine):
     """The anchor of `metrics` (cube.CubeMetric, parents before children; their position is
-    their id), `tree` (cube_trees.CallTree) and `processes` (cube_trees.Process)."""
+    their id), `tree` (cube_trees.CallTree) and `machine` (cube_trees.Machine)."""
     out = ['<?xml version="1.0" encoding="UTF-8"?>', "", '<cube version="4.4">',
            '<attr key="CubePL Version" value="1.1"/>',
            '<attr key="Cube Version" value="4.6"/>',
@@ -25,9 +21,9 @@ def anchor_xml(metrics, tree, processes):
     out += _region_lines(tree.regions)
     out += _cnode_lines(tree)
     out += ["</program>", "<system>"]
-    out += _system_lines(processes)
+    out += _system_lines(machine)
     out += ["</system>", "</cube>", ""]
-    return "\n".join(out).encode()
+    return "\n".join(out).encode(errors="surrogateescape")   # names as the trace's bytes
 
 
 def _metric_lines(metrics):
@@ -58,12 +54,12 @@ def _metric_lines(metrics):
 
 def _region_lines(regions):
     lines = []
-    for rid, name in enumerate(regions):
-        mpi = name.startswith(_MPI_PREFIX)
-        lines += [f'<region id="{rid}" mod={quoteattr("MPI" if mpi else "")} begin="-1" end="-1">',
-                  f"<name>{escape(name)}</name>", f"<mangled_name>{escape(name)}</mangled_name>",
-                  f"<paradigm>{'mpi' if mpi else 'user'}</paradigm>", "<role>function</role>",
-                  "<url></url>", "<descr></descr>", "</region>"]
+    for rid, r in enumerate(regions):
+        lines += [f'<region id="{rid}" mod={quoteattr(r.mod)} begin="{r.begin}" end="{r.end}">',
+                  f"<name>{escape(r.name)}</name>",
+                  f"<mangled_name>{escape(r.mangled_name)}</mangled_name>",
+                  f"<paradigm>{escape(r.paradigm)}</paradigm>", f"<role>{escape(r.role)}</role>",
+                  "<url></url>", f"<descr>{escape(r.description)}</descr>", "</region>"]
     return lines
 
 
@@ -79,23 +75,37 @@ def _cnode_lines(tree):
     return lines
 
 
-def _system_lines(processes):
-    lines = ['<systemtreenode Id="0">', "<name>machine</name>", "<class>machine</class>",
-             '<systemtreenode Id="1">', "<name>node</name>", "<class>node</class>"]
-    for rank, process in enumerate(processes):
-        lines += [f'<locationgroup Id="{rank}">', f"<name>{escape(process.name)}</name>",
-                  f"<rank>{rank}</rank>", "<type>process</type>"]
-        for thread, (loc, name) in enumerate(process.threads):
-            lines += [f'<location Id="{loc}">', f"<name>{escape(name)}</name>",
-                      f"<rank>{thread}</rank>", "<type>thread</type>", "</location>"]
-        lines.append("</locationgroup>")
-    lines += ["</systemtreenode>", "</systemtreenode>"]
-    threads = max((len(p.threads) for p in processes), default=0)
+def _system_lines(machine):
+    lines = []
+    # (level, closing?) pairs: iterative, each level's processes, then its levels, inside it
+    stack = [(level, False) for level in reversed(machine.roots)]
+    while stack:
+        level, closing = stack.pop()
+        if closing:
+            lines.append("</systemtreenode>")
+            continue
+        lines += [f'<systemtreenode Id="{level.number}">', f"<name>{escape(level.name)}</name>",
+                  f"<class>{escape(level.kind)}</class>"]
+        for process in level.processes:
+            lines += _process_lines(process)
+        stack.append((level, True))
+        stack += [(below, False) for below in reversed(level.levels)]
+    threads = max((len(p.threads) for p in machine.processes), default=0)
     lines += ['<topologies>', '<cart name="Process x Thread" ndims="2">',
-              f'<dim name="Process" size="{len(processes)}" periodic="false"/>',
+              f'<dim name="Process" size="{len(machine.processes)}" periodic="false"/>',
               f'<dim name="Thread" size="{threads}" periodic="false"/>']
     lines += [f'<coord locId="{loc}">{rank} {thread}</coord>'
-              for rank, process in enumerate(processes)
+              for rank, process in enumerate(machine.processes)
               for thread, (loc, _) in enumerate(process.threads)]
     lines += ["</cart>", "</topologies>"]
+    return lines
+
+
+def _process_lines(process):
+    lines = [f'<locationgroup Id="{process.number}">', f"<name>{escape(process.name)}</name>",
+             f"<rank>{process.rank}</rank>", "<type>process</type>"]
+    for thread, (loc, name) in enumerate(process.threads):
+        lines += [f'<location Id="{loc}">', f"<name>{escape(name)}</name>",
+                  f"<rank>{thread}</rank>", "<type>thread</type>", "</location>"]
+    lines.append("</locationgroup>")
     return lines

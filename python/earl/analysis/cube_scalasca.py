@@ -29,3 +29,47 @@ def stored_parent(metrics, metric_id):
     Report.metrics) unless that one is derived, then none."""
     parent = metrics[metric_id]["parent"]
     return None if parent is None or metrics[parent]["derived"] else parent
+
+
+# How scout's reader (PEARL) names OTF2's region paradigms and roles in the Cube file
+# (Scalasca's pearl Paradigm.cpp and Region.cpp); a name PEARL does not know is "unknown".
+_PARADIGMS = {"MEASUREMENT_SYSTEM": "measurement"}
+_KNOWN_PARADIGMS = frozenset((
+    "UNKNOWN", "USER", "COMPILER", "OPENMP", "MPI", "CUDA", "MEASUREMENT_SYSTEM", "PTHREAD",
+    "HMPP", "OMPSS", "HARDWARE", "GASPI", "UPC", "SHMEM", "WINTHREAD", "QTTHREAD", "ACETHREAD",
+    "TBBTHREAD", "OPENACC", "OPENCL", "MTAPI", "SAMPLING", "NONE"))
+_ROLES = {
+    "UNKNOWN": "unknown", "FUNCTION": "function", "WRAPPER": "wrapper", "LOOP": "loop",
+    "CODE": "code", "PARALLEL": "parallel", "SECTIONS": "sections", "SECTION": "section",
+    "WORKSHARE": "workshare", "SINGLE": "single", "SINGLE_SBLOCK": "single sblock",
+    "MASTER": "master", "CRITICAL": "critical", "CRITICAL_SBLOCK": "critical sblock",
+    "ATOMIC": "atomic", "BARRIER": "barrier", "IMPLICIT_BARRIER": "implicit barrier",
+    "FLUSH": "flush", "ORDERED": "ordered", "ORDERED_SBLOCK": "ordered sblock", "TASK": "task",
+    "TASK_CREATE": "task create", "TASK_WAIT": "taskwait", "COLL_ONE2ALL": "one2all",
+    "COLL_ALL2ONE": "all2one", "COLL_ALL2ALL": "all2all", "COLL_OTHER": "other collective",
+    "FILE_IO": "file io", "POINT2POINT": "point2point", "RMA": "rma",
+    "DATA_TRANSFER": "data transfer", "ARTIFICIAL": "artificial",
+    "THREAD_CREATE": "thread create", "THREAD_WAIT": "thread wait",
+    "TASK_UNTIED": "untied task", "ALLOCATE": "allocate", "DEALLOCATE": "deallocate",
+    "REALLOCATE": "reallocate"}
+
+# The artificial regions scout's reader adds where the trace defines none (PEARL's
+# MutableGlobalDefs), in its order: (name, file, paradigm, role). Score-P names the
+# thread and task roots with paradigm MEASUREMENT_SYSTEM; PEARL gives them these.
+INTERNAL_REGIONS = (("MEASUREMENT OFF", "", "user", "artificial"),
+                    ("TRACE BUFFER FLUSH", "", "measurement", "artificial"),
+                    ("TASKS", "", "openmp", "artificial"),
+                    ("THREADS", "THREADS", "pthread", "artificial"))
+_ROOT_PARADIGMS = {("TASKS", "measurement"): "openmp", ("task_root", "measurement"): "openmp",
+                   ("THREADS", "measurement"): "pthread"}
+
+
+def region_kind(name, paradigm, role):
+    """(paradigm, role) of a region as scout's file names them, from OTF2's names (the
+    corrections PEARL makes for Score-P before 2.0 are not made)."""
+    cube_role = _ROLES.get(role, "unknown")
+    cube_paradigm = (_PARADIGMS.get(paradigm, paradigm.lower()) if paradigm in _KNOWN_PARADIGMS
+                     else "unknown")
+    if cube_role == "artificial":
+        cube_paradigm = _ROOT_PARADIGMS.get((name, cube_paradigm), cube_paradigm)
+    return cube_paradigm, cube_role

@@ -125,7 +125,7 @@ def write_html(report, path):
             f"<style>{_STYLE}</style></head><body>" + "\n".join(sections) + _SCRIPT
             + "</body></html>")
     try:
-        with open(path, "w", encoding="utf-8") as out:
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as out:
             out.write(page)
     except OSError as error:
         raise _core.EarlError(f"cannot write '{path}': {error.strerror or error}") from None

@@ -44,6 +44,36 @@ class WaitInstance(NamedTuple):
     idle: float      # seconds waited
 
 
+class RegionDetails(NamedTuple):
+    """What the trace says of a region beyond its name (OTF2's Region definition)."""
+    canonical_name: str  # e.g. the mangled name ("main" for "int main(int, char**)")
+    file: str            # its source file ("MPI" for Score-P's MPI functions; "": none)
+    begin_line: int      # 0 where unknown
+    end_line: int
+    paradigm: str        # OTF2's name: "MPI", "COMPILER", "MEASUREMENT_SYSTEM", ...
+    role: str            # OTF2's name: "FUNCTION", "POINT2POINT", "COLL_ALL2ALL", ...
+    description: str
+
+
+class SystemLevel(NamedTuple):
+    name: str            # "quartz10"
+    kind: str            # its class: "machine", "node", ...
+    parent: int          # index into SystemTree.levels; -1 for a root
+
+
+class SystemProcess(NamedTuple):
+    name: str            # "MPI Rank 0"
+    rank: int            # the trace's id of the process (OTF2: its location group's)
+    level: int           # index into SystemTree.levels: the level it ran on
+
+
+class SystemTree(TypedDict):
+    """The machine the trace ran on, where the trace says where every location ran."""
+    levels: list[SystemLevel]       # in the trace's order
+    processes: list[SystemProcess]  # in the trace's order
+    location_process: list[int]     # location id -> index into processes
+
+
 class Counter(TypedDict):
     """A hardware counter (EventTrace.metrics()'s fields) per call path and location."""
     name: str                     # e.g. "PAPI_TOT_CYC"
@@ -86,6 +116,11 @@ class EngineResult(TypedDict):
     counters: NotRequired[list[Counter]]  # the trace's counters summed per call path (metric
                                           # modes that add up), in definition order; the
                                           # native engine only (absent: none computed)
+    region_details: NotRequired[list[RegionDetails]]  # by region id, where the format
+                                                      # describes regions (OTF2); the
+                                                      # native engine only
+    system_tree: NotRequired[SystemTree]  # where the format places every location on the
+                                          # machine (OTF2); the native engine only
 
 
 class MetricTotals(TypedDict):
