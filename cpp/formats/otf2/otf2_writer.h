@@ -66,6 +66,7 @@ class Otf2Writer : public TraceWriter {
   struct RegionInfo {
     OTF2_Paradigm paradigm;
     OTF2_RegionRole role;
+    std::string file;   // Score-P's source file ("MPI", "OMP", "")
     int collective_op;  // -1: none
     int rma_op;         // OTF2_COLLECTIVE_OP_* of a window synchronisation, -1: none
   };
