@@ -208,7 +208,7 @@ struct GenSummary {
 // threads > 1 (the header of a single-threaded run is the same as it always was).
 enum GenRegion : int {
   kMain, kStep, kCompute, kKernel, kExchange, kUpdate, kMpiSend, kMpiRecv, kMpiAllreduce,
-  kMpiBarrier, kRegionCount, kParallel = kRegionCount
+  kMpiBarrier, kMpiInit, kMpiFinalize, kRegionCount, kParallel = kRegionCount
 };
 
 // The header of a run: `locations` MPI processes of `threads` locations each, the program

@@ -478,6 +478,12 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
     region_name.push_back(string_id(header_.regions[r].name));
     region_file.push_back(string_id(regions_[r].file));
   }
+  // The program's region, as Score-P defines it (and Scalasca looks it up for the
+  // ProgramBegin records): artificial, measurement system, named by the executable without
+  // its path, canonically with it.
+  const bool program = !header_.program_name.empty();
+  const std::uint32_t program_display =
+      program ? string_id(fs::path(header_.program_name).filename().string()) : empty;
   const std::uint32_t world = string_id("MPI_COMM_WORLD"), self = string_id("MPI_COMM_SELF");
   const std::uint32_t mpi = string_id("MPI");
   const std::uint32_t comm_template = string_id("Comm ${id}"), window_template = string_id("Win ${id}");
@@ -536,6 +542,12 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
                                            empty, regions_[r].role, regions_[r].paradigm,
                                            OTF2_REGION_FLAG_NONE, region_file[r], 0, 0),
           "Region");
+  if (program)
+    check(OTF2_GlobalDefWriter_WriteRegion(g, static_cast<OTF2_RegionRef>(header_.regions.size()), program_display,
+                                           kProgramNameString, empty, OTF2_REGION_ROLE_ARTIFICIAL,
+                                           OTF2_PARADIGM_MEASUREMENT_SYSTEM, OTF2_REGION_FLAG_NONE,
+                                           OTF2_UNDEFINED_STRING, 0, 0),
+          "Region (program)");
   // MPI_COMM_WORLD: locations of the processes, then per rank the index of its process;
   // MPI_COMM_SELF on a COMM_SELF group, which has no members.
   constexpr OTF2_GroupRef kLocations = 0, kWorldGroup = 1, kSelfGroup = 2;
