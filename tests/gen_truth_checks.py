@@ -69,6 +69,11 @@ def check_by_location(report, metric, totals):
         assert got[loc] == approx(total)
 
 
+# The program frame's MPI calls (every generated trace has them) and the metric their time
+# goes to (Scalasca's Init/Exit).
+FRAME_REGIONS = {"MPI_Init": "mpi_init_exit", "MPI_Finalize": "mpi_init_exit"}
+
+
 def check_profile(report, truth, metric_of_region, problems=None):
     """Per location: time, comp, visits and each MPI class metric are the region times of
     the truth (`metric_of_region`: MPI region name -> the metric its time goes to); the

@@ -87,10 +87,11 @@ def test_otf2_to_alog_drops_what_alog_cannot_carry(tmp_path, capsys):
     assert main(["convert", src, str(tmp_path / "t.alog")]) == 0
     out = capsys.readouterr().out
     forks = truth["rounds"] * 3
-    assert "dropped (no ALOG equivalent): fork %d, join %d" % (forks, forks) in out
+    assert "dropped (no ALOG equivalent): program_begin 3, fork %d, join %d, program_end 3" % (
+        forks, forks) in out
     assert "%d collective exits written as plain exits" % (truth["collectives"] * 3) in out
     with earl.EventTrace(src) as o, earl.EventTrace(str(tmp_path / "t.alog")) as a:
-        kept = [e for e in o if e["type"] not in ("fork", "join")]
+        kept = [e for e in o if e["type"] not in ("fork", "join", "program_begin", "program_end")]
         assert len(a) == len(kept) == truth["events"] - 2 * forks
         key = lambda e: {k: v for k, v in comparable(e).items() if k not in ("pos", "enterptr", "sendptr")}
         assert [key(e) for e in a] == [key(e) for e in kept]

@@ -10,7 +10,7 @@ import pytest
 
 import earl
 from gen_truth_checks import generated  # noqa: F401 (the fixture of test_analysis' tests)
-from gen_truth_checks import (ALOG_NEIGHBORS, STANDARD_CASES, approx, check_by_location,
+from gen_truth_checks import (FRAME_REGIONS, ALOG_NEIGHBORS, STANDARD_CASES, approx, check_by_location,
                               check_profile, generate_and_analyze, needs_otf2, otf2_streams)
 from test_analysis import MPI_REGIONS, test_collective_waits_are_the_injected_imbalance  # noqa: F401
 
@@ -46,7 +46,7 @@ def test_late_senders_are_the_injected_ones(generated):
     assert report.total("mpi_latereceiver") == 0
 
 
-NONBLOCKING_REGIONS = dict(MPI_REGIONS, MPI_Isend="mpi_point2point", MPI_Irecv="mpi_point2point",
+NONBLOCKING_REGIONS = dict(MPI_REGIONS, **FRAME_REGIONS, MPI_Isend="mpi_point2point", MPI_Irecv="mpi_point2point",
                            MPI_Wait="mpi_point2point", MPI_Waitall="mpi_point2point",
                            MPI_Win_fence="mpi_rma_synchronization", MPI_Put="mpi_rma_communication",
                            MPI_Win_create="mpi_mgmt_win", MPI_Win_free="mpi_mgmt_win",
