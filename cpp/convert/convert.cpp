@@ -80,6 +80,69 @@ TraceHeader header_of(const EventTrace& trace, bool otf2_output) {
   return h;
 }
 
+// The program of OTF2 input's ProgramBegin records (Score-P writes one as the first event
+// of every location, all of the same program): looked for until every location has begun.
+std::string program_name_of(EventTrace& trace) {
+  const Definitions& defs = trace.definitions();
+  std::vector<char> begun(static_cast<std::size_t>(trace.nrlocs()), 0);
+  Location waiting = trace.nrlocs();
+  for (Position pos = 1; pos <= trace.size() && waiting > 0; ++pos) {
+    const Event& e = trace.event(static_cast<std::int64_t>(pos));
+    if (e.kind == EventKind::Other && defs.types.name(e.type) == "program_begin" &&
+        e.data1.kind == Value::Kind::String)
+      return defs.strings.name(e.data1.string);
+    if (!begun[e.loc]) {
+      begun[e.loc] = 1;
+      --waiting;
+    }
+  }
+  return "";
+}
+
+// Scalasca's analysis needs the end of MPI_Init as the first point all ranks share
+// (its synchronisation-point search aborts without one); Score-P always records it. Input
+// without MPI_Init (ALOG, whose MPI programs EARL reads do not record it) gets, in OTF2, a
+// zero-length MPI_Init at each location's first event and a zero-length MPI_Finalize at its
+// last: they hold no time, so every time and wait state stays what it was.
+struct AddedFrame {
+  bool needed = false;
+  std::int32_t init = -1, finalize = -1;  // region ids
+  std::vector<char> started;               // per location
+  std::vector<std::int64_t> last_time;     // per location (microseconds), INT64_MIN: none
+};
+
+AddedFrame plan_added_frame(TraceHeader& header) {
+  AddedFrame frame;
+  auto region = [&](const char* name) {
+    for (std::size_t r = 0; r < header.regions.size(); ++r)
+      if (header.regions[r].name == name) return static_cast<std::int32_t>(r);
+    return std::int32_t{-1};
+  };
+  if (region("MPI_Init") >= 0 || region("MPI_Init_thread") >= 0) return frame;
+  frame.needed = true;
+  frame.init = static_cast<std::int32_t>(header.regions.size());
+  header.regions.push_back({"MPI_Init", "", "MPI"});
+  frame.finalize = region("MPI_Finalize");
+  if (frame.finalize < 0) {
+    frame.finalize = static_cast<std::int32_t>(header.regions.size());
+    header.regions.push_back({"MPI_Finalize", "", "MPI"});
+  }
+  frame.started.assign(static_cast<std::size_t>(header.locations), 0);
+  frame.last_time.assign(static_cast<std::size_t>(header.locations), INT64_MIN);
+  return frame;
+}
+
+void add_call(std::vector<WriterEvent>& batch, Location loc, std::int32_t region, std::int64_t time) {
+  WriterEvent e;
+  e.loc = loc;
+  e.time = time;
+  e.region = region;
+  e.kind = WriterEventKind::Enter;
+  batch.push_back(e);
+  e.kind = WriterEventKind::Exit;
+  batch.push_back(e);
+}
+
 }  // namespace
 
 ConvertSummary convert(const std::string& input, const std::string& output,
@@ -110,7 +173,12 @@ ConvertSummary convert(const std::string& input, const std::string& output,
   const bool otf2 = format == "otf2";
 
   const Definitions& defs = trace.definitions();
-  const TraceHeader header = header_of(trace, otf2);
+  TraceHeader header = header_of(trace, otf2);
+  AddedFrame frame;
+  if (otf2) {
+    header.program_name = program_name_of(trace);
+    frame = plan_added_frame(header);
+  }
   std::unique_ptr<TraceWriter> writer = open_writer(format, output, WriterOptions{});
   try {
     writer->begin(header);
@@ -156,6 +224,15 @@ ConvertSummary convert(const std::string& input, const std::string& output,
           g.tag = static_cast<std::int32_t>(e.tag);
           g.len = e.len;
           break;
+        case EventKind::Other:
+          if (otf2 && !header.program_name.empty()) {
+            const std::string& type = defs.types.name(e.type);
+            if (type == "program_begin" || type == "program_end") {
+              g.kind = type == "program_begin" ? WriterEventKind::ProgramBegin : WriterEventKind::ProgramEnd;
+              break;
+            }
+          }
+          [[fallthrough]];
         default: {
           auto [it, fresh] = dropped_index.emplace(e.type, summary.dropped.size());
           if (fresh) summary.dropped.emplace_back(defs.types.name(e.type), 0);
@@ -173,6 +250,14 @@ ConvertSummary convert(const std::string& input, const std::string& output,
       if (otf2 && g.time == prev_time && g.loc < prev_loc) ++summary.ties_reordered;
       prev_time = g.time;
       prev_loc = g.loc;
+      if (frame.needed) {
+        if (!frame.started[g.loc]) {
+          frame.started[g.loc] = 1;
+          add_call(batch, g.loc, frame.init, g.time);
+          summary.frame_events_added += 2;
+        }
+        frame.last_time[g.loc] = g.time;
+      }
       batch.push_back(g);
       if (batch.size() == kBatch) {
         writer->write(batch.data(), batch.size());
@@ -180,8 +265,14 @@ ConvertSummary convert(const std::string& input, const std::string& output,
         batch.clear();
       }
     }
+    for (Location l = 0; frame.needed && l < header.locations; ++l)
+      if (frame.started[l]) {
+        add_call(batch, l, frame.finalize, frame.last_time[l]);
+        summary.frame_events_added += 2;
+      }
     writer->write(batch.data(), batch.size());
     summary.events_written += batch.size();
+    summary.events_written -= summary.frame_events_added;  // the input's events only
     writer->finish();
   } catch (...) {
     writer->discard();
