@@ -82,7 +82,10 @@ def lua_scripts_view(path, capsys):
     """Each scripts/patterns/*.lua run on `path`; a printed line is `metric location call
     path seconds instances`."""
     import earl.lua
-    from earl.analysis.reference import SCRIPTS, patterns_folder
+    from earl import EventTrace
+    from earl.analysis.reference import SCRIPTS, patterns_folder, program_roots
+    with EventTrace(path, progress=lambda f: None) as e:
+        roots = program_roots(e)
     cells, counts = {}, {}
     for name in SCRIPTS:
         capsys.readouterr()
@@ -90,7 +93,7 @@ def lua_scripts_view(path, capsys):
         for line in capsys.readouterr().out.splitlines():
             metric, loc, rest = line.split(" ", 2)
             callpath, seconds, n = rest.rsplit(" ", 2)
-            cells.setdefault(metric, {})[callpath, int(loc)] = float(seconds)
+            cells.setdefault(metric, {})[roots.get(int(loc), "") + callpath, int(loc)] = float(seconds)
             counts[metric] = counts.get(metric, 0) + int(n)
     view = View(True)
     for metric, metric_cells in cells.items():

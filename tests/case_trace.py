@@ -120,12 +120,29 @@ def write_otf2(case, folder, name) -> str:
 
     @functools.cache
     def region(name):
-        return aw.region(name, Paradigm.MPI if name.startswith("MPI_") else Paradigm.USER)
+        # MPI functions as Score-P defines them: Scalasca takes a region for one only when
+        # its source file is "MPI"
+        if name.startswith("MPI_"):
+            return aw.region(name, Paradigm.MPI, source_file="MPI")
+        return aw.region(name, Paradigm.USER)
+
+    @functools.cache
+    def program(path, arguments):
+        # Score-P's region for the program a ProgramBegin names, which Scalasca (and EARL)
+        # root the call tree at: the executable's name; as canonical name its path and
+        # arguments, by which Scalasca finds it
+        return aw.region(path.rpartition("/")[2], Paradigm.MEASUREMENT_SYSTEM,
+                         canonical_name=" ".join([path, *arguments]),
+                         region_role=otf2.enums.RegionRole.ARTIFICIAL)
 
     def value(number, field, word):
         kind = field[1]
         if kind == "RegionRef":
             return region(word)
+        if kind == "StringRef":           # ProgramBegin's program: its path
+            return word
+        if kind == "array":               # ProgramBegin's arguments, comma-separated
+            return arguments(word)
         if kind in refs:
             if word not in refs[kind]:
                 raise case.error(number, f"no {kind[:-3].lower()} named {word!r}")
@@ -142,8 +159,13 @@ def write_otf2(case, folder, name) -> str:
         except AttributeError:
             raise case.error(number, f"{field[0]}: no {kind} {word!r}") from None
 
+    def arguments(word):
+        return () if word == "-" else tuple(word.split(","))
+
     writers = [aw.ev(l) for l in locs]
     for number, loc, time, record, words in case.events:
+        if record == "program_begin" and len(words) == 2:
+            program(words[0], arguments(words[1]))
         fields = record_fields(record)
         if fields is None:
             raise case.error(number, f"no OTF2 event record {record!r}")

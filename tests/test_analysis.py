@@ -186,8 +186,77 @@ def test_scorep_ping_pong(name):
     for loc in (0, 1):
         assert r.by_location("mpi_latereceiver").get(loc, 0.0) == \
             approx(sum(i for l, i in late_receiver if l == loc))
-    assert r.total("visits") == 42   # 42 Enter records (traces/README.md)
+    # 42 Enter records (traces/README.md) and the program root each location's
+    # ProgramBegin enters (named as the executable, Scalasca's root), 2 more
+    assert r.total("visits") == 42 + 2
+    assert r.by_callpath("visits")["ping-pong.otf2"] == 2
+    assert all(p.startswith("ping-pong.otf2/") for p in r.callpaths if p != "ping-pong.otf2")
     assert not any(r.problems.values())
+
+
+@needs_otf2
+@pytest.mark.parametrize("with_region", [True, False])
+def test_program_root_only_where_the_trace_defines_the_program_region(tmp_path, with_region):
+    """ProgramBegin "/opt/app/prog" roots the call tree at the region "prog" where the
+    trace defines it (Score-P does; Scalasca looks it up); without it the roots stay."""
+    from otf2_archives import ArchiveWriter, T
+    aw = ArchiveWriter(tmp_path, resolution=1_000_000)
+    (loc,) = aw.process("MPI Rank 0")
+    if with_region:
+        import otf2
+        aw.region("prog", otf2.enums.Paradigm.MEASUREMENT_SYSTEM, canonical_name="/opt/app/prog",
+                  region_role=otf2.enums.RegionRole.ARTIFICIAL)
+    main = aw.region("main")
+    ev = aw.ev(loc)
+    ev.program_begin(T(0), "/opt/app/prog", [])
+    ev.enter(T(3), main)
+    ev.leave(T(10), main)
+    ev.program_end(T(12), 0)
+    r = earl.analyze(aw.close(), progress=lambda f: None)
+    if with_region:
+        # the root holds 3 us before main and 2 after it, with one visit
+        assert r.by_callpath("visits") == {"prog": 1, "prog/main": 1}
+        assert r.by_callpath("comp") == {"prog": approx(5e-6), "prog/main": approx(7e-6)}
+    else:
+        assert r.by_callpath("visits") == {"main": 1}
+        assert r.total("time") == approx(7e-6)
+    assert not any(r.problems.values())
+
+
+@needs_otf2
+@pytest.mark.parametrize("name", ["ping-pong-otf2", "ping-pong-otf2-papi"])
+def test_scorep_message_counts_and_bytes_per_location(name):
+    """syncs/comms and bytes against the official OTF2 reader's MpiSend/MpiRecv records
+    (the ping-pong has no collective records: every collective count and byte is 0)."""
+    import otf2
+    from script_checks import SCOREP
+    anchor = SCOREP / name / "traces.otf2"
+    if not anchor.exists():
+        pytest.skip("no Score-P trace")
+    want = {}
+    with otf2.reader.open(str(anchor)) as trace:
+        ranks = [loc.group.name for loc in trace.definitions.locations]
+        for loc, ev in trace.events:
+            kind = {otf2.events.MpiSend: "send", otf2.events.MpiRecv: "recv"}.get(type(ev))
+            if kind:
+                n = ranks.index(loc.group.name)
+                for metric, amount in ((("comms_" if ev.msg_length else "syncs_") + kind, 1),
+                                       ("bytes_sent" if kind == "send" else "bytes_rcvd", ev.msg_length)):
+                    want.setdefault(metric, {}).setdefault(n, 0)
+                    want[metric][n] += amount
+    r = earl.analyze(anchor, progress=lambda f: None)
+    assert want["comms_send"] and want["bytes_sent"]
+    for metric in ("syncs_send", "syncs_recv", "comms_send", "comms_recv", "bytes_sent", "bytes_rcvd"):
+        assert r.by_location(metric) == {loc: approx(v) for loc, v in want.get(metric, {}).items() if v}, metric
+    for metric in ("syncs_coll", "comms_coll", "bytes_cout", "bytes_cin", "bytes_put", "bytes_get"):
+        assert r.total(metric) == 0, metric
+    assert r.total("bytes") == approx(r.total("bytes_sent") + r.total("bytes_rcvd"))
+    # every late sender and receiver is a message with data here
+    assert r.total("mpi_cls_count") == r.instances("mpi_latesender")
+    assert r.total("mpi_clr_count") == r.instances("mpi_latereceiver")
+    from earl.analysis.html import summary_table
+    counts = summary_table(r).split("earl-counts", 1)[1]
+    assert f"comms_send</td><td>{sum(want['comms_send'].values())}</td>" in counts
 
 
 # ----------------------------------------------------------------- outputs

@@ -51,20 +51,18 @@ class InProcessMatching : public RecordSink {
   std::uint64_t sends_ = 0;
 };
 
-// Adds a call path's exclusive time to its class metric and every metric above it.
-void add_time(Severities& severities, Metric metric, CallPathId callpath, Location loc, double t) {
-  for (Metric m = metric; m != Metric::Count; m = metric_info(m).parent) severities.add(m, callpath, loc, t);
-}
-
 void fold_profile(const LocationProfile& profile, Location loc, const CallTree& tree,
                   RegionCatalog& regions, Severities& severities) {
   for (CallPathId id = 0; id < profile.exclusive_time.size(); ++id) {
     if (profile.visits[id] == 0 && profile.exclusive_time[id] == 0.0) continue;
     const RegionClass& cls = regions.of(tree.nodes()[id].region);
-    add_time(severities, cls.metric, id, loc, profile.exclusive_time[id]);
+    severities.add_up(cls.metric, id, loc, profile.exclusive_time[id]);
     severities.add(Metric::Visits, id, loc, static_cast<double>(profile.visits[id]));
-    if (profile.bytes_sent[id]) severities.add(Metric::BytesSent, id, loc, static_cast<double>(profile.bytes_sent[id]));
-    if (profile.bytes_rcvd[id]) severities.add(Metric::BytesRcvd, id, loc, static_cast<double>(profile.bytes_rcvd[id]));
+    if (const std::uint32_t slot = profile.tally_slot[id]) {
+      const Tallies& tallies = profile.tallies[slot - 1];
+      for (std::size_t t = 0; t < kTallies; ++t)
+        if (tallies[t]) severities.add_up(kTallyMetric[t], id, loc, static_cast<double>(tallies[t]));
+    }
   }
 }
 

@@ -84,6 +84,7 @@ void CollectiveMatcher::judge(Members& members) {
     case CallRole::NxN:
       if (!no_payload(members)) synchronizing(members, Metric::MpiWaitNxn, Metric::MpiNxnCompletion);
       break;
+    case CallRole::Init: synchronizing(members, Metric::Count, Metric::MpiInitCompletion); break;
     case CallRole::Finalize: synchronizing(members, Metric::MpiFinalizeWait, Metric::Count); break;
     case CallRole::WinFence: fence(members); break;
     case CallRole::WinCreate: all_overlap(members, Metric::MpiRmaWaitAtCreate); break;
@@ -97,7 +98,8 @@ void CollectiveMatcher::judge(Members& members) {
   }
 }
 
-// Wait = min(L, end) - begin; completion = end - max(E, min(L, end)).
+// Wait = min(L, end) - begin; completion = end - max(E, min(L, end)). Metric::Count for a
+// part the operation does not judge (no wait at MPI_Init, no completion at MPI_Finalize).
 void CollectiveMatcher::synchronizing(const Members& members, Metric wait, Metric completion) {
   const double l = latest_begin(members), e = earliest_end(members);
   for (const CollectiveRecord* m : members) {
@@ -105,7 +107,7 @@ void CollectiveMatcher::synchronizing(const Members& members, Metric wait, Metri
     if (c.leave < l) problems_.note(Problem::ClockViolationCollective);
     const double lc = std::min(l, c.leave);
     const double idle = lc - c.enter;
-    if (idle > 0) severities_.add_instance(wait, c.callpath, c.loc, idle, c.enter);
+    if (wait != Metric::Count && idle > 0) severities_.add_instance(wait, c.callpath, c.loc, idle, c.enter);
     if (completion == Metric::Count) continue;
     const double done = c.leave - std::max(e, lc);
     if (done > 0) severities_.add_instance(completion, c.callpath, c.loc, done, c.leave - done);

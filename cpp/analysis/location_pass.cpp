@@ -27,8 +27,7 @@ void LocationProfile::ensure(CallPathId id) {
   const std::size_t n = static_cast<std::size_t>(id) + 1;
   exclusive_time.resize(n, 0.0);
   visits.resize(n, 0);
-  bytes_sent.resize(n, 0);
-  bytes_rcvd.resize(n, 0);
+  tally_slot.resize(n, 0);
 }
 
 void LocationPass::event(const Event& e) {
@@ -41,6 +40,9 @@ void LocationPass::event(const Event& e) {
     case EventKind::Other:
     case EventKind::RmaGroupSync: request_record(e); break;
     case EventKind::RmaTransferStart:
+      if (!frames_.empty())
+        profile_.tallies_of(current())[static_cast<std::size_t>(
+            regions_.request_record(e.type) == RequestRecord::GetStart ? Tally::BytesGet : Tally::BytesPut)] += e.len;
       if (frames_.empty()) rma_op_ended({e.com, e.peer, e.time}, e.time, kNoCallPath);
       else pending_rma_ops_.push_back({e.com, e.peer, e.time});
       break;
@@ -81,10 +83,7 @@ void LocationPass::exit(const Event& e) {
   end_call(frame, call);
   rma_synchronization(frame, call);
   const bool recorded = e.kind == EventKind::CollectiveExit;
-  if (recorded) {
-    profile_.bytes_sent[frame.callpath] += e.len;
-    profile_.bytes_rcvd[frame.callpath] += static_cast<std::uint64_t>(e.tag);
-  }
+  if (recorded) count_collective(frame.callpath, e.len, static_cast<std::uint64_t>(e.tag));
   if (is_collective(cls.role)) {
     const std::int64_t key = recorded && e.com >= 0 ? e.com : -2 - static_cast<std::int64_t>(frame.region);
     const std::uint64_t seq = collectives_on_[key]++;
@@ -103,6 +102,19 @@ void LocationPass::exit(const Event& e) {
       sink_.on_rma_fence_ops(std::move(ops));
     }
   }
+}
+
+// A collective call with its record (OTF2's MpiCollectiveEnd): a synchronisation when it
+// moves no data, else a communication by direction, and its bytes.
+void LocationPass::count_collective(CallPathId callpath, std::uint64_t sent, std::uint64_t received) {
+  const Tally kind = sent && received ? Tally::CommsCxch
+                     : sent           ? Tally::CommsCsrc
+                     : received       ? Tally::CommsCdst
+                                      : Tally::SyncsColl;
+  Tallies& t = profile_.tallies_of(callpath);
+  ++t[static_cast<std::size_t>(kind)];
+  t[static_cast<std::size_t>(Tally::BytesCout)] += sent;
+  t[static_cast<std::size_t>(Tally::BytesCin)] += received;
 }
 
 // An RMA operation ends when the call issuing it leaves (Scalasca's end of an operation).
@@ -124,7 +136,7 @@ void LocationPass::send(const Event& e) {
     to.bytes += e.len;
     ++to.messages;
   }
-  SendRecord record{channel, sends_on_[channel]++, e.time, {}, {}};
+  SendRecord record{channel, sends_on_[channel]++, e.time, e.len, {}, {}};
   const std::uint64_t request = request_of(e);
   if (frames_.empty()) {
     record.call = {e.time, e.time, kNoCallPath, CallRole::None, loc_};
@@ -136,7 +148,7 @@ void LocationPass::send(const Event& e) {
     }
     return;
   }
-  profile_.bytes_sent[frames_.back().callpath] += e.len;
+  profile_.count(frames_.back().callpath, e.len ? Tally::CommsSend : Tally::SyncsSend, Tally::BytesSent, e.len);
   pending_sends_.push_back(record);
   pending_requests_.push_back(request);
 }
@@ -151,6 +163,7 @@ void LocationPass::open_send(std::uint64_t request, const SendRecord& send) {
 }
 
 void LocationPass::request_record(const Event& e) {
+  if (program_record(e)) return;
   const std::uint64_t request = request_of(e);
   if (request == kNoRequest) return;
   switch (regions_.request_record(e.type)) {
@@ -178,11 +191,35 @@ void LocationPass::request_record(const Event& e) {
       break;
     case RequestRecord::WindowLock:    // wlock/wunlock events: window_lock()
     case RequestRecord::WindowUnlock:
+    case RequestRecord::PutStart:
+    case RequestRecord::GetStart:
     case RequestRecord::None: break;
   }
 }
 
+// ProgramBegin/End (OTF2) enter and leave the program's region, the call tree's root,
+// which so holds the time before the first region and after the last, with one visit.
+bool LocationPass::program_record(const Event& e) {
+  const RequestRecord kind = regions_.request_record(e.type);
+  if (kind != RequestRecord::ProgramBegin && kind != RequestRecord::ProgramEnd) return false;
+  Event region_event = e;
+  if (kind == RequestRecord::ProgramBegin) {
+    if (!frames_.empty() || e.data1.kind != Value::Kind::String ||
+        !regions_.program_region(e.data1.string, region_event.region))
+      return true;
+    program_region_ = region_event.region;
+    region_event.kind = EventKind::Enter;
+    enter(region_event);
+  } else if (program_region_ != kNoProgram && frames_.size() == 1 && frames_.back().region == program_region_) {
+    region_event.kind = EventKind::Exit;
+    region_event.region = program_region_;
+    exit(region_event);
+  }
+  return true;
+}
+
 void LocationPass::end_call(const Frame& frame, const CallInstance& call) {
+  const bool completed_sends = pending_completed_.size() > frame.first_completed;
   for (std::size_t i = frame.first_send; i < pending_sends_.size(); ++i) {
     SendRecord& send = pending_sends_[i];
     send.call = call;
@@ -201,7 +238,7 @@ void LocationPass::end_call(const Frame& frame, const CallInstance& call) {
   }
   pending_completed_.resize(frame.first_completed);
   if (pending_recvs_.size() > frame.first_recv) {
-    ReceiveCall done{call, {pending_recvs_.begin() + frame.first_recv, pending_recvs_.end()}};
+    ReceiveCall done{call, {pending_recvs_.begin() + frame.first_recv, pending_recvs_.end()}, completed_sends};
     pending_recvs_.resize(frame.first_recv);
     if (call.role == CallRole::Recv || call.role == CallRole::Sendrecv)
       for (RecvRecord& r : done.receives)
@@ -223,7 +260,7 @@ void LocationPass::recv(const Event& e) {
     sink_.on_receive_call({{e.time, e.time, kNoCallPath, CallRole::None, loc_}, {record}});
     return;
   }
-  profile_.bytes_rcvd[frames_.back().callpath] += e.len;
+  profile_.count(frames_.back().callpath, e.len ? Tally::CommsRecv : Tally::SyncsRecv, Tally::BytesRcvd, e.len);
   pending_recvs_.push_back(record);
 }
 

@@ -2,6 +2,7 @@
 // One location's pass over its own events, in their order: the region stack with call
 // paths, the exclusive time and visits of each call path, and the records the matching
 // step needs (analysis/records.h). It sees no other location.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <unordered_map>
@@ -17,11 +18,45 @@
 
 namespace earl::analysis {
 
+// The message counts and bytes a call path's events add up to (Scalasca's syncs, comms
+// and bytes metrics), counted as events pass and folded into the metrics at the end.
+enum class Tally : std::uint8_t {
+  SyncsSend, CommsSend, BytesSent, SyncsRecv, CommsRecv, BytesRcvd,
+  SyncsColl, CommsCxch, CommsCsrc, CommsCdst, BytesCout, BytesCin, BytesPut, BytesGet,
+  Count
+};
+constexpr std::size_t kTallies = static_cast<std::size_t>(Tally::Count);
+// The metric of each tally, in Tally's order.
+constexpr Metric kTallyMetric[kTallies] = {
+    Metric::SyncsSend, Metric::CommsSend, Metric::BytesSent, Metric::SyncsRecv, Metric::CommsRecv,
+    Metric::BytesRcvd, Metric::SyncsColl, Metric::CommsCxch, Metric::CommsCsrc, Metric::CommsCdst,
+    Metric::BytesCout, Metric::BytesCin, Metric::BytesPut, Metric::BytesGet};
+using Tallies = std::array<std::uint64_t, kTallies>;
+
 // Per call path of one location (indexed by CallPathId).
 struct LocationProfile {
   std::vector<double> exclusive_time;
-  std::vector<std::uint64_t> visits, bytes_sent, bytes_rcvd;
+  std::vector<std::uint64_t> visits;
+  // Tallies only for the call paths that have any (the MPI calls): 1 + the index into
+  // `tallies`, 0 for none.
+  std::vector<std::uint32_t> tally_slot;
+  std::vector<Tallies> tallies;
   void ensure(CallPathId id);
+  Tallies& tallies_of(CallPathId id) {
+    std::uint32_t& slot = tally_slot[id];
+    if (slot == 0) {
+      tallies.emplace_back();
+      slot = static_cast<std::uint32_t>(tallies.size());
+    }
+    return tallies[slot - 1];
+  }
+  // A message or call of `bytes`: one more `message` (a synchronisation or communication
+  // count), its bytes on `bytes_tally`.
+  void count(CallPathId id, Tally message, Tally bytes_tally, std::uint64_t bytes) {
+    Tallies& t = tallies_of(id);
+    ++t[static_cast<std::size_t>(message)];
+    t[static_cast<std::size_t>(bytes_tally)] += bytes;
+  }
   struct Traffic {
     std::uint64_t bytes = 0, messages = 0;
   };
@@ -74,6 +109,8 @@ class LocationPass {
   void send(const Event& e);
   void recv(const Event& e);
   void request_record(const Event& e);
+  bool program_record(const Event& e);
+  void count_collective(CallPathId callpath, std::uint64_t sent, std::uint64_t received);
   void open_send(std::uint64_t request, const SendRecord& send);
   void end_call(const Frame& frame, const CallInstance& call);
   void rma_synchronization(const Frame& frame, const CallInstance& call);
@@ -107,6 +144,8 @@ class LocationPass {
   std::unordered_map<std::uint64_t, RmaLockEpoch> locks_held_;  // by (window, target)
   std::unordered_map<Channel, std::uint64_t, ChannelHash> sends_on_, recvs_on_;
   std::unordered_map<std::int64_t, std::uint64_t> collectives_on_;
+  static constexpr SymbolId kNoProgram = ~SymbolId(0);
+  SymbolId program_region_ = kNoProgram;  // the root a ProgramBegin entered
   LocationProfile profile_;
   CounterSamples counters_;
 };

@@ -42,7 +42,7 @@ void MessageMatcher::send(const SendRecord& send) {
 
 void MessageMatcher::receive_call(ReceiveCall&& done) {
   LocationState& st = state(done.call.loc);
-  st.calls.push_back({done.call, {}, done.receives.size()});
+  st.calls.push_back({done.call, {}, done.receives.size(), done.completed_sends});
   PendingCall& call = st.calls.back();
   call.receives.reserve(done.receives.size());
   for (const RecvRecord& r : done.receives) call.receives.push_back({r});
@@ -68,19 +68,36 @@ void MessageMatcher::match(const SendRecord& send, PendingCall& call, std::size_
   r.matched = true;
   r.send_time = send.time;
   r.send_enter = send.call.enter;
+  r.send_bytes = send.bytes;
   --call.unmatched;
-  // Late Receiver: a blocking standard or synchronous send (MPI_Send, MPI_Ssend, or the
-  // MPI_Wait/Waitany completing an MPI_Isend/Issend) still running when its receive was
-  // posted. Receives whose post is unknown (completed in a wait, no request link) are not
-  // judged.
+  // Late Receiver: the call completing the send still running when its receive was
+  // posted waited from its enter to the post. Judged for blocking standard and synchronous
+  // sends (MPI_Send, MPI_Ssend, or the MPI_Wait/Waitany completing an MPI_Isend/Issend) and
+  // the MPI_Waitall/Waitsome completing non-blocking sends. Receives whose post is unknown
+  // (completed in a wait, no request link) are not judged.
   const CallInstance& sc = send.completion;
-  const bool blocking = sc.role == CallRole::BlockingSend ||
-                        (sc.role == CallRole::Wait && send.call.role == CallRole::NonBlockingSend);
   const double posted = r.record.posted;
-  if (blocking && posted != kUnknownPost && sc.leave > posted) {
-    const double idle = posted - sc.enter;
-    if (idle > 0) severities_.add_instance(Metric::MpiLatereceiver, sc.callpath, sc.loc, idle, sc.enter);
+  if (posted == kUnknownPost || sc.leave <= posted) return;
+  const double idle = posted - sc.enter;
+  if (idle <= 0) return;
+  if (sc.role == CallRole::BlockingSend || (sc.role == CallRole::Wait && send.call.role == CallRole::NonBlockingSend)) {
+    late_receiver(sc, idle, send.bytes);
+  } else if (sc.role == CallRole::WaitMany) {
+    MultiWaitLateReceiver& largest = multi_wait_late_receivers_[{sc.loc, sc.enter}];
+    if (idle > largest.idle) largest = {idle, sc.enter, sc.callpath, send.bytes};
   }
+}
+
+void MessageMatcher::late_receiver(const CallInstance& completion, double idle, std::uint64_t bytes) {
+  severities_.add_instance(Metric::MpiLatereceiver, completion.callpath, completion.loc, idle, completion.enter);
+  count_instance(Metric::MpiSlrCount, Metric::MpiClrCount, completion.callpath, completion.loc, bytes);
+}
+
+// An instance of a pattern counted among the synchronisations (a zero-byte message) or
+// the communications; the count is part of syncs_send/recv or comms_send/recv already.
+void MessageMatcher::count_instance(Metric synchronizations, Metric communications, CallPathId callpath,
+                                    Location loc, std::uint64_t bytes) {
+  severities_.add(bytes ? communications : synchronizations, callpath, loc, 1.0);
 }
 
 void MessageMatcher::drain(Location loc) {
@@ -107,6 +124,7 @@ void MessageMatcher::judge(const PendingCall& pending, LocationState& st) {
         const Metric kind = it->src == r.record.channel.src ? Metric::MpiLswoSame : Metric::MpiLswoDifferent;
         severities_.add_instance(Metric::MpiLatesenderWo, it->callpath, call.loc, it->idle);
         severities_.add_instance(kind, it->callpath, call.loc, it->idle);
+        count_instance(Metric::MpiSlswoCount, Metric::MpiClswoCount, it->callpath, call.loc, it->bytes);
         it = st.kept.erase(it);
       } else {
         ++it;
@@ -116,7 +134,8 @@ void MessageMatcher::judge(const PendingCall& pending, LocationState& st) {
   if (!judged) return;
   auto keep = [&](const Received& r, double idle) {
     severities_.add_instance(Metric::MpiLatesender, call.callpath, call.loc, idle, call.enter);
-    st.kept.push_back({r.send_time, idle, r.record.channel.src, call.callpath});
+    count_instance(Metric::MpiSlsCount, Metric::MpiClsCount, call.callpath, call.loc, r.send_bytes);
+    st.kept.push_back({r.send_time, idle, r.record.channel.src, call.callpath, r.send_bytes});
     if (st.kept.size() > kKeptLateSenders) st.kept.pop_front();
   };
   const Received* worst = nullptr;
@@ -132,7 +151,10 @@ void MessageMatcher::judge(const PendingCall& pending, LocationState& st) {
       worst_idle = idle;
     }
   }
-  if (worst) keep(*worst, worst_idle);
+  if (worst) {
+    keep(*worst, worst_idle);
+    if (pending.completed_sends) multi_waits_with_late_sender_.insert({call.loc, call.enter});
+  }
 }
 
 void MessageMatcher::finish() {
@@ -147,6 +169,12 @@ void MessageMatcher::finish() {
   for (const auto& [channel, queue] : channels_)
     for (const Slot& slot : queue.slots) problems_.note(Problem::UnmatchedSend, slot.has_send && !slot.done);
   channels_.clear();
+  for (const auto& [key, largest] : multi_wait_late_receivers_)
+    if (!multi_waits_with_late_sender_.count(key))
+      late_receiver({largest.enter, largest.enter, largest.callpath, CallRole::WaitMany, key.first}, largest.idle,
+                    largest.bytes);
+  multi_wait_late_receivers_.clear();
+  multi_waits_with_late_sender_.clear();
 }
 
 }  // namespace earl::analysis

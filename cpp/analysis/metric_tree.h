@@ -1,7 +1,9 @@
 #pragma once
-// The metric tree of the analysis, Scalasca's ids in lower case (notes/scalasca-patterns.md).
-// A metric's value is inclusive along this tree: a child's time is part of its parent's
-// (late sender wrong order is also late sender time). Along the call tree every value is
+// The metric tree of the analysis: Scalasca 2.6's ids in lower case, parents, units and
+// order (its remapped tree, share/scout.spec), for the metrics EARL computes.
+// A metric's value is inclusive along this tree: a child's value is part of its parent's
+// (late sender wrong order is also late sender time; the late senders among zero-byte
+// receives, mpi_sls_count, are some of syncs_recv). Along the call tree every value is
 // exclusive: the part of a call path that is not in one of its callees.
 #include <cstdint>
 #include <string>
@@ -10,18 +12,22 @@
 namespace earl::analysis {
 
 enum class Metric : std::uint8_t {
-  Time, Execution, Mpi,
-  MpiManagement, MpiInitExit, MpiFinalizeWait, MpiMgmtWin, MpiRmaWaitAtCreate, MpiRmaWaitAtFree,
+  Time, Execution, Comp, Mpi,
+  MpiManagement, MpiInitExit, MpiInitCompletion, MpiFinalizeWait, MpiMgmtComm, MpiMgmtFile, MpiMgmtWin,
+  MpiRmaWaitAtCreate, MpiRmaWaitAtFree,
   MpiSynchronization, MpiSyncCollective, MpiBarrierWait, MpiBarrierCompletion,
-  MpiRmaSynchronization, MpiRmaWaitAtFence, MpiRmaEarlyFence, MpiRmaSyncLatePost, MpiRmaEarlyWait,
-  MpiRmaLateComplete, MpiRmaSyncLockCompetition,
+  MpiRmaSynchronization, MpiRmaSyncActive, MpiRmaSyncLatePost, MpiRmaEarlyWait, MpiRmaLateComplete,
+  MpiRmaWaitAtFence, MpiRmaEarlyFence, MpiRmaSyncPassive, MpiRmaSyncLockCompetition,
   MpiCommunication, MpiPoint2point, MpiLatesender, MpiLatesenderWo, MpiLswoDifferent,
   MpiLswoSame, MpiLatereceiver,
   MpiCollective, MpiEarlyreduce, MpiEarlyscan, MpiLatebroadcast, MpiWaitNxn, MpiNxnCompletion,
   MpiRmaCommunication, MpiRmaCommLatePost, MpiRmaCommLockCompetition,
-  MpiIo,
-  Comp,
-  Visits, BytesSent, BytesRcvd,
+  MpiIo, MpiIoIndividual, MpiIoCollective,
+  Visits,
+  Syncs, SyncsP2p, SyncsSend, MpiSlrCount, SyncsRecv, MpiSlsCount, MpiSlswoCount, SyncsColl,
+  Comms, CommsP2p, CommsSend, MpiClrCount, CommsRecv, MpiClsCount, MpiClswoCount,
+  CommsColl, CommsCxch, CommsCsrc, CommsCdst,
+  Bytes, BytesP2p, BytesSent, BytesRcvd, BytesColl, BytesCout, BytesCin, BytesRma, BytesPut, BytesGet,
   Count
 };
 
@@ -40,5 +46,7 @@ struct MetricInfo {
 // Every metric, parents before children, in the order reports list them.
 const std::vector<MetricInfo>& metric_table();
 const MetricInfo& metric_info(Metric metric);
+// True when `metric` is `ancestor` or below it.
+bool is_within(Metric metric, Metric ancestor);
 
 }  // namespace earl::analysis

@@ -1,94 +1,118 @@
 #include "analysis/mpi_functions.h"
 
 #include <cctype>
+#include <regex>
 #include <unordered_map>
+#include <vector>
 
 namespace earl::analysis {
 
 namespace {
 
-struct Known {
-  Metric metric;
-  CallRole role;
-};
-
-// MPI functions by name (after "MPI_", lower case). Functions not listed are classified
-// by their prefix below.
-const std::unordered_map<std::string, Known>& known_functions() {
-  using M = Metric;
+// The role of each MPI function the patterns judge, by name (after "MPI_", lower case);
+// every other function has none.
+const std::unordered_map<std::string, CallRole>& roles() {
   using R = CallRole;
-  static const std::unordered_map<std::string, Known> table = {
-      {"recv", {M::MpiPoint2point, R::Recv}},
-      {"sendrecv", {M::MpiPoint2point, R::Sendrecv}},
-      {"sendrecv_replace", {M::MpiPoint2point, R::Sendrecv}},
-      {"wait", {M::MpiPoint2point, R::Wait}},
-      {"waitany", {M::MpiPoint2point, R::Wait}},
-      {"waitall", {M::MpiPoint2point, R::WaitMany}},
-      {"waitsome", {M::MpiPoint2point, R::WaitMany}},
-      {"test", {M::MpiPoint2point, R::Test}},
-      {"testany", {M::MpiPoint2point, R::Test}},
-      {"testall", {M::MpiPoint2point, R::Test}},
-      {"testsome", {M::MpiPoint2point, R::Test}},
-      {"send", {M::MpiPoint2point, R::BlockingSend}},
-      {"ssend", {M::MpiPoint2point, R::BlockingSend}},
-      {"bsend", {M::MpiPoint2point, R::None}},
-      {"rsend", {M::MpiPoint2point, R::None}},
-      {"isend", {M::MpiPoint2point, R::NonBlockingSend}},
-      {"issend", {M::MpiPoint2point, R::NonBlockingSend}},
-      {"ibsend", {M::MpiPoint2point, R::None}},
-      {"irsend", {M::MpiPoint2point, R::None}},
-      {"irecv", {M::MpiPoint2point, R::None}},
-      {"probe", {M::MpiPoint2point, R::None}},
-      {"iprobe", {M::MpiPoint2point, R::None}},
-      {"mprobe", {M::MpiPoint2point, R::None}},
-      {"improbe", {M::MpiPoint2point, R::None}},
-      {"mrecv", {M::MpiPoint2point, R::Recv}},
-      {"imrecv", {M::MpiPoint2point, R::None}},
-      {"start", {M::MpiPoint2point, R::None}},
-      {"startall", {M::MpiPoint2point, R::None}},
-      {"barrier", {M::MpiSyncCollective, R::Barrier}},
-      {"ibarrier", {M::MpiSyncCollective, R::None}},
-      {"allgather", {M::MpiCollective, R::NxN}},
-      {"allgatherv", {M::MpiCollective, R::NxN}},
-      {"alltoall", {M::MpiCollective, R::NxN}},
-      {"allreduce", {M::MpiCollective, R::NxN}},
-      {"reduce_scatter", {M::MpiCollective, R::NxN}},
-      {"reduce_scatter_block", {M::MpiCollective, R::NxN}},
-      {"alltoallv", {M::MpiCollective, R::OtherCollective}},
-      {"alltoallw", {M::MpiCollective, R::OtherCollective}},
-      {"bcast", {M::MpiCollective, R::OneToN}},
-      {"scatter", {M::MpiCollective, R::OneToN}},
-      {"scatterv", {M::MpiCollective, R::OneToN}},
-      {"reduce", {M::MpiCollective, R::NToOne}},
-      {"gather", {M::MpiCollective, R::NToOne}},
-      {"gatherv", {M::MpiCollective, R::NToOne}},
-      {"scan", {M::MpiCollective, R::Scan}},
-      {"exscan", {M::MpiCollective, R::Scan}},
-      {"init", {M::MpiInitExit, R::None}},
-      {"init_thread", {M::MpiInitExit, R::None}},
-      {"finalize", {M::MpiInitExit, R::Finalize}},
-      {"win_create", {M::MpiMgmtWin, R::WinCreate}},
-      {"win_allocate", {M::MpiMgmtWin, R::WinCreate}},
-      {"win_allocate_shared", {M::MpiMgmtWin, R::WinCreate}},
-      {"win_create_dynamic", {M::MpiMgmtWin, R::WinCreate}},
-      {"win_free", {M::MpiMgmtWin, R::WinFree}},
-      {"win_fence", {M::MpiRmaSynchronization, R::WinFence}},
-      {"win_post", {M::MpiRmaSynchronization, R::WinPost}},
-      {"win_start", {M::MpiRmaSynchronization, R::WinStart}},
-      {"win_complete", {M::MpiRmaSynchronization, R::WinComplete}},
-      {"win_wait", {M::MpiRmaSynchronization, R::WinWait}},
-      {"put", {M::MpiRmaCommunication, R::None}},
-      {"get", {M::MpiRmaCommunication, R::None}},
-      {"accumulate", {M::MpiRmaCommunication, R::None}},
-      {"get_accumulate", {M::MpiRmaCommunication, R::None}},
-      {"fetch_and_op", {M::MpiRmaCommunication, R::None}},
-      {"compare_and_swap", {M::MpiRmaCommunication, R::None}},
-      {"rput", {M::MpiRmaCommunication, R::None}},
-      {"rget", {M::MpiRmaCommunication, R::None}},
-      {"raccumulate", {M::MpiRmaCommunication, R::None}},
-      {"rget_accumulate", {M::MpiRmaCommunication, R::None}},
+  static const std::unordered_map<std::string, CallRole> table = {
+      {"recv", R::Recv},
+      {"mrecv", R::Recv},
+      {"sendrecv", R::Sendrecv},
+      {"sendrecv_replace", R::Sendrecv},
+      {"wait", R::Wait},
+      {"waitany", R::Wait},
+      {"waitall", R::WaitMany},
+      {"waitsome", R::WaitMany},
+      {"test", R::Test},
+      {"testany", R::Test},
+      {"testall", R::Test},
+      {"testsome", R::Test},
+      {"send", R::BlockingSend},
+      {"ssend", R::BlockingSend},
+      {"isend", R::NonBlockingSend},
+      {"issend", R::NonBlockingSend},
+      {"barrier", R::Barrier},
+      {"allgather", R::NxN},
+      {"allgatherv", R::NxN},
+      {"alltoall", R::NxN},
+      {"allreduce", R::NxN},
+      {"reduce_scatter", R::NxN},
+      {"reduce_scatter_block", R::NxN},
+      {"alltoallv", R::OtherCollective},
+      {"alltoallw", R::OtherCollective},
+      {"bcast", R::OneToN},
+      {"scatter", R::OneToN},
+      {"scatterv", R::OneToN},
+      {"reduce", R::NToOne},
+      {"gather", R::NToOne},
+      {"gatherv", R::NToOne},
+      {"scan", R::Scan},
+      {"exscan", R::Scan},
+      {"init", R::Init},
+      {"init_thread", R::Init},
+      {"finalize", R::Finalize},
+      {"win_create", R::WinCreate},
+      {"win_allocate", R::WinCreate},
+      {"win_allocate_shared", R::WinCreate},
+      {"win_create_dynamic", R::WinCreate},
+      {"win_free", R::WinFree},
+      {"win_fence", R::WinFence},
+      {"win_post", R::WinPost},
+      {"win_start", R::WinStart},
+      {"win_complete", R::WinComplete},
+      {"win_wait", R::WinWait},
   };
   return table;
+}
+
+struct ClassRule {
+  std::regex functions;  // the whole name after "MPI_", lower case
+  Metric metric;
+};
+
+// The class metric of an MPI function's time, as Scalasca 2.6 categorises call paths when
+// it builds its metric tree (share/scout.spec: by Score-P's region role where it tests
+// one, which these names stand for); the first rule that matches wins, and a function
+// none matches counts to `mpi` itself.
+const std::vector<ClassRule>& class_rules() {
+  using M = Metric;
+  static const std::vector<ClassRule> rules = [] {
+    const std::vector<std::pair<const char*, Metric>> patterns = {
+        {"init(_thread|ialized)?|finalized?", M::MpiInitExit},
+        {"cart_(coords|create|get|map|rank|shift|sub)|cartdim_get|comm_(accept|compare|connect|"
+         "create(_group|_keyval)?|delete_attr|disconnect|dup(_with_info)?|free(_keyval)?|"
+         "get_(attr|info|name|parent)|group|idup|join|rank|remote_(group|size)|set_(attr|info|name)|size|"
+         "spawn(_multiple)?|split(_type)?|test_inter)|dims_create|dist_graph_(create(_adjacent)?|"
+         "neighbors(_count)?)|graph_(create|get|map|neighbors(_count)?)|graphdims_get|"
+         "intercomm_(create|merge)|topo_test|(close|open)_port|(lookup|publish|unpublish)_name",
+         M::MpiMgmtComm},
+        {"file_(close|delete|get_(amode|atomicity|byte_offset|group|info|position(_shared)?|size|"
+         "type_extent|view)|open|preallocate|seek(_shared)?|set_(atomicity|info|size|view)|sync)",
+         M::MpiMgmtFile},
+        {"win_(allocate(_shared)?|attach|create(_dynamic|_keyval)?|delete_attr|detach|free(_keyval)?|"
+         "get_(attr|group|info|name)|set_(attr|info|name)|shared_query)",
+         M::MpiMgmtWin},
+        {"i?barrier", M::MpiSyncCollective},  // Score-P's barrier role
+        {"win_(complete|fence|post|start|test|wait)", M::MpiRmaSyncActive},
+        {"win_((flush(_local)?|lock|unlock)(_all)?|sync)", M::MpiRmaSyncPassive},
+        // Score-P's point2point role, and the waits and tests
+        {"(test|wait)(all|any|some)?|i?[bsr]?send|[bsr]?send_init|i?recv|recv_init|sendrecv(_replace)?|"
+         "i?m?probe|i?mrecv",
+         M::MpiPoint2point},
+        // Score-P's one2all, all2one, all2all and other collective roles
+        {"i?(allgatherv?|alltoall[vw]?|allreduce|reduce_scatter(_block)?|bcast|scatterv?|reduce|gatherv?|"
+         "scan|exscan)|i?neighbor_(allgatherv?|alltoall[vw]?)",
+         M::MpiCollective},
+        {"r?put|r?get|r?accumulate|r?get_accumulate|fetch_and_op|compare_and_swap",  // rma, atomic roles
+         M::MpiRmaCommunication},
+        {"file_i?(read|write)(_at|_shared)?", M::MpiIoIndividual},
+        {"file_((iread|iwrite)_(all|at_all)|(read|write)_(all|at_all|ordered)(_begin|_end)?)",
+         M::MpiIoCollective},
+    };
+    std::vector<ClassRule> out;
+    for (const auto& [pattern, metric] : patterns) out.push_back({std::regex(pattern), metric});
+    return out;
+  }();
+  return rules;
 }
 
 bool starts_with(const std::string& s, const char* prefix) {
@@ -108,25 +132,14 @@ RegionClass classify_region(const std::string& name) {
 
   RegionClass out;
   out.is_mpi = true;
-  const auto& table = known_functions();
-  if (auto it = table.find(function); it != table.end()) {
-    out.metric = it->second.metric;
-    out.role = it->second.role;
-    return out;
-  }
-  if (starts_with(function, "file_")) out.metric = Metric::MpiIo;
-  else if (starts_with(function, "win_")) out.metric = Metric::MpiRmaSynchronization;
-  else if (starts_with(function, "comm_") || starts_with(function, "group_") ||
-           starts_with(function, "cart_") || starts_with(function, "graph_") ||
-           starts_with(function, "intercomm_"))
-    out.metric = Metric::MpiManagement;
-  else if (function.size() > 1 && function[0] == 'i' &&
-           table.count(function.substr(1)) && is_collective(table.at(function.substr(1)).role)) {
-    out.metric = Metric::MpiCollective;  // non-blocking collectives: no pattern
-    out.role = CallRole::None;
-  } else {
-    out.metric = Metric::Mpi;
-  }
+  out.metric = Metric::Mpi;
+  for (const ClassRule& rule : class_rules())
+    if (std::regex_match(function, rule.functions)) {
+      out.metric = rule.metric;
+      break;
+    }
+  const auto& table = roles();
+  if (auto it = table.find(function); it != table.end()) out.role = it->second;
   return out;
 }
 

@@ -23,6 +23,7 @@ enum class CallRole : std::uint8_t {
   OneToN,       // Bcast, Scatter[v]
   NToOne,       // Reduce, Gather[v]
   Scan,         // Scan, Exscan
+  Init,         // MPI_Init, MPI_Init_thread (completion only: Scalasca judges no wait there)
   Finalize,     // MPI_Finalize
   WinFence,
   WinCreate,    // MPI_Win_create, MPI_Win_allocate[_shared], MPI_Win_create_dynamic
@@ -45,7 +46,8 @@ RegionClass classify_region(const std::string& name);
 // True for roles whose calls are matched across locations.
 inline bool is_collective(CallRole role) {
   return role == CallRole::Barrier || role == CallRole::NxN || role == CallRole::OneToN ||
-         role == CallRole::NToOne || role == CallRole::Scan || role == CallRole::Finalize ||
+         role == CallRole::NToOne || role == CallRole::Scan || role == CallRole::Init ||
+         role == CallRole::Finalize ||
          role == CallRole::WinFence || role == CallRole::WinCreate || role == CallRole::WinFree ||
          role == CallRole::OtherCollective;
 }

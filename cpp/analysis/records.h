@@ -34,6 +34,7 @@ struct SendRecord {
   Channel channel;
   std::uint64_t seq;  // number of this send on its channel, from 0
   double time;
+  std::uint64_t bytes;  // the message's length (0: a synchronisation)
   CallInstance call;  // the call holding the send
   CallInstance completion;  // the call completing it
 };
@@ -54,6 +55,7 @@ struct RecvRecord {
 struct ReceiveCall {
   CallInstance call;
   std::vector<RecvRecord> receives;
+  bool completed_sends = false;  // the call also completed non-blocking sends
 };
 
 struct CollectiveRecord {

@@ -8,6 +8,14 @@ void RegionCatalog::grow(SymbolId region) {
     classes_.push_back(r < names.size() ? classify_region(names.name(r)) : RegionClass{});
 }
 
+bool RegionCatalog::program_region(SymbolId program, SymbolId& region) const {
+  if (program >= definitions_.strings.size()) return false;
+  const std::string& path = definitions_.strings.name(program);
+  const std::size_t slash = path.find_last_of('/');
+  const std::string executable = slash == std::string::npos ? path : path.substr(slash + 1);
+  return !executable.empty() && definitions_.regions.find(executable, region);
+}
+
 void RegionCatalog::grow_types(SymbolId type) {
   const SymbolTable& names = definitions_.types;
   for (SymbolId t = static_cast<SymbolId>(request_records_.size()); t <= type; ++t) {
@@ -17,6 +25,10 @@ void RegionCatalog::grow_types(SymbolId type) {
                                : name == "rma_group_sync"    ? RequestRecord::RmaGroupSync
                                : name == "wlock"             ? RequestRecord::WindowLock
                                : name == "wunlock"           ? RequestRecord::WindowUnlock
+                               : name == "put_1ts"           ? RequestRecord::PutStart
+                               : name == "get_1to"           ? RequestRecord::GetStart
+                               : name == "program_begin"     ? RequestRecord::ProgramBegin
+                               : name == "program_end"       ? RequestRecord::ProgramEnd
                                                              : RequestRecord::None);
   }
 }

@@ -101,9 +101,9 @@ void RmaMatcher::lock_competition() {
       // The wait is part of the time of the call that took the lock: one-sided
       // synchronisation (MPI_Win_lock/unlock) or communication (MPI_Put/Get taking it
       // lazily); elsewhere (outside MPI) Scalasca counts none.
-      const Metric metric = e.call_class == Metric::MpiRmaCommunication ? Metric::MpiRmaCommLockCompetition
-                            : e.call_class == Metric::MpiRmaSynchronization ? Metric::MpiRmaSyncLockCompetition
-                                                                            : Metric::Count;
+      const Metric metric = is_within(e.call_class, Metric::MpiRmaCommunication) ? Metric::MpiRmaCommLockCompetition
+                            : is_within(e.call_class, Metric::MpiRmaSynchronization) ? Metric::MpiRmaSyncLockCompetition
+                                                                                     : Metric::Count;
       if (blocker != kNone && idle > 0 && metric != Metric::Count)
         severities_.add_instance(metric, e.callpath, e.loc, idle, e.requested);
       any_release = std::max(any_release, e.released);

@@ -37,6 +37,10 @@ class Severities {
   void add(Metric metric, CallPathId callpath, Location loc, double value) {
     cells_[index(metric)][cell_key(callpath, loc)] += value;
   }
+  // `value` for `metric` and every metric above it (an amount its parents hold as a part).
+  void add_up(Metric metric, CallPathId callpath, Location loc, double value) {
+    for (Metric m = metric; m != Metric::Count; m = metric_info(m).parent) add(m, callpath, loc, value);
+  }
   // A wait state found: `idle` > 0 seconds at the waiting call.
   // `begin`: when the wait began (NaN: a wait reclassified from another, not kept again).
   void add_instance(Metric metric, CallPathId callpath, Location loc, double idle,

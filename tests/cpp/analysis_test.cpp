@@ -222,8 +222,22 @@ TEST_CASE("regions are classified by MPI function name, whatever the case") {
   CHECK(classify_region("mpi_waitall").role == CallRole::WaitMany);
   CHECK(classify_region("PMPI_Allreduce").metric == Metric::MpiCollective);
   CHECK(classify_region("MPI_Barrier").metric == Metric::MpiSyncCollective);
-  CHECK(classify_region("MPI_File_open").metric == Metric::MpiIo);
-  CHECK(classify_region("MPI_Comm_split").metric == Metric::MpiManagement);
+  // Scalasca's categories (share/scout.spec)
+  CHECK(classify_region("MPI_File_open").metric == Metric::MpiMgmtFile);
+  CHECK(classify_region("MPI_File_write_at").metric == Metric::MpiIoIndividual);
+  CHECK(classify_region("MPI_File_read_ordered_end").metric == Metric::MpiIoCollective);
+  CHECK(classify_region("MPI_Comm_split").metric == Metric::MpiMgmtComm);
+  CHECK(classify_region("MPI_Group_incl").metric == Metric::Mpi);
+  CHECK(classify_region("MPI_Initialized").metric == Metric::MpiInitExit);
+  CHECK(classify_region("MPI_Init").role == CallRole::Init);
+  CHECK(classify_region("MPI_Win_fence").metric == Metric::MpiRmaSyncActive);
+  CHECK(classify_region("MPI_Win_unlock_all").metric == Metric::MpiRmaSyncPassive);
+  CHECK(classify_region("MPI_Win_get_group").metric == Metric::MpiMgmtWin);
+  CHECK(classify_region("MPI_Send_init").metric == Metric::MpiPoint2point);
+  CHECK(classify_region("MPI_Startall").metric == Metric::Mpi);
+  CHECK(classify_region("MPI_Ineighbor_alltoallw").metric == Metric::MpiCollective);
+  CHECK(classify_region("MPI_Reduce_local").metric == Metric::Mpi);
+  CHECK(classify_region("MPI_Rget_accumulate").metric == Metric::MpiRmaCommunication);
   CHECK(classify_region("MPI_Ibcast").role == CallRole::None);
   CHECK(classify_region("MPI_Issend").role == CallRole::NonBlockingSend);
   CHECK(classify_region("MPI_Ibsend").role == CallRole::None);  // buffered: never waits

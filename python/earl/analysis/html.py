@@ -6,7 +6,7 @@ import html
 import json
 
 from earl.analysis.counter_view import counter_heading, counter_rows
-from earl.analysis.formatting import counted, patterns_found, seconds
+from earl.analysis.formatting import byte_size, counted, metric_value, patterns_found, prints_as_zero, seconds
 
 _STYLE = """body{font-family:sans-serif;margin:2em}
 td,th{padding:2px 8px;text-align:right} td:first-child{text-align:left}
@@ -30,21 +30,29 @@ if (sel) sel.addEventListener('change', show); show();
 
 
 def summary_table(report):
+    """The metric tree: the time metrics with their share of the time, then the counts
+    and bytes (visits, messages, pattern instances) that are not all zero, as whole
+    numbers."""
     total = report.total("time") or 1.0
-    rows = []
+    rows, counts = [], []
     for metric, info in report.metrics.items():
-        if info["unit"] != "sec":
-            continue
         depth, parent = 0, info["parent"]
         while parent is not None:
             depth, parent = depth + 1, report.metrics[parent]["parent"]
         value = report.total(metric)
+        name = f"<td style='padding-left:{depth}em'>{html.escape(metric)}</td>"
+        if info["unit"] != "sec":
+            if not prints_as_zero(value, info["unit"]):
+                shown = byte_size(value) if info["unit"] == "bytes" else metric_value(value, info["unit"])
+                counts.append(f"<tr>{name}<td>{shown}</td></tr>")
+            continue
         inst = f"{report.instances(metric)}" if info["pattern"] else ""
         style = ' style="color:#b00;font-weight:bold"' if info["pattern"] and value > 0 else ""
-        rows.append(f"<tr{style}><td style='padding-left:{depth}em'>{html.escape(metric)}</td>"
-                    f"<td>{seconds(value)}</td><td>{100 * value / total:.1f}%</td><td>{inst}</td></tr>")
+        rows.append(f"<tr{style}>{name}<td>{seconds(value)}</td><td>{100 * value / total:.1f}%</td><td>{inst}</td></tr>")
     return ("<table class='earl-metrics'><thead><tr><th>metric</th><th>seconds</th><th>%</th>"
-            "<th>instances</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
+            "<th>instances</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+            "<table class='earl-counts'><thead><tr><th>metric</th><th>count</th></tr></thead><tbody>"
+            + "".join(counts) + "</tbody></table>")
 
 
 def bars(values, labels, total, color="#c33"):

@@ -39,6 +39,21 @@ def run_scripts(path, format=None):
         sys.path.remove(folder)
 
 
+def program_roots(e):
+    """{location: "prog/"}: the call path prefix the native engine gives the locations of
+    the EventTrace `e` that have a ProgramBegin, the program's region (named as the
+    executable) where the trace defines one. The scripts name call paths without it."""
+    roots, region_names = {}, set(e.regions())
+    e.reset()
+    for ev in e:
+        if ev["type"] == "program_begin" and isinstance(ev["data1"], str):
+            executable = ev["data1"].rpartition("/")[2]
+            if executable in region_names:
+                roots.setdefault(ev["loc"], executable + "/")
+    e.reset()
+    return roots
+
+
 def analyze_with_scripts(path, format=None):
     """The scripts' results as an EngineResult (earl.analysis.report_schema), the form
     the native engine gives: no collective count, no worst instances and no counters (the
@@ -51,6 +66,7 @@ def analyze_with_scripts(path, format=None):
         file, fmt, events = e.file(), e.format(), len(e)
         damaged = [d["message"] for d in e.problems().get("damaged", {}).get("locations", [])]
         traffic, sends = {}, 0
+        roots = program_roots(e)
         for ev in e:
             if ev["type"] == "send":
                 sends += 1
@@ -73,7 +89,8 @@ def analyze_with_scripts(path, format=None):
     values, instances = {}, {}
     for m in _core.analysis_metrics():
         cells = found.get(m["id"], {})
-        values[m["id"]] = [Cell(callpath(p), loc, float(s)) for (p, loc), (s, _) in cells.items()]
+        values[m["id"]] = [Cell(callpath(roots.get(loc, "") + p), loc, float(s))
+                           for (p, loc), (s, _) in cells.items()]
         if m["pattern"]:
             instances[m["id"]] = sum(n for _, n in cells.values())
     return EngineResult(
