@@ -208,3 +208,29 @@ def test_alog_truth_has_no_program_root_nor_collective_counts(tmp_path):
     assert set(truth["message_counts"]) == {"syncs_send", "syncs_recv", "comms_send", "comms_recv",
                                             "bytes_sent", "bytes_rcvd"}
     assert sum(truth["mpi_init_completion"]) > 0 and sum(truth["mpi_finalize_wait"]) > 0
+
+
+@pytest.mark.parametrize("options", [SHAPES["every-collective"], SHAPES["nonblocking-neighbors"],
+                                     SHAPES["threads-permuted"]],
+                         ids=["every-collective", "nonblocking-neighbors", "threads-permuted"])
+def test_earl_analyze_finds_the_truth(tmp_path, options):
+    """`earl analyze` computes each of these metrics per location as the truth has it, and
+    roots the call tree at the program with the truth's program root time."""
+    import earl
+    anchor = tmp_path / "t.otf2"
+    truth = generate(anchor, events=6000, seed=5, **options)
+    report = earl.analyze(str(anchor))
+    n = len(truth["program_root"])
+
+    def per_location(metric):
+        got = report.by_location(metric)
+        return [got.get(l, 0) for l in range(n)]
+    for metric in ("mpi_init_completion", "mpi_finalize_wait"):
+        assert per_location(metric) == pytest.approx(truth[metric], abs=1e-12), metric
+    for metric, values in truth["message_counts"].items():
+        assert per_location(metric) == values, metric
+    if "waitall_late_receivers" in truth:
+        assert per_location("mpi_latereceiver") == pytest.approx(
+            truth["waitall_late_receivers"]["by_location"], abs=1e-12)
+    root_time = report.by_callpath("time")["earl-gen-program"]
+    assert root_time == pytest.approx(sum(truth["program_root"]), abs=1e-12)
