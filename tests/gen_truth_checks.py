@@ -74,16 +74,35 @@ def check_by_location(report, metric, totals):
 FRAME_REGIONS = {"MPI_Init": "mpi_init_exit", "MPI_Finalize": "mpi_init_exit"}
 
 
+# The program of the ProgramBegin records `earl gen` writes (OTF2): the call tree's root.
+PROGRAM = "earl-gen-program"
+
+
+def callpath(truth, path):
+    """The call path `path` (from main) as the report names it: under the program root on
+    OTF2 archives (whose truth has program_root), from main on ALOG (no program records)."""
+    return PROGRAM + "/" + path if "program_root" in truth else path
+
+
+def program_root(truth, loc):
+    """(time, visits) of the program root on location `loc`: its own time, one visit on
+    every location with a ProgramBegin (the master threads; its time there is > 0)."""
+    own = truth.get("program_root", [0.0] * (loc + 1))[loc]
+    return own, 1 if own > 0 else 0
+
+
 def check_profile(report, truth, metric_of_region, problems=None):
     """Per location: time, comp, visits and each MPI class metric are the region times of
-    the truth (`metric_of_region`: MPI region name -> the metric its time goes to); the
-    report counts no problems but `problems` ({name: count})."""
+    the truth (`metric_of_region`: MPI region name -> the metric its time goes to) and the
+    program root's (computation); the report counts no problems but `problems` ({name:
+    count})."""
     for loc, regions in truth["region_time"].items():
         loc = int(loc)
-        assert report.by_location("time")[loc] == approx(sum(t["excl"] for t in regions.values()))
+        root_time, root_visits = program_root(truth, loc)
+        assert report.by_location("time")[loc] == approx(sum(t["excl"] for t in regions.values()) + root_time)
         assert report.by_location("comp")[loc] == approx(
-            sum(t["excl"] for r, t in regions.items() if r not in metric_of_region))
-        assert report.by_location("visits")[loc] == sum(t["count"] for t in regions.values())
+            sum(t["excl"] for r, t in regions.items() if r not in metric_of_region) + root_time)
+        assert report.by_location("visits")[loc] == sum(t["count"] for t in regions.values()) + root_visits
         for metric in set(metric_of_region.values()):
             expected = sum(t["excl"] for r, t in regions.items() if metric_of_region.get(r) == metric)
             assert report.by_location(metric).get(loc, 0.0) == approx(expected)
