@@ -78,6 +78,32 @@ FRAME_REGIONS = {"MPI_Init": "mpi_init_exit", "MPI_Finalize": "mpi_init_exit"}
 PROGRAM = "earl-gen-program"
 
 
+PROGRAM_RECORDS = ("program_begin", "program_end")   # EARL's names of OTF2's program records
+
+
+POSITION_FIELDS = ("pos", "enterptr", "sendptr", "forkptr")
+
+
+class AlogPositions:
+    """The program records only OTF2 holds shift the positions of an archive's events
+    against the ALOG version's: this maps them both ways (0, no event, stays 0)."""
+
+    def __init__(self, otf2_trace):
+        self.of_otf2 = {0: 0}
+        self.to_otf2 = [0]
+        for e in otf2_trace:
+            if e["type"] not in PROGRAM_RECORDS:
+                self.of_otf2[e["pos"]] = len(self.to_otf2)
+                self.to_otf2.append(e["pos"])
+
+    def event(self, event):
+        """An OTF2 event with ALOG's positions."""
+        return {k: self.of_otf2[v] if k in POSITION_FIELDS else v for k, v in event.items()}
+
+    def positions(self, positions):
+        return [self.of_otf2[p] for p in positions]
+
+
 def callpath(truth, path):
     """The call path `path` (from main) as the report names it: under the program root on
     OTF2 archives (whose truth has program_root), from main on ALOG (no program records)."""

@@ -21,6 +21,7 @@ import earl
 from earl import _core
 from earl.generate import generate
 
+from gen_truth_checks import PROGRAM_RECORDS, AlogPositions
 from test_generator import Alog
 
 otf2 = pytest.importorskip("otf2", reason="the official otf2 Python package is not installed")
@@ -30,7 +31,6 @@ pytestmark = pytest.mark.skipif("otf2" not in _core.generator_formats(),
 
 ROOT = Path(__file__).resolve().parents[1]
 COLLECTIVES = ("MPI_Allreduce", "MPI_Barrier")
-PROGRAM_RECORDS = ("program_begin", "program_end")   # EARL's names of OTF2's program records
 # Truth keys of what only OTF2 holds: the program root and the collective records' counts.
 OTF2_ONLY_TRUTH = {"format", "program_root", "message_counts"}
 
@@ -379,29 +379,6 @@ def comparable(event):
     return {k: v for k, v in event.items() if k not in FORMAT_ONLY}
 
 
-POSITION_FIELDS = ("pos", "enterptr", "sendptr", "forkptr")
-
-
-class AlogPositions:
-    """The program records only OTF2 holds shift the positions of an archive's events
-    against the ALOG version's: this maps them both ways (0, no event, stays 0)."""
-
-    def __init__(self, otf2_trace):
-        self.of_otf2 = {0: 0}
-        self.to_otf2 = [0]
-        for e in otf2_trace:
-            if e["type"] not in PROGRAM_RECORDS:
-                self.of_otf2[e["pos"]] = len(self.to_otf2)
-                self.to_otf2.append(e["pos"])
-
-    def event(self, event):
-        """An OTF2 event with ALOG's positions."""
-        return {k: self.of_otf2[v] if k in POSITION_FIELDS else v for k, v in event.items()}
-
-    def positions(self, positions):
-        return [self.of_otf2[p] for p in positions]
-
-
 @pytest.mark.parametrize("options", [
     dict(),
     dict(locations=7, pattern="neighbors", out_of_order_rate=0.3, late_sender_rate=0.3, seed=8),
@@ -488,26 +465,23 @@ def test_multichunk_archive_random_access(tmp_path, otf2_cache):
         c = lambda e: {k: v for k, v in e.items() if k not in skip}
         cache = {"True": True, "False": False}[sys.argv[3]]
         a, o = earl.EventTrace(sys.argv[1]), earl.EventTrace(sys.argv[2], cache=cache)
-        # OTF2's program records (one begin, one end per location) shift its positions
-        to_otf2, of_otf2 = [0], {0: 0}
-        for e in o:
-            if e["type"] not in ("program_begin", "program_end"):
-                of_otf2[e["pos"]] = len(to_otf2)
-                to_otf2.append(e["pos"])
-        assert len(a) == len(to_otf2) - 1 == len(o) - 4
-        ptr = ("pos", "enterptr", "sendptr")
-        alog_like = lambda e: {k: of_otf2[v] if k in ptr else v for k, v in c(e).items()}
+        sys.path.insert(0, sys.argv[4])
+        from gen_truth_checks import AlogPositions
+        at = AlogPositions(o)            # past OTF2's program records (2 per location)
+        assert len(a) == len(at.to_otf2) - 1 == len(o) - 4
+        alog_like = lambda e: c(at.event(e))
         rng = random.Random(3)
         for i in range(300):
             p = rng.randint(1, len(a))
-            assert c(a.event(p)) == alog_like(o.event(to_otf2[p])), p
-            assert a.stack(i % 2, p) == [of_otf2[q] for q in o.stack(i % 2, to_otf2[p])], p
-        for ea, p in zip(a, to_otf2[1:]):
+            assert c(a.event(p)) == alog_like(o.event(at.to_otf2[p])), p
+            assert a.stack(i % 2, p) == at.positions(o.stack(i % 2, at.to_otf2[p])), p
+        for ea, p in zip(a, at.to_otf2[1:]):
             assert c(ea) == alog_like(o.event(p)), (ea, p)
         o.close()
         print("ok")
     """)
-    result = subprocess.run([sys.executable, "-c", script, alog, anchor, str(otf2_cache)],
+    result = subprocess.run([sys.executable, "-c", script, alog, anchor, str(otf2_cache),
+                             str(Path(__file__).resolve().parent)],
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 0 and result.stdout.strip() == "ok", \
         "exit %d: %s" % (result.returncode, result.stderr[-2000:])
