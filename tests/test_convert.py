@@ -326,3 +326,22 @@ def test_input_with_mpi_init_and_program_records_keeps_them(tmp_path):
                    and r.paradigm == otf2.Paradigm.MEASUREMENT_SYSTEM and r.name == "ping-pong.otf2"]
         assert [r.canonical_name for r in program][-1] == expected[0][1]
         assert sum(1 for r in reader.definitions.regions if r.name == "MPI_Init") == 1
+
+
+@needs_otf2
+def test_otf2_threads_stay_threads_of_their_process(tmp_path):
+    """A generated archive with 3 processes of 2 threads: OTF2 -> OTF2 keeps 3 processes
+    (location groups) of 2 threads each, MPI_COMM_WORLD of 3 ranks, and adds no MPI_Init
+    (the master threads call it; threads are no MPI processes)."""
+    otf2 = pytest.importorskip("otf2")
+    earl_reads_otf2()
+    generate(tmp_path / "t.otf2", events=3000, locations=3, threads=2)
+    summary = convert(tmp_path / "t.otf2", tmp_path / "c.otf2")
+    assert summary["frame_events_added"] == 0
+    with otf2.reader.open(str(tmp_path / "c.otf2")) as reader:
+        d = reader.definitions
+        assert [g.name for g in d.location_groups] == ["MPI Rank 0", "MPI Rank 1", "MPI Rank 2"]
+        assert [(loc.name, loc.group.name) for loc in d.locations] == [
+            (thread, "MPI Rank %d" % p) for p in range(3) for thread in ("Master thread", "OpenMP thread 1")]
+        world = [c for c in d.comms if c.name == "MPI_COMM_WORLD"][0]
+        assert [m.name for m in world.group.members] == ["Master thread"] * 3

@@ -23,7 +23,7 @@ namespace earl::gen {
 
 class ProgramFrame {
  public:
-  ProgramFrame(const GenOptions& options);
+  explicit ProgramFrame(const GenOptions& options);
 
   // ProgramBegin, enter main (its time drawn from the program's stream, as always),
   // MPI_Init on every master thread.
