@@ -279,7 +279,7 @@ def test_alog_without_mpi_init_gets_a_zero_length_frame(tmp_path):
     summary = convert(src, out)
     assert summary["frame_events_added"] == 8
     assert summary["events_written"] == summary["events_read"] == 10
-    assert "added 8 events: a zero-length MPI_Init" in describe(src, str(out), summary)
+    assert "added 8 events: a zero-length MPI_Init at the first event" in describe(src, str(out), summary)
     with otf2.reader.open(str(out)) as reader:
         regions = {r.name: r for r in reader.definitions.regions}
         for name in ("MPI_Init", "MPI_Finalize"):

@@ -23,8 +23,8 @@ def convert(input, output, format=None, strict=False):
     """Convert the trace `input` into `output`; returns the summary dict (input_format,
     output_format, events_read, events_written, dropped {type: count},
     collective_exits_plain, times_rounded, ties_reordered, frame_events_added [OTF2: the
-    enters and exits of the zero-length MPI_Init/MPI_Finalize added to input without
-    MPI_Init], damaged [what the input's damage left out, one line each]). A damaged input is converted up to the damage, or
+    enters and exits of the zero-length MPI_Init/MPI_Finalize added to the MPI processes
+    without MPI_Init], damaged [what the input's damage left out, one line each]). A damaged input is converted up to the damage, or
     with `strict` is an error. Errors raise earl.EarlError naming the file; a partial
     output is removed."""
     return _core.convert(os.fspath(input), os.fspath(output), format, strict)
@@ -49,8 +49,8 @@ def describe(input, output, summary):
     for line in summary["damaged"]:
         lines.append(f"  not converted, the input is damaged: {line}")
     if summary["frame_events_added"]:
-        lines.append("  added %d events: a zero-length MPI_Init at each location's first event "
-                     "and MPI_Finalize at its last (the input has no MPI_Init; Scalasca needs it)"
+        lines.append("  added %d events: a zero-length MPI_Init at the first event and MPI_Finalize "
+                     "at the last of each MPI process without MPI_Init (Scalasca needs it)"
                      % summary["frame_events_added"])
     if summary["ties_reordered"]:
         lines.append("  %d events at equal times are reordered by location (OTF2 orders "
