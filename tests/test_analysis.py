@@ -1,9 +1,9 @@
 """The wait-state analysis (cpp/analysis, earl.analyze, `earl analyze`) against values
 worked out independently: the generator's ground truth, random imperfect archives, the
 Score-P ping-pong traces read with the official OTF2 reader (tests/otf2_reference.py) and
-the formulas applied here, and the report's outputs (Cube, JSON, text, HTML). The small
-traces whose severities are worked out by hand are data: tests/analysis_cases/, run by
-tests/test_analysis_cases.py."""
+the formulas applied here, and the report's outputs (JSON, text, HTML; Cube in
+tests/test_cube_output.py). The small traces whose severities are worked out by hand are
+data: tests/analysis_cases/, run by tests/test_analysis_cases.py."""
 import json
 import subprocess
 import sys
@@ -12,8 +12,6 @@ import pytest
 
 import earl
 from alog_traces import write_alog
-from case_trace import build_case
-from cube_reading import callpath_names
 from script_checks import have_otf2
 
 US = 1e-6
@@ -267,56 +265,6 @@ def small(tmp_path_factory):
     truth = generate(path, locations=3, events=3000, seed=5, late_sender_rate=0.4,
                      out_of_order_rate=0.3)
     return path, truth
-
-
-def test_cube_file_read_back_with_pycubexr_holds_every_value(small, tmp_path):
-    pycubexr = pytest.importorskip("pycubexr")
-    report = earl.analyze(small[0], progress=lambda f: None)
-    cube = tmp_path / "r.cubex"
-    report.write_cube(cube)
-    children = {}
-    for m, info in report.metrics.items():
-        children.setdefault(info["parent"], []).append(m)
-    with pycubexr.CubexParser(str(cube)) as parser:
-        assert [loc.name for loc in parser.get_locations()] == \
-            [report.location_name(i) for i in range(len(report.locations))]
-        paths = callpath_names(parser)
-        assert sorted(paths.values()) == sorted(report.callpaths)
-        stored = {}
-        for metric in report.metrics:
-            values = parser.get_metric_values(parser.get_metric_by_name(metric))
-            stored[metric] = {(paths[c.id], loc): float(v) for c in parser.all_cnodes()
-                              for loc, v in enumerate(values.cnode_values(c))}
-
-    def inclusive(metric, key):   # Cube shows a collapsed metric as its subtree's sum
-        return stored[metric][key] + sum(inclusive(c, key) for c in children.get(metric, []))
-
-    for metric in report.metrics:
-        expected = {(report.callpaths[cp], loc): v for cp, loc, v in report.cells(metric)}
-        for key in stored[metric]:
-            assert inclusive(metric, key) == approx(expected.get(key, 0.0)), (metric, key)
-    assert report.total("mpi_latesender_wo") > 0   # the subtraction was exercised
-
-
-@needs_otf2
-def test_cube_stores_each_metrics_own_part(tmp_path):
-    """Cube stores each metric's own part: Wait at Fence without its Early Fence part (the
-    values of tests/analysis_cases/rma_wait_at_fence_and_early_fence.expected.toml: Wait at
-    Fence 40, 15, 35 us by location, Early Fence 10 and 15 at locations 0 and 2)."""
-    pycubexr = pytest.importorskip("pycubexr")
-    r = earl.analyze(build_case("rma_wait_at_fence_and_early_fence", tmp_path),
-                     progress=lambda f: None)
-    cube = tmp_path / "fence.cubex"
-    r.write_cube(cube)
-    with pycubexr.CubexParser(str(cube)) as parser:
-        fence_node = next(c for c in parser.all_cnodes()
-                          if parser.get_region(c).name == "MPI_Win_fence")
-
-        def own(metric):
-            values = parser.get_metric_values(parser.get_metric_by_name(metric))
-            return [float(v) for v in values.cnode_values(fence_node)]
-        assert own("mpi_rma_early_fence") == [approx(10 * US), 0, approx(15 * US)]
-        assert own("mpi_rma_wait_at_fence") == [approx(30 * US), approx(15 * US), approx(20 * US)]
 
 
 def test_json_output_of_the_command(small):

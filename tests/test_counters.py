@@ -49,7 +49,9 @@ def reader_metrics(anchor):
 def leave_minus_enter(anchor):
     """{(counter, call path, location): value}, inclusive and exclusive, of every counter
     each Metric record carries, from the counter's value at each Leave minus its value at
-    the matching Enter (the last sample of the location at or before each)."""
+    the matching Enter (the last sample of the location at or before each). ProgramBegin
+    and ProgramEnd enter and leave the program's region, named as the executable (Score-P
+    defines it; Scalasca and EARL root the call tree there)."""
     inclusive, exclusive = defaultdict(int), defaultdict(int)
     with otf2.reader.open(str(anchor)) as trace:
         locations = list(trace.definitions.locations)
@@ -59,14 +61,18 @@ def leave_minus_enter(anchor):
             kind = type(event).__name__
             if kind == "Metric":
                 last[loc].update({m.name: v for m, v in zip(event.metric.members, event.values)})
-            elif kind == "Enter":
+            elif kind in ("Enter", "ProgramBegin"):
                 stack = stacks[loc]
-                path = (stack[-1]["path"] + "/" if stack else "") + event.region.name
+                name = event.region.name if kind == "Enter" else event.program_name.rpartition("/")[2]
+                path = (stack[-1]["path"] + "/" if stack else "") + name
                 stack.append({"path": path, "start": dict(last[loc]), "callees": Counter()})
-            elif kind == "Leave":
+            elif kind in ("Leave", "ProgramEnd"):
                 frame = stacks[loc].pop()
-                for name, start in frame["start"].items():
-                    amount = last[loc][name] - start
+                # the program's region begins before the first sample: it holds what its
+                # callees counted (Cube's inclusive value), nothing of its own
+                for name in frame["start"].keys() | frame["callees"].keys():
+                    start = frame["start"].get(name)
+                    amount = frame["callees"][name] if start is None else last[loc][name] - start
                     inclusive[name, frame["path"], loc] += amount
                     exclusive[name, frame["path"], loc] += amount - frame["callees"][name]
                     if stacks[loc]:
@@ -140,15 +146,16 @@ def test_analysis_counters_per_call_path_and_location_are_cubes_leave_minus_ente
     inclusive, exclusive = leave_minus_enter(PING_PONG_PAPI)
     report = earl.analyze(PING_PONG_PAPI, progress=lambda f: None)
     assert list(report.counters) == ["PAPI_TOT_CYC", "PAPI_L2_TCM", "PAPI_BR_MSP"]
-    assert len({k[1] for k in inclusive}) == 7 and {k[2] for k in inclusive} == {0, 1}
+    # main and its six MPI calls under the program root
+    assert len({k[1] for k in inclusive}) == 1 + 7 and {k[2] for k in inclusive} == {0, 1}
     same_cells(earl_cells(report, inclusive=True), inclusive)
     same_cells(earl_cells(report, inclusive=False), exclusive)
     assert any(inclusive[k] != exclusive[k] for k in inclusive)    # callees were subtracted
     counted = report.to_dict()["counters"]["PAPI_TOT_CYC"]
-    main = "int main(int, char**)"
-    assert counted["inclusive"][main] == inclusive["PAPI_TOT_CYC", main, 0] + \
-        inclusive["PAPI_TOT_CYC", main, 1]
-    assert counted["total"] == counted["inclusive"][main] == sum(counted["by_location"].values())
+    root = "ping-pong.otf2"       # the program's region, main's caller
+    assert counted["inclusive"][root] == inclusive["PAPI_TOT_CYC", root, 0] + \
+        inclusive["PAPI_TOT_CYC", root, 1]
+    assert counted["total"] == counted["inclusive"][root] == sum(counted["by_location"].values())
     assert counted["unit"] == "#" and counted["mode"] == "accumulated_start"
 
 
@@ -368,15 +375,15 @@ def test_text_output_shows_each_counter_by_call_path(tmp_path):
     lines = done.stdout.splitlines()
     for name in ("PAPI_TOT_CYC", "PAPI_L2_TCM", "PAPI_BR_MSP"):
         heading = next(i for i, line in enumerate(lines) if line.startswith(f"{name}: "))
-        main = "int main(int, char**)"
-        total = inclusive[name, main]
+        root = "ping-pong.otf2"   # the program's region
+        total = inclusive[name, root]
         assert lines[heading].startswith(f"{name}: {total} # in total (")
         rows = {}
         for line in lines[heading + 1:]:
             cells = [c.strip() for c in line.strip("│ ").split("│")]
             if line.startswith("└"):
                 break
-            if len(cells) == 4 and cells[0].startswith(main):
+            if len(cells) == 4 and cells[0].startswith(root):
                 rows[cells[0]] = (int(cells[1]), int(cells[2]))
         assert rows == {path: (inclusive[n, path], exclusive[n, path])
                         for n, path in inclusive if n == name}

@@ -42,6 +42,7 @@ class InProcessMatching : public RecordSink {
     rma_.finish();
   }
   std::uint64_t sends() const { return sends_; }
+  const std::vector<ReceiveRecount>& receive_recounts() const { return messages_.recounts(); }
   std::uint64_t collective_instances() const { return collectives_.instance_count(); }
 
  private:
@@ -126,6 +127,8 @@ AnalysisResult analyze(const std::string& file, const AnalysisOptions& options) 
     }
     for (auto& pass : passes) pass->finish();
     matching.finish();
+    for (const ReceiveRecount& recount : matching.receive_recounts())
+      passes[static_cast<std::size_t>(recount.loc)]->recount_receive(recount);
     for (std::size_t loc = 0; loc < passes.size(); ++loc) {
       const LocationProfile& profile = passes[loc]->profile();
       fold_profile(profile, static_cast<Location>(loc), tree, regions, result.severities);

@@ -104,6 +104,14 @@ void LocationPass::exit(const Event& e) {
   }
 }
 
+void LocationPass::recount_receive(const ReceiveRecount& recount) {
+  Tallies& t = profile_.tallies_of(recount.callpath);
+  --t[static_cast<std::size_t>(recount.counted ? Tally::CommsRecv : Tally::SyncsRecv)];
+  t[static_cast<std::size_t>(Tally::BytesRcvd)] -= recount.counted;
+  if (recount.matched) profile_.count(recount.callpath, recount.bytes ? Tally::CommsRecv : Tally::SyncsRecv,
+                                      Tally::BytesRcvd, recount.bytes);
+}
+
 // A collective call with its record (OTF2's MpiCollectiveEnd): a synchronisation when it
 // moves no data, else a communication by direction, and its bytes.
 void LocationPass::count_collective(CallPathId callpath, std::uint64_t sent, std::uint64_t received) {
@@ -250,6 +258,7 @@ void LocationPass::end_call(const Frame& frame, const CallInstance& call) {
 void LocationPass::recv(const Event& e) {
   const Channel channel{e.peer, loc_, e.tag, e.com};
   RecvRecord record{channel, recvs_on_[channel]++, e.time};
+  record.bytes = e.len;
   if (const std::uint64_t request = request_of(e); request != kNoRequest) {
     if (auto it = posted_receives_.find(request); it != posted_receives_.end()) {
       record.posted = it->second;

@@ -79,6 +79,8 @@ class LocationPass {
   void finish();
 
   const LocationProfile& profile() const { return profile_; }
+  // Counts a receive this pass counted by its own length again, as the matching found it.
+  void recount_receive(const ReceiveRecount& recount);
   const CounterSamples& counters() const { return counters_; }
 
  private:

@@ -70,6 +70,8 @@ void MessageMatcher::match(const SendRecord& send, PendingCall& call, std::size_
   r.send_enter = send.call.enter;
   r.send_bytes = send.bytes;
   --call.unmatched;
+  if (r.record.bytes != send.bytes && call.call.callpath != kNoCallPath)
+    recounts_.push_back({call.call.loc, call.call.callpath, r.record.bytes, true, send.bytes});
   // Late Receiver: the call completing the send still running when its receive was
   // posted waited from its enter to the post. Judged for blocking standard and synchronous
   // sends (MPI_Send, MPI_Ssend, or the MPI_Wait/Waitany completing an MPI_Isend/Issend) and
@@ -162,6 +164,10 @@ void MessageMatcher::finish() {
     LocationState& st = *locations_[loc];
     while (!st.calls.empty()) {
       problems_.note(Problem::UnmatchedRecv, st.calls.front().unmatched);
+      const PendingCall& call = st.calls.front();
+      if (call.call.callpath != kNoCallPath)
+        for (const Received& r : call.receives)
+          if (!r.matched) recounts_.push_back({call.call.loc, call.call.callpath, r.record.bytes, false, 0});
       judge(st.calls.front(), st);
       st.calls.pop_front();
     }

@@ -26,6 +26,9 @@ class MessageMatcher {
   void receive_call(ReceiveCall&& call);
   // Judges what is left; counts messages without a partner.
   void finish();
+  // The receives counted by a length other than their send's, or without a send (after
+  // finish), for their locations to count again.
+  const std::vector<ReceiveRecount>& recounts() const { return recounts_; }
 
   // How many late sender instances each location remembers for wrong order (Scalasca's 100).
   static constexpr std::size_t kKeptLateSenders = 100;
@@ -96,6 +99,7 @@ class MessageMatcher {
   // and none in a call that also waited for a late sender (Scalasca's rule).
   std::map<CallKey, MultiWaitLateReceiver> multi_wait_late_receivers_;
   std::set<CallKey> multi_waits_with_late_sender_;
+  std::vector<ReceiveRecount> recounts_;
 };
 
 }  // namespace earl::analysis

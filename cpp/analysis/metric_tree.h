@@ -33,6 +33,11 @@ enum class Metric : std::uint8_t {
 
 constexpr int kMetricCount = static_cast<int>(Metric::Count);
 
+// How Scalasca's trace analyzer (scout) holds a metric: values stored in its Cube file, or a
+// group (by region kind or message kind) that Scalasca's remapping derives afterwards (HIDDEN
+// in its pattern files), which scout's file leaves out.
+enum class InScout : std::uint8_t { Stored, Derived };
+
 struct MetricInfo {
   Metric metric;
   const char* id;         // Scalasca's id, lower case
@@ -41,6 +46,7 @@ struct MetricInfo {
   const char* unit;       // "sec", "occ" or "bytes"
   bool is_pattern;        // a wait state found by a pattern (with instance counts)
   const char* description;
+  InScout in_scout = InScout::Stored;
 };
 
 // Every metric, parents before children, in the order reports list them.

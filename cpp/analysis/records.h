@@ -49,6 +49,18 @@ struct RecvRecord {
   std::uint64_t seq;
   double time;
   double posted = kUnknownPost;
+  std::uint64_t bytes = 0;  // the length the receive record gives
+};
+
+// A receive whose location counted it (syncs_recv/comms_recv, bytes_rcvd) by its own
+// length, where Scalasca counts the matched send's length and no unmatched receive: the
+// matching step tells the location to count it again (`matched`: as `bytes`) or not.
+struct ReceiveRecount {
+  Location loc;
+  CallPathId callpath;
+  std::uint64_t counted;
+  bool matched;
+  std::uint64_t bytes;
 };
 
 // The receives one call completed (several for MPI_Waitall), emitted when it ends.

@@ -173,6 +173,7 @@ class AnalysisMetric(TypedDict):
     unit: str
     pattern: bool
     description: str
+    derived: bool
 
 def analysis_metrics() -> list[AnalysisMetric]: ...
 def analyze(file: str, format: Optional[str] = None, progress: Progress = None, *,

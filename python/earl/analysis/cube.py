@@ -1,163 +1,113 @@
-"""Cube4 (.cubex) output: a ustar tar of anchor.xml and, per metric, <id>.index and
-<id>.data (pycubexr's docs/cube_file_format.md describes the layout; no library on the
-registries writes it). The Cube GUI and pycubexr open it.
+"""Cube4 (.cubex) output laid out as Scalasca 2.6's trace analyzer (scout) lays out its
+scout.cubex, so that a Cube reader (the Cube GUI, pycubexr) shows the same numbers for the
+same trace: a ustar tar of, per metric, <id>.index and <id>.data, then anchor.xml
+(pycubexr's docs/cube_file_format.md describes the layout; no library on the registries
+writes it).
 
-Values along the call tree are exclusive (metric type EXCLUSIVE, rows in depth-first
-pre-order). Along the metric tree Cube stores each metric's own part and shows a collapsed
-metric as the sum of its subtree, so a metric's stored value is its report value minus its
-children's (late sender's own part is late sender time that is not wrong order).
-Each hardware counter of the report is a root metric of its own, named as the trace names
-it (as Score-P's profiles name PAPI counters), with the trace's unit and its exclusive
-values; Cube shows a call path's inclusive value as its subtree's sum.
+Along the metric tree a metric's stored value includes its children's, as in the report
+(Late Sender holds its wrong-order part, `time` all time). Which metrics the file holds,
+their parents and which are stored inclusive along the call tree are scout's
+(cube_scalasca.py): `time` is INCLUSIVE (a call path holds its callees' time, rows in
+Cube's wide-first order), every other metric EXCLUSIVE (rows in depth-first pre-order).
+An index lists the rows holding a value (at least one: pycubexr reads no empty index).
+Each hardware counter of the report is a root metric of its own (scout stores none), named
+as the trace names it, with the trace's unit and its exclusive values.
 """
 import io
 import struct
 import tarfile
 import time
 from typing import NamedTuple, Optional
-from xml.sax.saxutils import escape
 
 from earl import _core
+from earl.analysis import cube_scalasca
+from earl.analysis.cube_anchor import anchor_xml
+from earl.analysis.cube_trees import call_tree, processes
 
 _INDEX_HEADER, _DATA_HEADER = b"CUBEX.INDEX", b"CUBEX.DATA"
 _SPARSE_INDEX = 1
 
 
-class _CubeMetric(NamedTuple):
+class CubeMetric(NamedTuple):
     uniq: str                  # Cube's unique name: the metric id, or the counter's name
     name: str
     unit: str
     integer: bool              # INTEGER data (else FLOAT)
     description: str
-    parent: Optional[str]      # uniq of its parent in the metric tree
-    values: dict               # {(callpath id, location): value Cube stores}
+    url: str
+    parent: Optional[str]      # uniq of its parent in the file's metric tree
+    call_tree_inclusive: bool  # Cube metric type INCLUSIVE (else EXCLUSIVE)
+    values: dict               # {(callpath id, location): exclusive value along the call tree}
 
 
-def _cube_metrics(report):
-    """Every metric the file holds, parents before children: the metric tree, then one
-    per counter (named "counter:NAME" where its name is a metric id already)."""
-    out = [_CubeMetric(m, info["name"], info["unit"], info["unit"] != "sec", info["description"],
-                       info["parent"], metric_own_values(report, m))
-           for m, info in report.metrics.items()]
+def cube_metrics(report):
+    """Every metric the file holds, parents before children: the report's metrics scout
+    stores, then one per counter (named "counter:NAME" where its name is a metric id)."""
+    out = [CubeMetric(m, info["name"], info["unit"], info["unit"] != "sec", info["description"],
+                      cube_scalasca.metric_url(m), cube_scalasca.stored_parent(report.metrics, m),
+                      m in cube_scalasca.CALL_TREE_INCLUSIVE, _summed(report.cells(m)))
+           for m, info in report.metrics.items() if not info["derived"]]
     taken = set(report.metrics)
     for name, counter in report.counters.items():
         uniq = name if name not in taken else f"counter:{name}"
         taken.add(uniq)
-        values = {}
-        for cp, loc, v in counter["exclusive"]:
-            values[cp, loc] = values.get((cp, loc), 0.0) + v
-        out.append(_CubeMetric(uniq, name, counter["unit"], counter["value_type"] != "double",
-                               counter["description"], None, values))
+        out.append(CubeMetric(uniq, name, counter["unit"], counter["value_type"] != "double",
+                              counter["description"], "", None, False,
+                              _summed(counter["exclusive"])))
     return out
 
 
-def _call_tree(report, cube_metrics):
-    """(regions, preorder) where preorder lists (cnode id, region id, depth); adds a root
-    region "(trace)" when the trace has several roots or events outside any region."""
-    children = {}
-    for cp, parent in enumerate(report.callpath_parents):
-        children.setdefault(parent, []).append(cp)
-    outside = any(cp < 0 for m in cube_metrics for cp, _ in m.values)
-    roots = children.get(-1, [])
-    names = list(report.raw["regions"])
-    order = []  # (callpath id or -1 for the artificial root, region index, depth)
+def _summed(cells):
+    values = {}
+    for cp, loc, v in cells:
+        values[cp, loc] = values.get((cp, loc), 0.0) + v
+    return values
 
-    def walk(cp, depth):
-        order.append((cp, report.raw["callpaths"][cp].region, depth))
-        for child in children.get(cp, []):
-            walk(child, depth + 1)
 
-    if outside or len(roots) != 1:
-        names.append("(trace)")
-        order.append((-1, len(names) - 1, 0))
-        for root in roots:
-            walk(root, 1)
+def _rows(metric, tree, cnode_of, nlocs):
+    """[(row, [value per location])] of the cnodes with a value, `row` being the cnode's
+    position in the row order of the metric's type (the root alone when none has one)."""
+    by_cnode = {}
+    for (cp, loc), v in metric.values.items():
+        by_cnode.setdefault(cnode_of[cp], [0.0] * nlocs)[loc] += v
+    if metric.call_tree_inclusive:
+        for node in reversed(tree.depth_first()):    # children before their parents
+            for child in (c for c in tree.children[node] if c in by_cnode):
+                row = by_cnode.setdefault(node, [0.0] * nlocs)
+                for loc, v in enumerate(by_cnode[child]):
+                    row[loc] += v
+        order = tree.wide_first()
     else:
-        walk(roots[0], 0)
-    return names, order
+        order = tree.depth_first()
+    position = {node: i for i, node in enumerate(order)}
+    rows = sorted(((node, row) for node, row in by_cnode.items() if any(row)),
+                  key=lambda item: position[item[0]])
+    return [(position[node], row) for node, row in rows] or [(0, [0.0] * nlocs)]
 
 
-def _metric_xml(cube_metrics, ids, metric, indent):
-    pad = " " * indent
-    lines = [f'{pad}<metric id="{ids[metric.uniq]}" type="EXCLUSIVE">',
-             f"{pad} <disp_name>{escape(metric.name)}</disp_name>",
-             f"{pad} <uniq_name>{escape(metric.uniq)}</uniq_name>",
-             f"{pad} <dtype>{'INTEGER' if metric.integer else 'FLOAT'}</dtype>",
-             f"{pad} <uom>{escape(metric.unit)}</uom>",
-             f"{pad} <url></url>",
-             f"{pad} <descr>{escape(metric.description)}</descr>"]
-    for child in (m for m in cube_metrics if m.parent == metric.uniq):
-        lines += _metric_xml(cube_metrics, ids, child, indent + 1)
-    lines.append(f"{pad}</metric>")
-    return lines
-
-
-def _anchor(report, cube_metrics, ids, names, order):
-    out = ['<?xml version="1.0" encoding="UTF-8"?>', '<cube version="4.4">',
-           ' <attr key="Creator" value="EARL (earl analyze)"/>',
-           f' <attr key="CUBE_CT_AGGR" value="SUM"/>',
-           f' <doc><mirrors><murl></murl></mirrors></doc>', " <metrics>"]
-    for metric in cube_metrics:
-        if metric.parent is None:
-            out += _metric_xml(cube_metrics, ids, metric, 2)
-    out += [" </metrics>", " <program>"]
-    for rid, name in enumerate(names):
-        out += [f'  <region id="{rid}" mod="" begin="-1" end="-1">',
-                f"   <name>{escape(name)}</name>", f"   <mangled_name>{escape(name)}</mangled_name>",
-                "   <paradigm>unknown</paradigm>", "   <role>function</role>",
-                "   <url></url>", "   <descr></descr>", "  </region>"]
-    depth_open = []
-    for cnode, (_, region, depth) in enumerate(order):
-        while depth_open and depth_open[-1] >= depth:
-            out.append("  " + " " * depth_open.pop() + "</cnode>")
-        out.append("  " + " " * depth + f'<cnode id="{cnode}" calleeId="{region}">')
-        depth_open.append(depth)
-    while depth_open:
-        out.append("  " + " " * depth_open.pop() + "</cnode>")
-    out += [" </program>", " <system>", '  <systemtreenode Id="0">', "   <name>machine</name>",
-            "   <class>machine</class>"]
-    for loc in range(len(report.locations)):
-        name = escape(report.location_name(loc))
-        out += [f'   <locationgroup Id="{loc}">', f"    <name>{name}</name>",
-                f"    <rank>{loc}</rank>", "    <type>process</type>",
-                f'    <location Id="{loc}">', f"     <name>{name}</name>", "     <rank>0</rank>",
-                "     <type>thread</type>", "    </location>", "   </locationgroup>"]
-    out += ["  </systemtreenode>", " </system>", "</cube>", ""]
-    return "\n".join(out).encode()
-
-
-def metric_own_values(report, metric):
-    """{(callpath id, location): value} of `metric` minus its metric children: what Cube stores."""
-    own = {}
-    for cp, loc, v in report.cells(metric):
-        own[cp, loc] = own.get((cp, loc), 0.0) + v
-    for child, info in report.metrics.items():
-        if info["parent"] == metric:
-            for cp, loc, v in report.cells(child):
-                own[cp, loc] = own.get((cp, loc), 0.0) - v
-    return own
+def _index_and_data(metric, rows):
+    index = (_INDEX_HEADER + struct.pack("<iHBi", 1, 0, _SPARSE_INDEX, len(rows))
+             + struct.pack(f"<{len(rows)}i", *(position for position, _ in rows)))
+    values = [v for _, row in rows for v in row]
+    if metric.integer:
+        data = struct.pack(f"<{len(values)}q", *(int(round(v)) for v in values))
+    else:
+        data = struct.pack(f"<{len(values)}d", *values)
+    return index, _DATA_HEADER + data
 
 
 def write_cube(report, path):
     """Write `report` as a Cube4 file at `path` (EarlError when it cannot be written)."""
-    cube_metrics = _cube_metrics(report)
-    names, order = _call_tree(report, cube_metrics)
-    ids = {m.uniq: i for i, m in enumerate(cube_metrics)}
-    row_of = {cp: row for row, (cp, _, _) in enumerate(order)}
+    metrics = cube_metrics(report)
+    outside = any(cp < 0 for m in metrics for cp, _ in m.values)
+    tree = call_tree(report, outside)
+    cnode_of = {cp: node for node, (cp, _, _) in enumerate(tree.cnodes)}
     nlocs = len(report.locations)
     members = []
-    for metric in cube_metrics:
-        values = [0.0] * (len(order) * nlocs)
-        for (cp, loc), v in metric.values.items():
-            values[row_of[cp] * nlocs + loc] += v
-        fmt = "q" if metric.integer else "d"
-        if fmt == "q":
-            values = [int(round(v)) for v in values]
-        index = (_INDEX_HEADER + struct.pack("<iHBi", 1, 0, _SPARSE_INDEX, len(order))
-                 + struct.pack(f"<{len(order)}i", *range(len(order))))
-        data = _DATA_HEADER + struct.pack(f"<{len(values)}{fmt}", *values)
-        members += [(f"{ids[metric.uniq]}.index", index), (f"{ids[metric.uniq]}.data", data)]
-    members.append(("anchor.xml", _anchor(report, cube_metrics, ids, names, order)))
+    for number, metric in enumerate(metrics):
+        index, data = _index_and_data(metric, _rows(metric, tree, cnode_of, nlocs))
+        members += [(f"{number}.index", index), (f"{number}.data", data)]
+    members.append(("anchor.xml", anchor_xml(metrics, tree, processes(report))))
     try:
         with tarfile.open(path, "w", format=tarfile.USTAR_FORMAT) as tar:
             for name, content in members:

@@ -120,6 +120,8 @@ class MetricRow(TypedDict):
     unit: str                     # "sec", "occ" or "bytes"
     pattern: bool
     description: str
+    derived: bool                 # a group Scalasca derives from region/message kinds: its
+                                  # trace analyzer stores no values for it (Cube output)
 
 
 class CounterTotals(TypedDict):
