@@ -69,16 +69,66 @@ def check_by_location(report, metric, totals):
         assert got[loc] == approx(total)
 
 
+# The program frame's MPI calls (every generated trace has them) and the metric their time
+# goes to (Scalasca's Init/Exit).
+FRAME_REGIONS = {"MPI_Init": "mpi_init_exit", "MPI_Finalize": "mpi_init_exit"}
+
+
+# The program of the ProgramBegin records `earl gen` writes (OTF2): the call tree's root.
+PROGRAM = "earl-gen-program"
+
+
+PROGRAM_RECORDS = ("program_begin", "program_end")   # EARL's names of OTF2's program records
+
+
+POSITION_FIELDS = ("pos", "enterptr", "sendptr", "forkptr")
+
+
+class AlogPositions:
+    """The program records only OTF2 holds shift the positions of an archive's events
+    against the ALOG version's: this maps them both ways (0, no event, stays 0)."""
+
+    def __init__(self, otf2_trace):
+        self.of_otf2 = {0: 0}
+        self.to_otf2 = [0]
+        for e in otf2_trace:
+            if e["type"] not in PROGRAM_RECORDS:
+                self.of_otf2[e["pos"]] = len(self.to_otf2)
+                self.to_otf2.append(e["pos"])
+
+    def event(self, event):
+        """An OTF2 event with ALOG's positions."""
+        return {k: self.of_otf2[v] if k in POSITION_FIELDS else v for k, v in event.items()}
+
+    def positions(self, positions):
+        return [self.of_otf2[p] for p in positions]
+
+
+def callpath(truth, path):
+    """The call path `path` (from main) as the report names it: under the program root on
+    OTF2 archives (whose truth has program_root), from main on ALOG (no program records)."""
+    return PROGRAM + "/" + path if "program_root" in truth else path
+
+
+def program_root(truth, loc):
+    """(time, visits) of the program root on location `loc`: its own time, one visit on
+    every location with a ProgramBegin (the master threads; its time there is > 0)."""
+    own = truth.get("program_root", [0.0] * (loc + 1))[loc]
+    return own, 1 if own > 0 else 0
+
+
 def check_profile(report, truth, metric_of_region, problems=None):
     """Per location: time, comp, visits and each MPI class metric are the region times of
-    the truth (`metric_of_region`: MPI region name -> the metric its time goes to); the
-    report counts no problems but `problems` ({name: count})."""
+    the truth (`metric_of_region`: MPI region name -> the metric its time goes to) and the
+    program root's (computation); the report counts no problems but `problems` ({name:
+    count})."""
     for loc, regions in truth["region_time"].items():
         loc = int(loc)
-        assert report.by_location("time")[loc] == approx(sum(t["excl"] for t in regions.values()))
+        root_time, root_visits = program_root(truth, loc)
+        assert report.by_location("time")[loc] == approx(sum(t["excl"] for t in regions.values()) + root_time)
         assert report.by_location("comp")[loc] == approx(
-            sum(t["excl"] for r, t in regions.items() if r not in metric_of_region))
-        assert report.by_location("visits")[loc] == sum(t["count"] for t in regions.values())
+            sum(t["excl"] for r, t in regions.items() if r not in metric_of_region) + root_time)
+        assert report.by_location("visits")[loc] == sum(t["count"] for t in regions.values()) + root_visits
         for metric in set(metric_of_region.values()):
             expected = sum(t["excl"] for r, t in regions.items() if metric_of_region.get(r) == metric)
             assert report.by_location(metric).get(loc, 0.0) == approx(expected)

@@ -87,10 +87,11 @@ def test_otf2_to_alog_drops_what_alog_cannot_carry(tmp_path, capsys):
     assert main(["convert", src, str(tmp_path / "t.alog")]) == 0
     out = capsys.readouterr().out
     forks = truth["rounds"] * 3
-    assert "dropped (no ALOG equivalent): fork %d, join %d" % (forks, forks) in out
+    assert "dropped (no ALOG equivalent): program_begin 3, fork %d, join %d, program_end 3" % (
+        forks, forks) in out
     assert "%d collective exits written as plain exits" % (truth["collectives"] * 3) in out
     with earl.EventTrace(src) as o, earl.EventTrace(str(tmp_path / "t.alog")) as a:
-        kept = [e for e in o if e["type"] not in ("fork", "join")]
+        kept = [e for e in o if e["type"] not in ("fork", "join", "program_begin", "program_end")]
         assert len(a) == len(kept) == truth["events"] - 2 * forks
         key = lambda e: {k: v for k, v in comparable(e).items() if k not in ("pos", "enterptr", "sendptr")}
         assert [key(e) for e in a] == [key(e) for e in kept]
@@ -258,3 +259,89 @@ def test_a_damaged_input_is_converted_up_to_the_damage_and_says_so(tmp_path, cap
     assert main(["convert", str(cut), str(tmp_path / "strict.otf2"), "--strict"]) == 1
     assert f"line {cut_line + 1}" in capsys.readouterr().err
     assert not (tmp_path / "strict.otf2").exists()
+
+
+# ------------------------------------------------------------------ OTF2 for Scalasca
+@needs_otf2
+def test_alog_without_mpi_init_gets_a_zero_length_frame(tmp_path):
+    """Scalasca's analysis needs MPI_Init's end as the first point all ranks share: an input
+    without MPI_Init gets, in OTF2, a zero-length MPI_Init (file "MPI") at each location's
+    first event and a zero-length MPI_Finalize at its last; the input's events are as they
+    were. Times by hand: location 0 starts at 10 us and ends at 50 us, location 1 at 12 and
+    40 us."""
+    otf2 = pytest.importorskip("otf2")
+    src = alog_file(tmp_path, "noinit.alog", [
+        "-3 0 0 2 0 0", "-13 0 1 2 0 0 red:solid work", "-13 0 3 4 0 0 red:solid MPI_Send",
+        "-13 0 5 6 0 0 red:solid MPI_Recv",
+        "1 0 0 0 0 10", "3 0 0 0 0 20", "-101 0 0 1 0 21 7 64", "4 0 0 0 0 25", "2 0 0 0 0 50",
+        "1 1 0 0 0 12", "5 1 0 0 0 22", "-102 1 0 0 0 30 7 64", "6 1 0 0 0 31", "2 1 0 0 0 40"])
+    out = tmp_path / "noinit.otf2"
+    summary = convert(src, out)
+    assert summary["frame_events_added"] == 8
+    assert summary["events_written"] == summary["events_read"] == 10
+    assert "added 8 events: a zero-length MPI_Init at the first event" in describe(src, str(out), summary)
+    with otf2.reader.open(str(out)) as reader:
+        regions = {r.name: r for r in reader.definitions.regions}
+        for name in ("MPI_Init", "MPI_Finalize"):
+            assert regions[name].source_file == "MPI" and regions[name].paradigm == otf2.Paradigm.MPI
+        per_location = {}
+        for loc, ev in reader.events:
+            if type(ev).__name__ in ("Enter", "Leave"):
+                per_location.setdefault(loc._ref, []).append(
+                    (type(ev).__name__, ev.time, ev.region.name))
+    assert per_location[0][:2] == [("Enter", 10, "MPI_Init"), ("Leave", 10, "MPI_Init")]
+    assert per_location[0][-2:] == [("Enter", 50, "MPI_Finalize"), ("Leave", 50, "MPI_Finalize")]
+    assert per_location[1][:2] == [("Enter", 12, "MPI_Init"), ("Leave", 12, "MPI_Init")]
+    assert per_location[1][-2:] == [("Enter", 40, "MPI_Finalize"), ("Leave", 40, "MPI_Finalize")]
+    assert [e[2] for e in per_location[0][2:-2]] == ["work", "MPI_Send", "MPI_Send", "work"]
+    # back to ALOG: the added calls are the only difference
+    convert(out, tmp_path / "back.alog")
+    back = Alog(str(tmp_path / "back.alog")).events
+    frame = [e for e in back if e[0] in ("enter", "exit") and e[3] in ("MPI_Init", "MPI_Finalize")]
+    assert len(frame) == 8
+    by_location = lambda events: sorted(events, key=lambda e: (e[1], e[2]))   # stable
+    assert by_location(e for e in back if e not in frame) == by_location(Alog(src).events)
+
+
+@needs_otf2
+def test_input_with_mpi_init_and_program_records_keeps_them(tmp_path):
+    """Score-P's trace has MPI_Init and ProgramBegin/ProgramEnd: OTF2 -> OTF2 keeps the
+    program records (name and count as the input's, read with the official reader) and adds
+    no MPI_Init."""
+    otf2 = pytest.importorskip("otf2")
+    earl_reads_otf2()
+    src = os.path.join(SHARED, "ping-pong-otf2", "traces.otf2")
+    out = tmp_path / "pp.otf2"
+    summary = convert(src, out)
+    assert summary["frame_events_added"] == 0 and "program_begin" not in summary["dropped"]
+
+    def program_records(path):
+        with otf2.reader.open(str(path)) as reader:
+            return [(type(ev).__name__, getattr(ev, "program_name", None))
+                    for _, ev in reader.events if type(ev).__name__.startswith("Program")]
+    got, expected = program_records(out), program_records(src)
+    assert sorted(got) == sorted(expected) and len(got) == 4
+    with otf2.reader.open(str(out)) as reader:
+        program = [r for r in reader.definitions.regions if r.region_role == otf2.RegionRole.ARTIFICIAL
+                   and r.paradigm == otf2.Paradigm.MEASUREMENT_SYSTEM and r.name == "ping-pong.otf2"]
+        assert [r.canonical_name for r in program][-1] == expected[0][1]
+        assert sum(1 for r in reader.definitions.regions if r.name == "MPI_Init") == 1
+
+
+@needs_otf2
+def test_otf2_threads_stay_threads_of_their_process(tmp_path):
+    """A generated archive with 3 processes of 2 threads: OTF2 -> OTF2 keeps 3 processes
+    (location groups) of 2 threads each, MPI_COMM_WORLD of 3 ranks, and adds no MPI_Init
+    (the master threads call it; threads are no MPI processes)."""
+    otf2 = pytest.importorskip("otf2")
+    earl_reads_otf2()
+    generate(tmp_path / "t.otf2", events=3000, locations=3, threads=2)
+    summary = convert(tmp_path / "t.otf2", tmp_path / "c.otf2")
+    assert summary["frame_events_added"] == 0
+    with otf2.reader.open(str(tmp_path / "c.otf2")) as reader:
+        d = reader.definitions
+        assert [g.name for g in d.location_groups] == ["MPI Rank 0", "MPI Rank 1", "MPI Rank 2"]
+        assert [(loc.name, loc.group.name) for loc in d.locations] == [
+            (thread, "MPI Rank %d" % p) for p in range(3) for thread in ("Master thread", "OpenMP thread 1")]
+        world = [c for c in d.comms if c.name == "MPI_COMM_WORLD"][0]
+        assert [m.name for m in world.group.members] == ["Master thread"] * 3

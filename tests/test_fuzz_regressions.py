@@ -118,7 +118,8 @@ def test_fuzz_archive_reads_as_generated(tmp_path):
     # The unmutated archive is a whole trace: every finding above is the mutation's doing.
     truth = earl.generate.generate(str(tmp_path / "traces.otf2"), locations=2, events=60, seed=1,
                                    truth_path=str(tmp_path / "truth.json"))
-    assert len(earl.EventTrace(str(tmp_path / "traces.otf2"))) == truth["events"]
+    # the truth's events and one ProgramBegin/ProgramEnd per process
+    assert len(earl.EventTrace(str(tmp_path / "traces.otf2"))) == truth["events"] + 2 * 2
 
 
 def test_libotf2_fault_ends_in_an_earl_error_where_libotf2_survives_it(tmp_path):

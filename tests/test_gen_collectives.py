@@ -12,7 +12,7 @@ import pytest
 
 import earl
 from gen_truth_checks import generated  # noqa: F401 (the fixture of test_analysis' tests)
-from gen_truth_checks import STANDARD_CASES, approx, check_profile, generate_and_analyze, needs_otf2
+from gen_truth_checks import FRAME_REGIONS, callpath, STANDARD_CASES, approx, check_profile, generate_and_analyze, needs_otf2
 from test_analysis import MPI_REGIONS, test_late_senders_are_the_injected_ones  # noqa: F401
 
 
@@ -101,10 +101,10 @@ def test_collective_waits_are_the_injected_ones(generated_run):
             assert got[loc] == approx(wait), (metric, loc)
         regions = {r for r, ms in METRICS.items() if metric == ms[0]}
         if entry["count"]:
-            assert set(report.by_callpath(metric)) == {"main/" + r for r in regions}
+            assert set(report.by_callpath(metric)) == {callpath(truth, "main/" + r) for r in regions}
 
 
-COLLECTIVE_REGIONS = dict(MPI_REGIONS, **{r: "mpi_collective" for r in METRICS if r != "MPI_Barrier"})
+COLLECTIVE_REGIONS = dict(MPI_REGIONS, **FRAME_REGIONS, **{r: "mpi_collective" for r in METRICS if r != "MPI_Barrier"})
 
 
 def test_profile_is_the_region_time_of_the_truth(generated_run):

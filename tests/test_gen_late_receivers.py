@@ -11,7 +11,7 @@ import pytest
 
 import earl
 from gen_truth_checks import generated  # noqa: F401 (the fixture of test_analysis' tests)
-from gen_truth_checks import (ALOG_NEIGHBORS, STANDARD_CASES, approx, check_by_location,
+from gen_truth_checks import (FRAME_REGIONS, callpath, ALOG_NEIGHBORS, STANDARD_CASES, approx, check_by_location,
                               check_profile, generate_and_analyze, needs_otf2, otf2_streams)
 from test_analysis import (MPI_REGIONS, test_collective_waits_are_the_injected_imbalance,  # noqa: F401
                            test_late_senders_are_the_injected_ones)
@@ -42,10 +42,10 @@ def test_late_receivers_are_the_injected_ones(generated):
     for loc, wait in expected.items():
         assert got[loc] == approx(wait)
     paths = report.by_callpath("mpi_latereceiver")
-    assert set(paths) <= {"main/step/exchange/" + s for s in SENDS}
+    assert set(paths) <= {callpath(truth, "main/step/exchange/" + s) for s in SENDS}
     # The injected ones wait in MPI_Ssend, far longer than a standard send ever waits.
-    ssend = paths["main/step/exchange/MPI_Ssend"]
-    assert ssend > 10 * paths.get("main/step/exchange/MPI_Send", 0.0)
+    ssend = paths[callpath(truth, "main/step/exchange/MPI_Ssend")]
+    assert ssend > 10 * paths.get(callpath(truth, "main/step/exchange/MPI_Send"), 0.0)
 
 
 def test_each_injection_is_one_ssend(generated_run):
@@ -58,7 +58,7 @@ def test_each_injection_is_one_ssend(generated_run):
     assert report.instances("mpi_latereceiver") >= ssends - truth["injected"]["late_senders"]
 
 
-P2P_REGIONS = dict(MPI_REGIONS, MPI_Ssend="mpi_point2point")
+P2P_REGIONS = dict(MPI_REGIONS, **FRAME_REGIONS, MPI_Ssend="mpi_point2point")
 
 
 def test_profile_is_the_region_time_of_the_truth(generated):

@@ -7,7 +7,7 @@ import pytest
 
 import earl
 from gen_truth_checks import generated  # noqa: F401 (the fixture of test_analysis' tests)
-from gen_truth_checks import STANDARD_CASES, approx, check_profile, generate_and_analyze, needs_otf2
+from gen_truth_checks import FRAME_REGIONS, callpath, STANDARD_CASES, approx, check_profile, generate_and_analyze, needs_otf2
 from script_checks import have_otf2
 from test_analysis import (MPI_REGIONS, test_collective_waits_are_the_injected_imbalance,  # noqa: F401
                            test_late_senders_are_the_injected_ones)
@@ -51,7 +51,7 @@ def test_fence_waits_are_the_injected_ones(generated):
     assert got.keys() == expected.keys()
     for loc, wait in expected.items():
         assert got[loc] == approx(wait)
-    assert set(report.by_callpath("mpi_rma_wait_at_fence")) == {"main/step/MPI_Win_fence"}
+    assert set(report.by_callpath("mpi_rma_wait_at_fence")) == {callpath(truth, "main/step/MPI_Win_fence")}
 
 
 def test_closing_fence_waits_come_from_the_injected_imbalance(generated, tmp_path):
@@ -82,10 +82,10 @@ def test_window_create_and_free_waits(generated, metric, key, region):
         assert got[loc] == approx(wait)
     assert report.instances(metric) == count
     if count:
-        assert set(report.by_callpath(metric)) == {"main/" + region}
+        assert set(report.by_callpath(metric)) == {callpath(truth, "main/" + region)}
 
 
-RMA_REGIONS = dict(MPI_REGIONS, MPI_Win_fence="mpi_rma_synchronization",
+RMA_REGIONS = dict(MPI_REGIONS, **FRAME_REGIONS, MPI_Win_fence="mpi_rma_synchronization",
                    MPI_Put="mpi_rma_communication", MPI_Win_create="mpi_mgmt_win",
                    MPI_Win_free="mpi_mgmt_win")
 
@@ -96,17 +96,21 @@ def test_profile_is_the_region_time_of_the_truth(generated):
 
 def test_event_counts_per_format(tmp_path):
     """ALOG holds the truth's events; OTF2 adds per put its RmaPut and completion, per
-    window call RmaCollectiveBegin/End, and RmaWinCreate/RmaWinDestroy once per process."""
+    window call RmaCollectiveBegin/End, RmaWinCreate/RmaWinDestroy once per process, and
+    per process ProgramBegin/ProgramEnd. Its truth adds what only OTF2 holds: the program
+    root and the collectives' counts."""
     from earl.generate import generate
     truth = generate(tmp_path / "c.alog", locations=3, events=3000, seed=4, **RMA)
     assert len(earl.EventTrace(str(tmp_path / "c.alog"))) == truth["events"]
     if not have_otf2():
         return
-    assert generate(tmp_path / "c.otf2", locations=3, events=3000, seed=4, **RMA) == \
-        dict(truth, format="otf2")
+    otf2_truth = generate(tmp_path / "c.otf2", locations=3, events=3000, seed=4, **RMA)
+    otf2_only = ("format", "program_root", "message_counts")
+    assert {k: v for k, v in otf2_truth.items() if k not in otf2_only} == \
+        {k: v for k, v in truth.items() if k not in otf2_only}
     n, rma = truth["locations"], truth["rma"]
     assert len(earl.EventTrace(str(tmp_path / "c.otf2"))) == \
-        truth["events"] + 2 * rma["puts"] + 2 * n * (rma["fences"] + 2) + 2 * n
+        truth["events"] + 2 * rma["puts"] + 2 * n * (rma["fences"] + 2) + 2 * n + 2 * n
 
 
 # ----------------------------------------------------------------- OTF2, as Score-P writes it

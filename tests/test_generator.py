@@ -228,15 +228,16 @@ def test_known_output_is_stable(tmp_path):
     assert lines[0] == "-3 0 0 4 0 0"
     assert lines[1] == "-13 0 1 2 0 0 gray:solid main"
     assert "-15 3 0 0 0 0 rank 3" in lines
-    assert truth["events"] == 8 and truth["rounds"] == 0
+    # No rounds: per process main, MPI_Init and MPI_Finalize, entered and left.
+    assert truth["events"] == 4 * 6 and truth["rounds"] == 0
     path, truth = gen(tmp_path, "r.alog", events=2000, seed=1)
     trace = Alog(path)
     assert [e[:3] for e in trace.events[:4]] == [
-        ("enter", 2, 1000), ("enter", 0, 1001), ("enter", 0, 1002), ("enter", 1, 1002)]
+        ("enter", 2, 1000), ("enter", 0, 1001), ("enter", 1, 1002), ("enter", 0, 1003)]
     # Update this digest only when the program model is changed on purpose.
     with open(path, "rb") as f:
         assert hashlib.sha256(f.read()).hexdigest() == (
-            "c9f70dbc581ef00e1984dc9e87c1a53926f79ae95a5b431aad3f32d80fff17ef")
+            "4b8b00c77228a082a04277aee974c5c35e2c1600e30e12f1e6e5513a138c7b7d")
 
 
 # ------------------------------------------------------------------ trace invariants
@@ -367,7 +368,7 @@ def test_one_thread_and_permuted_ranks_leave_alog_unchanged(tmp_path):
 def test_exclusive_time_is_inclusive_minus_direct_children(tmp_path):
     path, truth = gen(tmp_path, events=3000, seed=2)
     rt = truth["region_time"]["1"]
-    children = {"main": ["step", "MPI_Allreduce", "MPI_Barrier"],
+    children = {"main": ["MPI_Init", "step", "MPI_Allreduce", "MPI_Barrier", "MPI_Finalize"],
                 "step": ["compute", "exchange", "update"], "compute": ["kernel"],
                 "exchange": ["MPI_Send", "MPI_Recv"]}
     for parent, kids in children.items():
@@ -421,10 +422,11 @@ def test_truth_lists_are_capped_but_counts_complete(tmp_path):
 
 def test_event_target(tmp_path):
     _, t0 = gen(tmp_path, "z.alog", events=0)
-    assert t0["events"] == 8 and t0["rounds"] == 0 and t0["messages"] == 0
-    _, t1 = gen(tmp_path, "o.alog", events=8)   # main enter and exit reach it already
-    assert t1["rounds"] == 0 and t1["events"] == 8
-    _, t1 = gen(tmp_path, "o.alog", events=9)
+    # Per process main, MPI_Init and MPI_Finalize, entered and left.
+    assert t0["events"] == 24 and t0["rounds"] == 0 and t0["messages"] == 0
+    _, t1 = gen(tmp_path, "o.alog", events=24)   # the program frame reaches it already
+    assert t1["rounds"] == 0 and t1["events"] == 24
+    _, t1 = gen(tmp_path, "o.alog", events=25)
     assert t1["rounds"] == 1
     _, t = gen(tmp_path, "k.alog", events=10000)
     assert 10000 <= t["events"] < 10000 + 200

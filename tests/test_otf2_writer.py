@@ -4,7 +4,8 @@ Archives are read with the official `otf2` Python package (independent of EARL's
 and compared with the ALOG version of the same options, read with the small reader of
 tests/test_generator.py: definitions, counts per record kind, rank -> location translation
 under --permute-ranks, times, threads. Then both versions are opened with earl.EventTrace
-and must give identical events and identical results of the example scripts.
+and must give identical events and identical results of the example scripts, apart from the
+program records (ProgramBegin/ProgramEnd, one each per process) that only OTF2 holds.
 """
 import collections
 import os
@@ -20,6 +21,7 @@ import earl
 from earl import _core
 from earl.generate import generate
 
+from gen_truth_checks import PROGRAM_RECORDS, AlogPositions
 from test_generator import Alog
 
 otf2 = pytest.importorskip("otf2", reason="the official otf2 Python package is not installed")
@@ -29,6 +31,8 @@ pytestmark = pytest.mark.skipif("otf2" not in _core.generator_formats(),
 
 ROOT = Path(__file__).resolve().parents[1]
 COLLECTIVES = ("MPI_Allreduce", "MPI_Barrier")
+# Truth keys of what only OTF2 holds: the program root and the collective records' counts.
+OTF2_ONLY_TRUTH = {"format", "program_root", "message_counts"}
 
 
 def gen_both(tmp_path, name="run", **options):
@@ -60,6 +64,7 @@ class Archive:
             members = self.comm.group.members           # rank -> Location (translated)
             self.rank_location = [index[m._ref] for m in members]
             self.per_location = collections.defaultdict(list)
+            self.program = collections.defaultdict(list)
             self.raw = collections.defaultdict(list)
             for loc, ev in reader.events:
                 kind = type(ev).__name__
@@ -80,6 +85,10 @@ class Archive:
                     self.per_location[l].append(("fork", ev.time, ev.number_of_requested_threads))
                 elif kind == "ThreadJoin":
                     self.per_location[l].append(("join", ev.time))
+                elif kind == "ProgramBegin":
+                    self.program[l].append(("begin", ev.time, ev.program_name, list(ev.program_arguments)))
+                elif kind == "ProgramEnd":
+                    self.program[l].append(("end", ev.time))
                 elif kind not in ("MpiCollectiveBegin", "MpiCollectiveEnd"):
                     raise AssertionError("unexpected record %s" % kind)
 
@@ -111,10 +120,28 @@ def test_archive_matches_the_alog_version(tmp_path, options):
     n = options.get("locations", 4)
     t = options.get("threads", 1)
 
-    # clock: microseconds, offset 0, so OTF2 timestamps are the ALOG times exactly
+    # clock: microseconds, offset 0, so OTF2 timestamps are the ALOG times exactly; the
+    # trace ends with the last ProgramEnd
     assert archive.clock.timer_resolution == 1000000
     assert archive.clock.global_offset == 0
-    assert archive.clock.trace_length == trace.events[-1][2]
+    assert archive.clock.trace_length == max(r[1] for recs in archive.program.values() for r in recs)
+    assert archive.clock.trace_length > trace.events[-1][2]
+
+    # program records: ProgramBegin first and ProgramEnd last on every master thread, around
+    # main, with the truth's program root time between them and main
+    for l in range(n * t):
+        recs, events = archive.program[l], archive.per_location[l]
+        if l % t:
+            assert recs == []
+            continue
+        assert [r[0] for r in recs] == ["begin", "end"]
+        assert recs[0][2] == "earl-gen-program" and recs[0][3] == []
+        assert type(archive.raw[l][0]).__name__ == "ProgramBegin"
+        assert type(archive.raw[l][-1]).__name__ == "ProgramEnd"
+        assert events[0][::2] == ("enter", "main") and events[-1][::2] == ("exit", "main")
+        assert recs[0][1] < events[0][1] and events[-1][1] < recs[1][1]
+        own = (events[0][1] - recs[0][1]) + (recs[1][1] - events[-1][1])
+        assert to["program_root"][l] == pytest.approx(own / 1e6, abs=1e-12)
 
     # system tree, processes, threads (Score-P's names, types and location ids)
     d = archive.defs
@@ -133,21 +160,42 @@ def test_archive_matches_the_alog_version(tmp_path, options):
         assert loc._ref == (k << 32) | p
         assert loc.number_of_events == len(archive.raw[l])
 
-    # regions: names, canonical names, paradigms and roles
+    # regions: names, canonical names, paradigms, roles and source files as Score-P writes
+    # them (Scalasca takes a region for MPI only with file "MPI"), then the program's region
     regions = {r.name: r for r in d.regions}
-    assert [r.name for r in d.regions] == trace.regions
-    for r in d.regions:
+    assert [r.name for r in d.regions][:-1] == trace.regions
+    for r in list(d.regions)[:-1]:
         assert r.canonical_name == r.name
     roles = {"MPI_Send": otf2.RegionRole.POINT2POINT, "MPI_Recv": otf2.RegionRole.POINT2POINT,
              "MPI_Allreduce": otf2.RegionRole.COLL_ALL2ALL,
-             "MPI_Barrier": otf2.RegionRole.BARRIER, "main": otf2.RegionRole.FUNCTION}
+             "MPI_Barrier": otf2.RegionRole.BARRIER, "MPI_Init": otf2.RegionRole.FUNCTION,
+             "MPI_Finalize": otf2.RegionRole.FUNCTION, "main": otf2.RegionRole.FUNCTION}
     for name, role in roles.items():
         assert regions[name].region_role == role, name
-        assert regions[name].paradigm == (otf2.Paradigm.MPI if name.startswith("MPI_")
-                                          else otf2.Paradigm.USER)
+        mpi = name.startswith("MPI_")
+        assert regions[name].paradigm == (otf2.Paradigm.MPI if mpi else otf2.Paradigm.USER)
+        assert regions[name].source_file == ("MPI" if mpi else "")
     if t > 1:
         assert regions["parallel"].paradigm == otf2.Paradigm.OPENMP
         assert regions["parallel"].region_role == otf2.RegionRole.PARALLEL
+        assert regions["parallel"].source_file == "OMP"
+    program = list(d.regions)[-1]
+    assert (program.name, program.canonical_name) == ("earl-gen-program", "earl-gen-program")
+    assert program.region_role == otf2.RegionRole.ARTIFICIAL
+    assert program.paradigm == otf2.Paradigm.MEASUREMENT_SYSTEM
+
+    # system tree: machine > node > processes, with their domains
+    machine, node = d.system_tree_nodes
+    assert (machine.class_name, machine.parent) == ("machine", None)
+    assert (node.class_name, node.parent) == ("node", machine)
+    assert all(group.system_tree_parent == node for group in d.location_groups)
+    domains = {(x.system_tree_node, x.system_tree_node_domain) for x in d.system_tree_node_domains}
+    assert domains == {(machine, otf2.SystemTreeDomain.MACHINE), (node, otf2.SystemTreeDomain.SHARED_MEMORY)}
+
+    # the MPI paradigm with Score-P's name templates
+    properties = {(x.paradigm, x.property): x.value for x in d.paradigm_properties}
+    assert properties == {(otf2.Paradigm.MPI, otf2.ParadigmProperty.COMM_NAME_TEMPLATE): "Comm ${id}",
+                          (otf2.Paradigm.MPI, otf2.ParadigmProperty.RMA_WIN_NAME_TEMPLATE): "Win ${id}"}
 
     # MPI_COMM_WORLD: COMM_LOCATIONS (the master threads) and a COMM_GROUP of ranks
     assert archive.comm.name == "MPI_COMM_WORLD"
@@ -160,6 +208,10 @@ def test_archive_matches_the_alog_version(tmp_path, options):
     assert archive.rank_location == expected
     if options.get("permute_ranks"):
         assert archive.rank_location != list(range(0, n * t, t))
+    # MPI_COMM_SELF on a COMM_SELF group without members, as Score-P defines it
+    self_comm = [c for c in d.comms if c.name == "MPI_COMM_SELF"]
+    assert len(self_comm) == 1 and self_comm[0].group.group_type == otf2.GroupType.COMM_SELF
+    assert self_comm[0].group.paradigm == otf2.Paradigm.MPI and len(self_comm[0].group.members) == 0
 
     # counts per record kind
     kinds = collections.Counter(e[0] for e in trace.events)
@@ -172,14 +224,18 @@ def test_archive_matches_the_alog_version(tmp_path, options):
     assert archive.records["MpiCollectiveEnd"] == collectives
     assert archive.records["ThreadFork"] == kinds["fork"] == archive.records["ThreadJoin"]
     assert (kinds["fork"] > 0) == (t > 1)
+    assert archive.records["ProgramBegin"] == archive.records["ProgramEnd"] == n
 
     # every location's events: same kinds, times, regions, peers (ranks translated), tags
     assert archive.per_location == alog_per_location(trace)
 
-    # the ground truth does not depend on the format
-    assert {k: v for k, v in ta.items() if k != "format"} == \
-        {k: v for k, v in to.items() if k != "format"}
+    # the ground truth does not depend on the format, but for what only OTF2 holds
+    assert {k: v for k, v in ta.items() if k not in OTF2_ONLY_TRUTH} == \
+        {k: v for k, v in to.items() if k not in OTF2_ONLY_TRUTH}
     assert ta["format"] == "alog" and to["format"] == "otf2"
+    assert "program_root" not in ta
+    p2p = ("syncs_send", "syncs_recv", "comms_send", "comms_recv", "bytes_sent", "bytes_rcvd")
+    assert ta["message_counts"] == {k: to["message_counts"][k] for k in p2p}
 
 
 def test_collective_records_wrap_the_collective(tmp_path):
@@ -335,13 +391,16 @@ def test_alog_and_otf2_give_identical_events(tmp_path, otf2_cache, options):
     alog, anchor, truth, _ = gen_both(tmp_path, **dict(options))
     with earl.EventTrace(alog) as a, earl.EventTrace(anchor, cache=otf2_cache) as o:
         assert o.format() == "otf2" and a.format() == "alog"
-        assert len(a) == len(o) == truth["events"]
+        processes = options.get("locations", 4)
+        assert len(a) == len(o) - 2 * processes == truth["events"]
         assert a.nrlocs() == o.nrlocs()
-        assert a.regions() == o.regions()
-        assert a.types() == o.types()
+        assert a.regions() + ["earl-gen-program"] == o.regions()
+        assert set(a.types()) | set(PROGRAM_RECORDS) == set(o.types())
         assert a.problems() == o.problems()
+        at = AlogPositions(o)
+        otf2_events = [at.event(e) for e in o if e["type"] not in PROGRAM_RECORDS]
         collective_exits = 0
-        for ea, eo in zip(a, o):
+        for ea, eo in zip(a, otf2_events):
             assert comparable(ea) == comparable(eo), (ea, eo)
             if eo["type"] == "send" or eo["type"] == "recv":
                 assert ea["com"] == -1 and eo["com"] == 0
@@ -360,8 +419,8 @@ def test_alog_and_otf2_give_identical_events(tmp_path, otf2_cache, options):
         # state pointers agree too at a few positions
         for pos in (1, len(a) // 3, len(a) // 2, len(a)):
             for loc in range(a.nrlocs()):
-                assert a.stack(loc, pos) == o.stack(loc, pos)
-            assert a.queue(-1, -1, pos) == o.queue(-1, -1, pos)
+                assert a.stack(loc, pos) == at.positions(o.stack(loc, at.to_otf2[pos]))
+            assert a.queue(-1, -1, pos) == at.positions(o.queue(-1, -1, at.to_otf2[pos]))
 
 
 def _load(name):
@@ -379,7 +438,11 @@ def test_scripts_give_identical_results(tmp_path, otf2_cache, options):
     for name in ("wasted_time", "messages_out_of_order", "region_statistics"):
         fn = _load(name)[name]
         with earl.EventTrace(alog) as a, earl.EventTrace(anchor, cache=otf2_cache) as o:
-            assert fn(a) == fn(o), name
+            got = fn(o)
+            if name == "messages_out_of_order":     # (pos, ...): positions as ALOG's
+                at = AlogPositions(o)
+                got = [(at.of_otf2[f[0]],) + tuple(f[1:]) for f in got]
+            assert fn(a) == got, name
     with earl.EventTrace(anchor, cache=otf2_cache) as o:
         assert _load("wasted_time")["wasted_time"](o)[0] == truth["late_sender_wait_total"]
         assert len(_load("messages_out_of_order")["messages_out_of_order"](o)) == \
@@ -402,18 +465,23 @@ def test_multichunk_archive_random_access(tmp_path, otf2_cache):
         c = lambda e: {k: v for k, v in e.items() if k not in skip}
         cache = {"True": True, "False": False}[sys.argv[3]]
         a, o = earl.EventTrace(sys.argv[1]), earl.EventTrace(sys.argv[2], cache=cache)
-        assert len(a) == len(o)
+        sys.path.insert(0, sys.argv[4])
+        from gen_truth_checks import AlogPositions
+        at = AlogPositions(o)            # past OTF2's program records (2 per location)
+        assert len(a) == len(at.to_otf2) - 1 == len(o) - 4
+        alog_like = lambda e: c(at.event(e))
         rng = random.Random(3)
         for i in range(300):
             p = rng.randint(1, len(a))
-            assert c(a.event(p)) == c(o.event(p)), p
-            assert a.stack(i % 2, p) == o.stack(i % 2, p), p
-        for ea, eo in zip(a, o):
-            assert c(ea) == c(eo), (ea, eo)
+            assert c(a.event(p)) == alog_like(o.event(at.to_otf2[p])), p
+            assert a.stack(i % 2, p) == at.positions(o.stack(i % 2, at.to_otf2[p])), p
+        for ea, p in zip(a, at.to_otf2[1:]):
+            assert c(ea) == alog_like(o.event(p)), (ea, p)
         o.close()
         print("ok")
     """)
-    result = subprocess.run([sys.executable, "-c", script, alog, anchor, str(otf2_cache)],
+    result = subprocess.run([sys.executable, "-c", script, alog, anchor, str(otf2_cache),
+                             str(Path(__file__).resolve().parent)],
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 0 and result.stdout.strip() == "ok", \
         "exit %d: %s" % (result.returncode, result.stderr[-2000:])

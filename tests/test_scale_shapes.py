@@ -10,6 +10,7 @@ import pytest
 
 import earl
 from alog_traces import SeededSource
+from gen_truth_checks import PROGRAM_RECORDS, AlogPositions
 from earl.generate import generate
 from reference_model import ReferenceTrace
 from test_model_based import BDISTS, HSIZES, Checker, check_event_dict, corner
@@ -117,20 +118,23 @@ def test_otf2_random_access_equals_alog_scan(shapes, name):
     with earl.EventTrace(alog, bdist=0, hsize=10) as scan:
         want = [scan.event(p) for p in range(1, len(scan) + 1)]   # bdist 0: one pass
     keys = ("loc", "time", "enterptr", "sendptr", "tag", "len", "region")
+    with earl.EventTrace(otf2, bdist=0, hsize=10) as tr:
+        at = AlogPositions(tr)           # past the program records only OTF2 holds
     for cache in (True, False):
         with earl.EventTrace(otf2, bdist=50, hsize=8, memory=20000, cache=cache) as tr:
             assert tr.bookmarks()["memory"] <= 20000
-            order = list(range(1, len(tr) + 1))
+            assert len(tr) == len(want) + sum(1 for e in tr if e["type"] in PROGRAM_RECORDS)
+            order = list(range(1, len(want) + 1))
             SeededSource(3).shuffle(order)
             for p in order:
-                got = tr.event(p)
+                got = at.event(tr.event(at.to_otf2[p]))
                 for key in keys:
                     if key in want[p - 1]:
                         assert got[key] == want[p - 1][key], (name, cache, p, key)
             for p in order[:40]:
-                assert tr.queue(-1, -1, p) == ref.queue(-1, -1, p)
+                assert at.positions(tr.queue(-1, -1, at.to_otf2[p])) == ref.queue(-1, -1, p)
                 loc = want[p - 1]["loc"]
-                assert tr.stack(loc, p) == ref.stack(loc, p)
+                assert at.positions(tr.stack(loc, at.to_otf2[p])) == ref.stack(loc, p)
 
 
 def test_budget_widens_instead_of_growing(shapes):

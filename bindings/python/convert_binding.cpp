@@ -42,6 +42,7 @@ void bind_convert(py::module_& m) {
         out["collective_exits_plain"] = s.collective_exits_plain;
         out["times_rounded"] = s.times_rounded;
         out["ties_reordered"] = s.ties_reordered;
+        out["frame_events_added"] = s.frame_events_added;
         py::list damaged;
         for (const std::string& line : s.damaged) damaged.append(text(line));
         out["damaged"] = damaged;

@@ -170,6 +170,33 @@ py::dict truth_to_python(const gen::GenOptions& options, const gen::GenResult& r
   d["truncated"] = truncated;
   d["bytes_received_per_location"] = t.bytes_received_per_location;
   d["bytes_sent_per_location"] = t.bytes_sent_per_location;
+  const bool otf2 = options.format == "otf2";
+  // ALOG has no program records: its traces have no program root.
+  if (otf2) d["program_root"] = t.program_root;
+  d["mpi_init_completion"] = t.mpi_init_completion;
+  d["mpi_finalize_wait"] = t.mpi_finalize_wait;
+  py::dict counts;
+  counts["syncs_send"] = t.counts.syncs_send;
+  counts["syncs_recv"] = t.counts.syncs_recv;
+  counts["comms_send"] = t.counts.comms_send;
+  counts["comms_recv"] = t.counts.comms_recv;
+  counts["bytes_sent"] = t.bytes_sent_per_location;
+  counts["bytes_rcvd"] = t.bytes_received_per_location;
+  // ALOG has no collective records (its collectives are plain regions).
+  if (otf2) {
+    counts["syncs_coll"] = t.counts.syncs_coll;
+    counts["comms_cxch"] = t.counts.comms_cxch;
+    counts["comms_csrc"] = t.counts.comms_csrc;
+    counts["comms_cdst"] = t.counts.comms_cdst;
+    counts["bytes_cout"] = t.counts.bytes_cout;
+    counts["bytes_cin"] = t.counts.bytes_cin;
+  }
+  d["message_counts"] = counts;
+  // OTF2 only: ALOG has no requests linking an MPI_Isend to the MPI_Waitall completing it.
+  if (options.nonblocking && otf2)
+    d["waitall_late_receivers"] = py::dict("count"_a = t.waitall_late_receiver_count,
+                                           "wait_total"_a = t.waitall_late_receiver_total,
+                                           "by_location"_a = t.waitall_late_receiver_by_location);
   d["region_time"] = region_time(t);
   if (!t.clocks.empty())
     d["clocks"] = list_of(t.clocks, [](const GroundTruth::Clock& clock) {

@@ -1,5 +1,6 @@
 #include "convert/convert.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <memory>
@@ -51,6 +52,26 @@ std::pair<std::string, std::string> split_location_name(const std::string& name)
   return {name.substr(0, at), name.substr(at + 3)};
 }
 
+// OTF2 output: the threads of one process stay its threads (as Score-P names and orders
+// them: "P / Master thread" first, then "P / <thread>", process-major) when every process
+// has the same number of them; otherwise every location is a process of its own.
+void group_threads(TraceHeader& h) {
+  const int n = h.locations;
+  int t = 0;
+  while (t < n && h.process_names[t] == h.process_names[0]) ++t;
+  if (t <= 1 || n % t != 0 || h.process_names[0].empty()) return;
+  for (int l = 0; l < n; ++l) {
+    const int first = l - l % t;
+    if (h.process_names[l] != h.process_names[first]) return;
+    if ((l == first) != (h.thread_names[l] == "Master thread")) return;
+    if (l == first && l > 0 && h.process_names[l] == h.process_names[l - t]) return;
+  }
+  std::vector<std::string> processes;
+  for (int p = 0; p < n / t; ++p) processes.push_back(h.process_names[static_cast<std::size_t>(p) * t]);
+  h.process_names = std::move(processes);
+  h.threads = t;
+}
+
 TraceHeader header_of(const EventTrace& trace, bool otf2_output) {
   const Definitions& defs = trace.definitions();
   TraceHeader h;
@@ -70,6 +91,7 @@ TraceHeader header_of(const EventTrace& trace, bool otf2_output) {
       h.thread_names.push_back(thread);
     }
   }
+  if (otf2_output) group_threads(h);
   for (SymbolId r = 0; r < defs.regions.size(); ++r) {
     RegionDef region;
     region.name = defs.regions.name(r);
@@ -78,6 +100,100 @@ TraceHeader header_of(const EventTrace& trace, bool otf2_output) {
     h.regions.push_back(std::move(region));
   }
   return h;
+}
+
+// The program of OTF2 input's ProgramBegin records (Score-P writes one as the first event
+// of every location, all of the same program): looked for until every location has begun.
+std::string program_name_of(EventTrace& trace) {
+  const Definitions& defs = trace.definitions();
+  std::vector<char> begun(static_cast<std::size_t>(trace.nrlocs()), 0);
+  Location waiting = trace.nrlocs();
+  for (Position pos = 1; pos <= trace.size() && waiting > 0; ++pos) {
+    const Event& e = trace.event(static_cast<std::int64_t>(pos));
+    if (e.kind == EventKind::Other && defs.types.name(e.type) == "program_begin" &&
+        e.data1.kind == Value::Kind::String)
+      return defs.strings.name(e.data1.string);
+    if (!begun[e.loc]) {
+      begun[e.loc] = 1;
+      --waiting;
+    }
+  }
+  return "";
+}
+
+// Scalasca's analysis needs the end of MPI_Init on every MPI process as the first point
+// all ranks share (its synchronisation-point search aborts without one, and ranks without
+// it leave the others waiting); Score-P always records it. In OTF2 output every location is
+// an MPI process, so each location that does not call MPI_Init itself (all of ALOG input's,
+// whose MPI programs do not record it; the worker threads of OTF2 input) gets a zero-length
+// MPI_Init at its first event and a zero-length MPI_Finalize at its last: they hold no
+// time, so every time and wait state stays what it was.
+struct AddedFrame {
+  std::vector<char> needed;                // per location: it gets the calls
+  bool any = false;
+  std::int32_t init = -1, finalize = -1;   // region ids
+  std::vector<char> started;               // per location
+  std::vector<std::int64_t> last_time;     // per location (microseconds)
+};
+
+// The locations that enter region `init` themselves (a pass over the input).
+std::vector<char> locations_entering(EventTrace& trace, std::int32_t init) {
+  std::vector<char> enters(static_cast<std::size_t>(trace.nrlocs()), 0);
+  for (Position pos = 1; pos <= trace.size(); ++pos) {
+    const Event& e = trace.event(static_cast<std::int64_t>(pos));
+    if (e.kind == EventKind::Enter && static_cast<std::int32_t>(e.region) == init) enters[e.loc] = 1;
+  }
+  return enters;
+}
+
+AddedFrame plan_added_frame(TraceHeader& header, EventTrace& trace) {
+  AddedFrame frame;
+  auto region = [&](const char* name) {
+    for (std::size_t r = 0; r < header.regions.size(); ++r)
+      if (header.regions[r].name == name) return static_cast<std::int32_t>(r);
+    return std::int32_t{-1};
+  };
+  const auto n = static_cast<std::size_t>(header.locations);
+  frame.init = region("MPI_Init");
+  const std::int32_t init_thread = region("MPI_Init_thread");
+  if (frame.init < 0 && init_thread < 0) {
+    frame.needed.assign(n, 1);
+  } else {
+    frame.needed.assign(n, 1);
+    for (std::int32_t r : {frame.init, init_thread}) {
+      if (r < 0) continue;
+      const std::vector<char> enters = locations_entering(trace, r);
+      for (std::size_t l = 0; l < n; ++l)
+        if (enters[l]) frame.needed[l] = 0;
+    }
+  }
+  for (std::size_t l = 0; l < n; ++l)
+    if (l % static_cast<std::size_t>(header.threads) != 0) frame.needed[l] = 0;  // threads are no processes
+  frame.any = std::find(frame.needed.begin(), frame.needed.end(), 1) != frame.needed.end();
+  if (!frame.any) return frame;
+  if (frame.init < 0) {
+    frame.init = static_cast<std::int32_t>(header.regions.size());
+    header.regions.push_back({"MPI_Init", "", "MPI"});
+  }
+  frame.finalize = region("MPI_Finalize");
+  if (frame.finalize < 0) {
+    frame.finalize = static_cast<std::int32_t>(header.regions.size());
+    header.regions.push_back({"MPI_Finalize", "", "MPI"});
+  }
+  frame.started.assign(n, 0);
+  frame.last_time.assign(n, INT64_MIN);
+  return frame;
+}
+
+void add_call(std::vector<WriterEvent>& batch, Location loc, std::int32_t region, std::int64_t time) {
+  WriterEvent e;
+  e.loc = loc;
+  e.time = time;
+  e.region = region;
+  e.kind = WriterEventKind::Enter;
+  batch.push_back(e);
+  e.kind = WriterEventKind::Exit;
+  batch.push_back(e);
 }
 
 }  // namespace
@@ -110,7 +226,12 @@ ConvertSummary convert(const std::string& input, const std::string& output,
   const bool otf2 = format == "otf2";
 
   const Definitions& defs = trace.definitions();
-  const TraceHeader header = header_of(trace, otf2);
+  TraceHeader header = header_of(trace, otf2);
+  AddedFrame frame;
+  if (otf2) {
+    header.program_name = program_name_of(trace);
+    frame = plan_added_frame(header, trace);
+  }
   std::unique_ptr<TraceWriter> writer = open_writer(format, output, WriterOptions{});
   try {
     writer->begin(header);
@@ -156,6 +277,15 @@ ConvertSummary convert(const std::string& input, const std::string& output,
           g.tag = static_cast<std::int32_t>(e.tag);
           g.len = e.len;
           break;
+        case EventKind::Other:
+          if (otf2 && !header.program_name.empty()) {
+            const std::string& type = defs.types.name(e.type);
+            if (type == "program_begin" || type == "program_end") {
+              g.kind = type == "program_begin" ? WriterEventKind::ProgramBegin : WriterEventKind::ProgramEnd;
+              break;
+            }
+          }
+          [[fallthrough]];
         default: {
           auto [it, fresh] = dropped_index.emplace(e.type, summary.dropped.size());
           if (fresh) summary.dropped.emplace_back(defs.types.name(e.type), 0);
@@ -173,6 +303,14 @@ ConvertSummary convert(const std::string& input, const std::string& output,
       if (otf2 && g.time == prev_time && g.loc < prev_loc) ++summary.ties_reordered;
       prev_time = g.time;
       prev_loc = g.loc;
+      if (frame.any && frame.needed[g.loc]) {
+        if (!frame.started[g.loc]) {
+          frame.started[g.loc] = 1;
+          add_call(batch, g.loc, frame.init, g.time);
+          summary.frame_events_added += 2;
+        }
+        frame.last_time[g.loc] = g.time;
+      }
       batch.push_back(g);
       if (batch.size() == kBatch) {
         writer->write(batch.data(), batch.size());
@@ -180,8 +318,14 @@ ConvertSummary convert(const std::string& input, const std::string& output,
         batch.clear();
       }
     }
+    for (Location l = 0; frame.any && l < header.locations; ++l)
+      if (frame.started[l]) {
+        add_call(batch, l, frame.finalize, frame.last_time[l]);
+        summary.frame_events_added += 2;
+      }
     writer->write(batch.data(), batch.size());
     summary.events_written += batch.size();
+    summary.events_written -= summary.frame_events_added;  // the input's events only
     writer->finish();
   } catch (...) {
     writer->discard();

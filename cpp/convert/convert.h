@@ -13,10 +13,15 @@
 // loses anything).
 //
 // Location names: ALOG output gets EARL's location names (locsym), "A / Master thread"
-// shortened to "A" (an ALOG location is a process). OTF2 output: every location becomes its
-// own MPI process, MPI_COMM_WORLD rank = location; a location name "A / B" names the
-// process A and the thread B, any other name names the process (thread "Master thread"),
-// so names survive round trips both ways. Communicators other than MPI_COMM_WORLD are not kept (src/dest are global
+// shortened to "A" (an ALOG location is a process). OTF2 output: a location name "A / B"
+// names the process A and the thread B, any other name names the process (thread "Master
+// thread"), so names survive round trips both ways. Where every process has the same
+// number of threads, its master first and process-major (as Score-P writes them), they stay
+// threads of their process and MPI_COMM_WORLD's rank r is process r; otherwise every
+// location becomes its own MPI process, MPI_COMM_WORLD rank = location. OTF2 output is shaped for Scalasca as Score-P's:
+// OTF2 input's ProgramBegin/ProgramEnd records are kept; input without MPI_Init gets a
+// zero-length MPI_Init at each location's first event and a zero-length MPI_Finalize at
+// its last (counted in the summary), the synchronisation point Scalasca's analysis needs. Communicators other than MPI_COMM_WORLD are not kept (src/dest are global
 // locations anyway). Equal times on different locations are ordered by location in OTF2,
 // so ALOG files that order them differently come back reordered (counted).
 #include <cstdint>
@@ -41,6 +46,7 @@ struct ConvertSummary {
   std::uint64_t collective_exits_plain = 0;  // collective exits written without com/root/sizes
   std::uint64_t times_rounded = 0;           // events whose time was no whole microsecond
   std::uint64_t ties_reordered = 0;          // equal times that OTF2 orders by location
+  std::uint64_t frame_events_added = 0;      // OTF2: zero-length MPI_Init/MPI_Finalize enters and exits
   std::vector<std::string> damaged;          // what IN's damage left out (one line each)
 };
 

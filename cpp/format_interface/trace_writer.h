@@ -25,9 +25,12 @@ namespace earl {
 // RmaLockRequest/RmaLockAcquire/RmaLockRelease: a passive-target lock of the window at the
 // target location `peer`, exclusive when `tag` is 1, shared when 0 (OTF2 RmaRequestLock/
 // RmaAcquireLock/RmaReleaseLock; ALOG writes nothing for them).
+// ProgramBegin/ProgramEnd: the program (TraceHeader::program_name) starts and ends on the
+// location, its first and last event, as Score-P writes them around main (OTF2
+// ProgramBegin/ProgramEnd; ALOG has no program records and writes nothing for them).
 enum class WriterEventKind : std::uint8_t {
   Enter, Exit, Send, Recv, Fork, Join, RmaPut, RmaPutComplete, IrecvRequest, IsendComplete,
-  RmaLockRequest, RmaLockAcquire, RmaLockRelease
+  RmaLockRequest, RmaLockAcquire, RmaLockRelease, ProgramBegin, ProgramEnd
 };
 
 // WriterEvent::flags.
@@ -90,6 +93,8 @@ struct TraceHeader {
   std::vector<std::string> thread_names;
   // One RMA window over MPI_COMM_WORLD (OTF2 RmaWin 0), the window of the RMA events.
   bool rma_window = false;
+  // The program of the ProgramBegin events ("" when there are none).
+  std::string program_name;
 
   int processes() const { return threads > 0 ? locations / threads : locations; }
 };

@@ -5,8 +5,9 @@
 // late_receivers, nonblocking_exchange, window, fence_epoch, lock_epochs, collective_phase)
 // over the state they share (program_state: options, random stream, clocks, events).
 //
-// The simulated program runs on N locations. `main` spans the whole run on every location;
-// each round is
+// The simulated program runs on N locations. `main` spans the whole run on every location,
+// inside the program frame of gen/program_frame.h (MPI_Init first and MPI_Finalize last in
+// main, ProgramBegin/ProgramEnd around it, as Score-P records an MPI program); each round is
 //
 //   step
 //     compute
@@ -101,7 +102,9 @@
 //     MPI_Waitall        (completes the sends, then every receive but the last)
 //     MPI_Wait           (completes the last receive)
 //
-// so a late sender makes the receiver wait in MPI_Wait or MPI_Waitall. The ground truth's
+// so a late sender makes the receiver wait in MPI_Wait or MPI_Waitall. A send completes
+// only once its receive is posted (rendezvous), so a receiver that posts late keeps the
+// sender in MPI_Waitall (Scalasca's Late Receiver there, in the truth). The ground truth's
 // late senders follow Scalasca: a receive completed in MPI_Wait waited min(enter of the
 // send's call, leave of the wait) - enter of the wait; MPI_Waitall counts only the largest
 // such wait of the messages it completes, once. OTF2 links requests (MpiIsend/
@@ -208,7 +211,7 @@ struct GenSummary {
 // threads > 1 (the header of a single-threaded run is the same as it always was).
 enum GenRegion : int {
   kMain, kStep, kCompute, kKernel, kExchange, kUpdate, kMpiSend, kMpiRecv, kMpiAllreduce,
-  kMpiBarrier, kRegionCount, kParallel = kRegionCount
+  kMpiBarrier, kMpiInit, kMpiFinalize, kRegionCount, kParallel = kRegionCount
 };
 
 // The header of a run: `locations` MPI processes of `threads` locations each, the program

@@ -1,5 +1,7 @@
 #include "gen/nonblocking_exchange.h"
 
+#include <algorithm>
+
 #include "gen/message_events.h"
 
 namespace earl::gen {
@@ -8,7 +10,7 @@ NonblockingExchange::NonblockingExchange(int processes) : next_request_(processe
 
 void NonblockingExchange::post_receive(ProgramState& state, int l, Message& m) {
   const ProgramRegions& regions = state.regions;
-  state.enter(l, regions.irecv, state.after(l, 1, 2));
+  m.recv_posted = state.enter(l, regions.irecv, state.after(l, 1, 2)).time;
   m.recv_request = next_request_[m.dest]++;
   state.emit(l, WriterEventKind::IrecvRequest, -1, state.clock[l] + 1).request = m.recv_request;
   state.leave(l, regions.irecv, state.after(l, 1, 2));
@@ -37,8 +39,13 @@ void NonblockingExchange::complete(ProgramState& state, const RoundPlan& plan, i
     emit_receive(state, m).request = m.recv_request;
   };
   state.enter(l, regions.waitall, state.after(l, 1, 2));
-  for (std::size_t index : plan.outgoing[process])
-    state.emit(l, WriterEventKind::IsendComplete, -1, state.after(l, 1, 2)).request = plan.messages[index].send_request;
+  // A send completes once its receive is posted (rendezvous): a receiver that posts late
+  // keeps the sender in MPI_Waitall (Scalasca's Late Receiver there).
+  for (std::size_t index : plan.outgoing[process]) {
+    const Message& m = plan.messages[index];
+    const std::int64_t done = std::max(state.after(l, 1, 2), m.recv_posted + state.options.latency_us);
+    state.emit(l, WriterEventKind::IsendComplete, -1, done).request = m.send_request;
+  }
   for (std::size_t i = 0; i + 1 < incoming.size(); ++i) receive(incoming[i]);
   state.leave(l, regions.waitall, state.after(l, 1, 3));
   state.enter(l, regions.wait, state.after(l, 1, 2));

@@ -1,7 +1,9 @@
 #pragma once
 // The non-blocking exchange (gen/generator.h, `nonblocking`): MPI_Irecv for every message
 // a process receives, MPI_Isend for every one it sends, then MPI_Waitall for the sends and
-// every receive but the last, MPI_Wait for the last.
+// every receive but the last, MPI_Wait for the last. A send completes in the MPI_Waitall
+// only once its receive is posted (rendezvous), latency_us after the receiver's MPI_Irecv
+// at the earliest.
 #include <cstdint>
 #include <vector>
 

@@ -104,7 +104,8 @@ const std::vector<OptionSpec>& option_table() {
        0, kMaxUs},
       {"nonblocking", &GenOptions::nonblocking, G::Model,
        "non-blocking exchange: MPI_Irecv and MPI_Isend, then MPI_Waitall for the sends and "
-       "every receive but the last, MPI_Wait for the last"},
+       "every receive but the last, MPI_Wait for the last; a send completes once its receive "
+       "is posted, so late receivers wait in MPI_Waitall"},
       {"lock_every", &GenOptions::lock_every, G::Model,
        "every N-th round has passive-target epochs after its exchange: every process locks "
        "one target's window exclusively (MPI_Win_lock), puts, works and unlocks, waiting for "

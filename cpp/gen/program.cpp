@@ -11,6 +11,7 @@
 #include "gen/late_receivers.h"
 #include "gen/lock_epochs.h"
 #include "gen/nonblocking_exchange.h"
+#include "gen/program_frame.h"
 #include "gen/program_regions.h"
 #include "gen/program_state.h"
 #include "gen/round_plan.h"
@@ -21,6 +22,9 @@ namespace earl::gen {
 namespace {
 
 constexpr std::uint64_t kEventsPerPoll = 1 << 16;
+// Per process after the last round: MPI_Finalize's enter and leave, main's leave. The
+// program records (ProgramBegin/End, none in ALOG) do not count towards the target.
+constexpr std::uint64_t kFrameEndEvents = 3;
 
 TraceHeader header_of_run(const GenOptions& options) {
   TraceHeader header = program_header(options);
@@ -37,43 +41,31 @@ class Program {
         late_receivers_(options.locations),
         nonblocking_(options.locations),
         collectives_(options, header_),
-        window_(options.locations) {}
+        window_(options.locations),
+        frame_(options) {}
 
   GenSummary run() {
     for (TraceWriter* sink : sinks_) sink->begin(header_);
-    enter_main();
+    frame_.begin(state_);
     if (header_.rma_window) window_.collective_call(state_, state_.regions.win_create);
     run_rounds();
     if (header_.rma_window) window_.collective_call(state_, state_.regions.win_free);
-    leave_main();
+    frame_.end(state_);
     state_.flush(sinks_);
     for (TraceWriter* sink : sinks_) sink->finish();
     return state_.summary;
   }
 
  private:
-  // The enters of main go out with the first round (their times interleave with it).
-  void enter_main() {
-    for (int p = 0; p < state_.processes; ++p) {
-      const int l = state_.master(p);
-      state_.enter(l, kMain, state_.after(l, 0, 3));
-    }
-  }
-
-  void leave_main() {
-    for (int p = 0; p < state_.processes; ++p) {
-      const int l = state_.master(p);
-      state_.leave(l, kMain, state_.after(l, 1, 5));
-    }
-  }
-
-  // Whole rounds while the events written, held and main's exits stay below the target.
+  // Whole rounds while the events written, held and the frame's end stay below the target.
   void run_rounds() {
     const GenOptions& o = state_.options;
     GenSummary& summary = state_.summary;
     const std::uint64_t target = static_cast<std::uint64_t>(o.events);
     std::uint64_t next_poll = kEventsPerPoll;
-    while (summary.events + state_.buffered() + static_cast<std::uint64_t>(state_.processes) < target) {
+    const auto processes = static_cast<std::uint64_t>(state_.processes);
+    const std::uint64_t program_begins = processes;  // written with the first round
+    while (summary.events + state_.buffered() - program_begins + kFrameEndEvents * processes < target) {
       round(summary.rounds);
       ++summary.rounds;
       state_.flush(sinks_);
@@ -156,6 +148,7 @@ class Program {
   CollectivePhase collectives_;
   Window window_;
   LockEpochs locks_;
+  ProgramFrame frame_;  // its events go out with the first and the last round
 };
 
 }  // namespace

@@ -12,6 +12,9 @@ namespace earl::gen {
 
 namespace {
 
+// The name of the program in ProgramBegin (Score-P writes the executable's).
+constexpr const char* kProgramName = "earl-gen-program";
+
 // In GenRegion's order.
 std::vector<RegionDef> fixed_regions() {
   return {
@@ -20,6 +23,7 @@ std::vector<RegionDef> fixed_regions() {
       {"exchange", "cyan:solid", "USER"},   {"update", "orange:boxes", "USER"},
       {"MPI_Send", "red:solid", "MPI"},     {"MPI_Recv", "magenta:solid", "MPI"},
       {"MPI_Allreduce", "brown:solid", "MPI"}, {"MPI_Barrier", "black:solid", "MPI"},
+      {"MPI_Init", "white:solid", "MPI"},      {"MPI_Finalize", "white:solid", "MPI"},
   };
 }
 
@@ -67,6 +71,7 @@ TraceHeader program_header(const GenOptions& options) {
   if (options.lock_every > 0) add_shape_regions(h.regions, {"MPI_Win_lock", "MPI_Win_unlock", "locked_work"}, "gold:solid");
   if (options.late_receiver_rate > 0) add_shape_regions(h.regions, {"MPI_Ssend"}, "red:solid");
   h.location_names = location_names(options.locations, options.threads);
+  h.program_name = kProgramName;
   return h;
 }
 

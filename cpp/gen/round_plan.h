@@ -22,6 +22,7 @@ struct Message {
   std::int64_t len;
   std::int64_t send_time;
   std::int64_t send_request = -1, recv_request = -1;  // non-blocking exchange
+  std::int64_t recv_posted = -1;                      // its MPI_Irecv's enter (non-blocking)
 };
 
 struct RoundPlan {

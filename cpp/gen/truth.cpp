@@ -45,6 +45,17 @@ void TruthCollector::begin(const TraceHeader& header) {
   lock_released_.assign(n_, -1);
   lock_held_.assign(n_, -1);
   rma_.window = header.rma_window;
+  program_begin_.assign(n_, -1);
+  toplevel_us_.assign(n_, 0);
+  program_root_.assign(n_, 0.0);
+  init_.assign(processes_, {});
+  finalize_.assign(processes_, {});
+  const auto zeros = std::vector<std::uint64_t>(n_, 0);
+  counts_ = {zeros, zeros, zeros, zeros, zeros, zeros, zeros, zeros, std::vector<std::int64_t>(n_, 0),
+             std::vector<std::int64_t>(n_, 0)};
+  waitalls_.clear();
+  open_waitall_.assign(n_, -1);
+  waitall_lr_by_location_.assign(n_, 0.0);
   find_judged_regions(header);
 }
 
@@ -65,6 +76,8 @@ void TruthCollector::find_judged_regions(const TraceHeader& header) {
     if (name == "MPI_Wait") wait_region_ = r;
     if (name == "MPI_Waitall") waitall_region_ = r;
     if (name == "MPI_Ssend") ssend_region_ = r;
+    if (name == "MPI_Init") init_region_ = r;
+    if (name == "MPI_Finalize") finalize_region_ = r;
     if (!header.rma_window) continue;
     int* window_call = name == "MPI_Win_create" ? &win_create_
                        : name == "MPI_Win_fence" ? &win_fence_
@@ -90,24 +103,28 @@ void TruthCollector::write(const WriterEvent* events, std::size_t count) {
       case WriterEventKind::RmaLockRequest:
       case WriterEventKind::RmaLockAcquire:
       case WriterEventKind::RmaLockRelease: window_lock(e, stack); break;
-      case WriterEventKind::RmaPutComplete:
       case WriterEventKind::IrecvRequest:
-      case WriterEventKind::IsendComplete:
+      case WriterEventKind::IsendComplete: on_request(e, stack); break;
+      case WriterEventKind::RmaPutComplete:
       case WriterEventKind::Fork:
       case WriterEventKind::Join:
         break;  // no part of any ground-truth figure
+      case WriterEventKind::ProgramBegin:
+      case WriterEventKind::ProgramEnd: on_program(e, stack); break;
     }
   }
 }
 
 // The event's place: a known location, strictly later than the location's previous event,
-// not earlier than the previous one written; counted when every format holds it (ALOG has
-// no one-sided or request records; OTF2 adds them).
+// not earlier than the previous one written; counted, and part of start/end, when every
+// format holds it (ALOG has no one-sided, request or program records; OTF2 adds them).
 void TruthCollector::admit(const WriterEvent& e) {
   if (e.loc < 0 || e.loc >= n_) fail("location out of range");
   if (e.time <= last_time_[e.loc]) fail("times not strictly increasing on a location");
-  if (e.time < final_time_) fail("times decrease in output order");
+  if (e.time < output_time_) fail("times decrease in output order");
   last_time_[e.loc] = e.time;
+  output_time_ = e.time;
+  if (e.kind == WriterEventKind::ProgramBegin || e.kind == WriterEventKind::ProgramEnd) return;
   if (first_time_ < 0) first_time_ = e.time;
   final_time_ = e.time;
   events_ += e.kind != WriterEventKind::RmaPut && e.kind != WriterEventKind::RmaPutComplete &&
@@ -121,6 +138,8 @@ void TruthCollector::on_enter(const WriterEvent& e, std::vector<Frame>& stack) {
   stack.push_back({e.region, e.time});
   max_depth_ = std::max<std::uint64_t>(max_depth_, stack.size());
   if (is_collective_[e.region]) enter_collective(e);
+  if (e.region == waitall_region_) enter_waitall(e);
+  if (e.region == init_region_ || e.region == finalize_region_) frame_call(e, true);
 }
 
 void TruthCollector::on_exit(const WriterEvent& e, std::vector<Frame>& stack) {
@@ -129,6 +148,9 @@ void TruthCollector::on_exit(const WriterEvent& e, std::vector<Frame>& stack) {
   stack.pop_back();
   if (frame.send >= 0) end_send_call(frame, e);
   if (region_kind_[e.region]) leave_collective(e);
+  if (e.flags & kWriterCollective) count_collective(e);
+  if (e.region == init_region_ || e.region == finalize_region_) frame_call(e, false);
+  if (stack.empty()) toplevel_us_[e.loc] += e.time - frame.enter;
   const double diff = seconds(e.time) - seconds(frame.enter);
   if (e.region == wait_region_ || e.region == waitall_region_) judge_completed_receives(e, frame);
   add_region_time(e.loc, e.region, diff, stack);
@@ -150,6 +172,7 @@ void TruthCollector::finish() {
     if (lock_held_[l] >= 0) fail("window lock left held");
   }
   if (coll_pending_ != 0) fail("collective instance incomplete");
+  if (!waitalls_.empty()) fail("MPI_Waitall instances left unjudged");
 }
 
 GroundTruth TruthCollector::truth() const {
@@ -185,6 +208,10 @@ GroundTruth TruthCollector::truth() const {
   t.truncated.lock_waits = rma_.lock_wait_count > rma_.lock_waits.size();
   t.bytes_received_per_location = bytes_received_;
   t.bytes_sent_per_location = bytes_sent_;
+  frame_truth(t);
+  t.waitall_late_receiver_count = waitall_lr_count_;
+  t.waitall_late_receiver_total = waitall_lr_total_;
+  t.waitall_late_receiver_by_location = waitall_lr_by_location_;
   t.region_time.resize(n_);
   for (int l = 0; l < n_; ++l)
     for (int r = 0; r < nregions_; ++r) {

@@ -80,7 +80,7 @@ struct RegionTimeRow {
 // entries, counts and totals are complete.
 struct GroundTruth {
   std::uint64_t events = 0;            // as ALOG holds them (no one-sided or request records)
-  double start = 0.0, end = 0.0;       // first and last event time
+  double start = 0.0, end = 0.0;       // first and last event time (as ALOG holds them)
   std::vector<std::string> regions;    // region names by id
   std::vector<std::string> location_names;
   std::uint64_t messages = 0;
@@ -128,6 +128,36 @@ struct GroundTruth {
   } rma;
 
   std::vector<std::int64_t> bytes_received_per_location, bytes_sent_per_location;
+
+  // The program frame (gen/program_frame.h), per location (0 where a location has none:
+  // the worker threads), each as Scalasca 2.6 defines it:
+  // - program_root: the program root's own time, ProgramBegin to main's enter plus main's
+  //   leave to ProgramEnd (the call tree's root on OTF2 archives: its exclusive time);
+  // - mpi_init_completion: MPI.pattern MPI_INIT_COMPLETION, leave - max(earliest leave of
+  //   MPI_Init, min(latest enter, leave)), at least 0 (no wait time at MPI_Init);
+  // - mpi_finalize_wait: MPI.pattern MPI_FINALIZE_WAIT, min(latest enter of
+  //   MPI_Finalize, leave) - own enter, at least 0.
+  std::vector<double> program_root, mpi_init_completion, mpi_finalize_wait;
+
+  // Per location, Message.pattern's counts: point-to-point messages sent/received with
+  // zero bytes (syncs_send/syncs_recv, by the send's bytes) or more (comms_send/
+  // comms_recv); MPI collective operations by their bytes sent/received (syncs_coll:
+  // neither, comms_cxch: both, comms_csrc: only sent, comms_cdst: only received) and those
+  // bytes (bytes_cout/bytes_cin). Point-to-point bytes are bytes_sent/received_per_location.
+  struct MessageCounts {
+    std::vector<std::uint64_t> syncs_send, syncs_recv, comms_send, comms_recv;
+    std::vector<std::uint64_t> syncs_coll, comms_cxch, comms_csrc, comms_cdst;
+    std::vector<std::int64_t> bytes_cout, bytes_cin;
+  } counts;
+
+  // Late Receiver completed in MPI_Waitall (MPI.pattern MPI_LATERECEIVER, backward
+  // replay): per MPI_Waitall that completes sends and has no late-sender candidate (no
+  // receive completed in it waited), the largest idle of its sends, idle = enter of the
+  // receiver's MPI_Irecv - enter of the Waitall when the Waitall left after that enter;
+  // counted when > 0, attributed to the sender.
+  std::uint64_t waitall_late_receiver_count = 0;
+  double waitall_late_receiver_total = 0.0;
+  std::vector<double> waitall_late_receiver_by_location;
   // With skewed clocks (gen/clock_skew.h): per MPI process, offset (seconds) and drift
   // (ppm) of the clock the written trace was recorded with; empty for exact clocks.
   struct Clock {
@@ -170,7 +200,9 @@ class TruthCollector : public TraceWriter {
     int src, tag;
     int send_region;        // innermost region around the send, -1 none
     std::int64_t send_enter;  // its enter time (us)
-    std::int64_t number;      // of the send, from 0
+    std::int64_t number;      // of the blocking send, from 0 (-1: not blocking)
+    std::int64_t message;     // of the send, from 0
+    std::int64_t len;         // bytes
   };
 
   void fail(const std::string& what) const;
@@ -200,6 +232,48 @@ class TruthCollector : public TraceWriter {
   // One-sided records (gen/truth_window.cpp).
   void on_put(const WriterEvent& e);
 
+  // The program frame and the message counts (gen/truth_frame.cpp).
+  void on_program(const WriterEvent& e, const std::vector<Frame>& stack);
+  void frame_call(const WriterEvent& e, bool enter);
+  void count_message(const WriterEvent& e, std::int64_t send_bytes);
+  void count_collective(const WriterEvent& e);
+  void frame_truth(GroundTruth& t) const;
+  std::vector<std::int64_t> program_begin_;  // per location: its ProgramBegin (-1: none)
+  std::vector<std::int64_t> toplevel_us_;    // per location: top-level region time since then
+  std::vector<double> program_root_;
+  int init_region_ = -1, finalize_region_ = -1;
+  struct CallTimes {
+    std::int64_t enter = -1, leave = -1;
+  };
+  std::vector<CallTimes> init_, finalize_;  // per process: its first call
+  GroundTruth::MessageCounts counts_;
+
+  // Late receivers in MPI_Waitall (gen/truth_messages.cpp). Each MPI_Waitall instance is
+  // judged once it has left and the MPI_Irecv enters of all receives of the sends it
+  // completed are known (posted, with `pending` still unknown); then it is forgotten.
+  struct WaitallInstance {
+    std::int64_t enter, leave;
+    bool late_sender;
+    int pending;
+    std::vector<std::int64_t> posted;
+  };
+  std::unordered_map<std::int64_t, WaitallInstance> waitalls_;
+  std::int64_t next_waitall_ = 0;
+  std::vector<std::int64_t> open_waitall_;  // per location: its open MPI_Waitall, -1 none
+  std::unordered_map<std::int64_t, std::int64_t> message_of_request_;  // (loc, request) -> message
+  std::unordered_map<std::int64_t, std::int64_t> irecv_enter_;         // (loc, request) -> MPI_Irecv enter
+  std::unordered_map<std::int64_t, std::int64_t> recv_posted_;         // message -> MPI_Irecv enter
+  std::unordered_map<std::int64_t, std::pair<int, std::int64_t>> waiting_waitall_;  // message -> (loc, waitall)
+  std::uint64_t waitall_lr_count_ = 0;
+  double waitall_lr_total_ = 0.0;
+  std::vector<double> waitall_lr_by_location_;
+  std::int64_t request_key(int loc, std::int64_t request) const { return request * n_ + loc; }
+  void on_request(const WriterEvent& e, const std::vector<Frame>& stack);
+  void enter_waitall(const WriterEvent& e);
+  void leave_waitall(const WriterEvent& e, bool late_sender_candidate);
+  void receive_posted(const WriterEvent& e, std::int64_t message);
+  void settle_waitall(int loc, std::int64_t id);
+
   TraceHeader header_;
   int send_region_, recv_region_;
   std::vector<char> is_collective_;
@@ -216,7 +290,8 @@ class TruthCollector : public TraceWriter {
 
   std::uint64_t events_ = 0, messages_ = 0, receives_ = 0;
   std::uint64_t max_in_flight_ = 0, max_depth_ = 0;
-  std::int64_t first_time_ = -1, final_time_ = -1;
+  std::int64_t first_time_ = -1, final_time_ = -1;  // of the events every format holds
+  std::int64_t output_time_ = -1;                   // of the latest event of any kind
 
   // Late receivers: the blocking sends (MPI_Send, MPI_Ssend) by number whose call left
   // before their receive was judged (leave), or whose receive was posted while the call

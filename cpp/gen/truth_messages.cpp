@@ -13,9 +13,11 @@ void TruthCollector::on_send(const WriterEvent& e, std::vector<Frame>& stack) {
   const std::int64_t enter = stack.empty() ? 0 : stack.back().enter;
   const bool blocking = region >= 0 && (region == send_region_ || region == ssend_region_);
   if (blocking) stack.back().send = sends_;
-  in_flight_[e.peer].push_back({e.loc, e.tag, region, enter, blocking ? sends_ : -1});
+  in_flight_[e.peer].push_back({e.loc, e.tag, region, enter, blocking ? sends_ : -1, sends_, e.len});
+  if (e.request >= 0) message_of_request_[request_key(e.loc, e.request)] = sends_;
   ++sends_;
   bytes_sent_[e.loc] += e.len;
+  count_message(e, e.len);
   ++messages_;
   max_in_flight_ = std::max(max_in_flight_, messages_ - receives_);
 }
@@ -24,7 +26,9 @@ void TruthCollector::on_recv(const WriterEvent& e, const std::vector<Frame>& sta
   if (e.peer < 0 || e.peer >= n_) fail("receive source out of range");
   const InFlight sent = match_receive(e);
   bytes_received_[e.loc] += e.len;
+  count_message(e, sent.len);
   ++receives_;
+  if (e.request >= 0) receive_posted(e, sent.message);
   judge_blocking_receive(e, sent, stack);
   if (sent.number >= 0) track_late_receiver(e, sent, stack);
   // Completed in MPI_Wait/MPI_Waitall: judged when the wait ends.
@@ -114,6 +118,86 @@ void TruthCollector::judge_completed_receives(const WriterEvent& e, const Frame&
   }
   if (worst) late_sender(worst->src, e.loc, worst->tag, worst->send_enter, frame.enter, worst_wait);
   completed_[e.loc].clear();
+  if (e.region == waitall_region_) leave_waitall(e, worst != nullptr);
+}
+
+// --- Late receivers completed in MPI_Waitall ------------------------------------------
+
+void TruthCollector::enter_waitall(const WriterEvent& e) {
+  const std::int64_t id = next_waitall_++;
+  open_waitall_[e.loc] = id;
+  waitalls_.emplace(id, WaitallInstance{e.time, -1, false, 0, {}});
+}
+
+void TruthCollector::leave_waitall(const WriterEvent& e, bool late_sender_candidate) {
+  const std::int64_t id = open_waitall_[e.loc];
+  open_waitall_[e.loc] = -1;
+  auto it = waitalls_.find(id);
+  if (it == waitalls_.end()) return;
+  it->second.leave = e.time;
+  it->second.late_sender = late_sender_candidate;
+  settle_waitall(e.loc, id);
+}
+
+// The MPI_Irecv (stack top) that posts request e.request: its enter.
+void TruthCollector::on_request(const WriterEvent& e, const std::vector<Frame>& stack) {
+  if (e.kind == WriterEventKind::IrecvRequest) {
+    if (!stack.empty()) irecv_enter_[request_key(e.loc, e.request)] = stack.back().enter;
+    return;
+  }
+  // IsendComplete: the send of that request completes in the MPI_Waitall on the stack.
+  auto m = message_of_request_.find(request_key(e.loc, e.request));
+  if (m == message_of_request_.end()) return;
+  const std::int64_t message = m->second;
+  message_of_request_.erase(m);
+  const std::int64_t id = open_waitall_[e.loc];
+  if (id < 0 || stack.empty() || stack.back().region != waitall_region_) return;
+  WaitallInstance& w = waitalls_.at(id);
+  auto posted = recv_posted_.find(message);
+  if (posted != recv_posted_.end()) {
+    w.posted.push_back(posted->second);
+    recv_posted_.erase(posted);
+  } else {
+    ++w.pending;
+    waiting_waitall_[message] = {e.loc, id};
+  }
+}
+
+// A non-blocking receive matched message `message`: its MPI_Irecv's enter is now known.
+void TruthCollector::receive_posted(const WriterEvent& e, std::int64_t message) {
+  auto enter = irecv_enter_.find(request_key(e.loc, e.request));
+  if (enter == irecv_enter_.end()) return;
+  const std::int64_t posted = enter->second;
+  irecv_enter_.erase(enter);
+  auto waiting = waiting_waitall_.find(message);
+  if (waiting == waiting_waitall_.end()) {
+    recv_posted_[message] = posted;
+    return;
+  }
+  const auto [loc, id] = waiting->second;
+  waiting_waitall_.erase(waiting);
+  WaitallInstance& w = waitalls_.at(id);
+  w.posted.push_back(posted);
+  --w.pending;
+  settle_waitall(loc, id);
+}
+
+// Judged once the Waitall has left and every receive of its sends is known to be posted.
+void TruthCollector::settle_waitall(int loc, std::int64_t id) {
+  auto it = waitalls_.find(id);
+  const WaitallInstance& w = it->second;
+  if (w.leave < 0 || w.pending > 0) return;
+  if (!w.late_sender) {
+    double worst = 0.0;
+    for (std::int64_t posted : w.posted)
+      if (w.leave > posted) worst = std::max(worst, seconds(posted) - seconds(w.enter));
+    if (worst > 0) {
+      ++waitall_lr_count_;
+      waitall_lr_total_ += worst;
+      waitall_lr_by_location_[loc] += worst;
+    }
+  }
+  waitalls_.erase(it);
 }
 
 void TruthCollector::late_sender(int src, int dest, int tag, std::int64_t send_enter,

@@ -22,8 +22,9 @@ __all__ = ["convert", "describe"]
 def convert(input, output, format=None, strict=False):
     """Convert the trace `input` into `output`; returns the summary dict (input_format,
     output_format, events_read, events_written, dropped {type: count},
-    collective_exits_plain, times_rounded, ties_reordered, damaged [what the input's
-    damage left out, one line each]). A damaged input is converted up to the damage, or
+    collective_exits_plain, times_rounded, ties_reordered, frame_events_added [OTF2: the
+    enters and exits of the zero-length MPI_Init/MPI_Finalize added to the MPI processes
+    without MPI_Init], damaged [what the input's damage left out, one line each]). A damaged input is converted up to the damage, or
     with `strict` is an error. Errors raise earl.EarlError naming the file; a partial
     output is removed."""
     return _core.convert(os.fspath(input), os.fspath(output), format, strict)
@@ -47,6 +48,10 @@ def describe(input, output, summary):
                      % summary["times_rounded"])
     for line in summary["damaged"]:
         lines.append(f"  not converted, the input is damaged: {line}")
+    if summary["frame_events_added"]:
+        lines.append("  added %d events: a zero-length MPI_Init at the first event and MPI_Finalize "
+                     "at the last of each MPI process without MPI_Init (Scalasca needs it)"
+                     % summary["frame_events_added"])
     if summary["ties_reordered"]:
         lines.append("  %d events at equal times are reordered by location (OTF2 orders "
                      "equal timestamps by location)" % summary["ties_reordered"])

@@ -149,7 +149,9 @@ void AlogWriter::write(const WriterEvent* events, std::size_t count) {
       case WriterEventKind::RmaLockRequest:
       case WriterEventKind::RmaLockAcquire:
       case WriterEventKind::RmaLockRelease:
-        continue;  // ALOG has no one-sided or request records; the regions stay
+      case WriterEventKind::ProgramBegin:
+      case WriterEventKind::ProgramEnd:
+        continue;  // ALOG has no one-sided, request or program records; the regions stay
     }
     put('\n');
     if (buffer_.size() >= kFlushAt) flush(true);

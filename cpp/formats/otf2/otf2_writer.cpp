@@ -9,8 +9,8 @@
 #include <utility>
 
 #include "formats/otf2/otf2_anchor.h"
-#include "formats/otf2/otf2_mpi_regions.h"
 #include "formats/otf2/otf2_paradigms.h"
+#include "formats/otf2/otf2_scorep_regions.h"
 #include "model/error.h"
 
 namespace fs = std::filesystem;
@@ -73,24 +73,6 @@ const OTF2_MemoryCallbacks kMemoryCallbacks = {allocate_chunk, free_chunks};
 
 // --- names ----------------------------------------------------------------------------
 
-OTF2_Paradigm paradigm_of(const RegionDef& region) {
-  if (auto named = otf2_paradigm_named(region.group)) return *named;
-  return region.name.compare(0, 4, "MPI_") == 0 ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER;
-}
-
-OTF2_RegionRole role_of(MpiRole role) {
-  switch (role) {
-    case MpiRole::PointToPoint: return OTF2_REGION_ROLE_POINT2POINT;
-    case MpiRole::Barrier: return OTF2_REGION_ROLE_BARRIER;
-    case MpiRole::OneToAll: return OTF2_REGION_ROLE_COLL_ONE2ALL;
-    case MpiRole::AllToOne: return OTF2_REGION_ROLE_COLL_ALL2ONE;
-    case MpiRole::AllToAll: return OTF2_REGION_ROLE_COLL_ALL2ALL;
-    case MpiRole::OtherCollective: return OTF2_REGION_ROLE_COLL_OTHER;
-    case MpiRole::None: break;
-  }
-  return OTF2_REGION_ROLE_FUNCTION;
-}
-
 // The collective operation Score-P records in RmaCollectiveEnd for a window call.
 int rma_op_of(const std::string& name) {
   if (name == "MPI_Win_create") return OTF2_COLLECTIVE_OP_CREATE_HANDLE;
@@ -100,6 +82,9 @@ int rma_op_of(const std::string& name) {
 }
 
 constexpr OTF2_RmaWinRef kWindow = 0;
+// The string the ProgramBegin events refer to before the definitions are written:
+// write_definitions defines it right after the empty string (id 0).
+constexpr OTF2_StringRef kProgramNameString = 1;
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -211,19 +196,13 @@ void Otf2Writer::begin(const TraceHeader& header) {
 
   regions_.clear();
   for (const RegionDef& region : header.regions) {
+    const ScorepRegion scorep = scorep_region(region);
     RegionInfo info;
-    info.paradigm = paradigm_of(region);
-    info.role = OTF2_REGION_ROLE_FUNCTION;
-    info.collective_op = -1;
+    info.paradigm = scorep.paradigm;
+    info.role = scorep.role;
+    info.file = scorep.file;
+    info.collective_op = scorep.collective_op;
     info.rma_op = rma_op_of(region.name);
-    if (info.paradigm == OTF2_PARADIGM_MPI) {
-      const MpiRegionInfo mpi = mpi_region_info(region.name);
-      info.role = role_of(mpi.role);
-      info.collective_op = mpi.collective_op;
-    } else if (info.paradigm == OTF2_PARADIGM_OPENMP &&
-               region.name.find("parallel") != std::string::npos) {
-      info.role = OTF2_REGION_ROLE_PARALLEL;
-    }
     regions_.push_back(info);
   }
 
@@ -409,6 +388,15 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
           check(OTF2_EvtWriter_RmaReleaseLock(w, nullptr, ts, kWindow, target, kLockId), "RmaReleaseLock");
         break;
       }
+      case WriterEventKind::ProgramBegin:
+        if (header_.program_name.empty()) fail("program begin without the header's program name");
+        check(OTF2_EvtWriter_ProgramBegin(w, nullptr, ts, kProgramNameString, 0, nullptr), "ProgramBegin");
+        break;
+      case WriterEventKind::ProgramEnd:
+        if (header_.program_name.empty()) fail("program end without the header's program name");
+        // Score-P does not know the exit status when it writes the record.
+        check(OTF2_EvtWriter_ProgramEnd(w, nullptr, ts, OTF2_UNDEFINED_INT64), "ProgramEnd");
+        break;
       case WriterEventKind::Fork:
         check(OTF2_EvtWriter_ThreadFork(w, nullptr, ts, OTF2_PARADIGM_OPENMP,
                                         static_cast<std::uint32_t>(std::max(e.tag, 0))),
@@ -463,11 +451,15 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
   const int n = header_.locations;
   const int processes = n / threads_;
 
-  // Strings first (every later record refers to them), collected from the names.
+  // Strings first (every later record refers to them), collected from the names; those
+  // the events refer to come first, with the ids the events used.
   strings_.clear();
   string_ids_.clear();
   const std::uint32_t empty = string_id("");
-  const std::uint32_t machine = string_id("machine");
+  if (!header_.program_name.empty() && string_id(header_.program_name) != kProgramNameString)
+    fail("the program name must differ from the empty string");
+  const std::uint32_t machine_class = string_id("machine"), node_class = string_id("node");
+  const std::uint32_t machine_name = string_id("EARL"), node_name = string_id("node 0");
   std::vector<std::uint32_t> process_name(processes), location_name(n);
   for (int p = 0; p < processes; ++p) {
     const bool given = p < static_cast<int>(header_.process_names.size()) && !header_.process_names[p].empty();
@@ -481,10 +473,20 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
                                  : k == 0 ? std::string("Master thread")
                                           : "OpenMP thread " + std::to_string(k));
   }
-  std::vector<std::uint32_t> region_name;
-  for (const RegionDef& region : header_.regions) region_name.push_back(string_id(region.name));
-  const std::uint32_t world = string_id("MPI_COMM_WORLD");
+  std::vector<std::uint32_t> region_name, region_file;
+  for (std::size_t r = 0; r < header_.regions.size(); ++r) {
+    region_name.push_back(string_id(header_.regions[r].name));
+    region_file.push_back(string_id(regions_[r].file));
+  }
+  // The program's region, as Score-P defines it (and Scalasca looks it up for the
+  // ProgramBegin records): artificial, measurement system, named by the executable without
+  // its path, canonically with it.
+  const bool program = !header_.program_name.empty();
+  const std::uint32_t program_display =
+      program ? string_id(fs::path(header_.program_name).filename().string()) : empty;
+  const std::uint32_t world = string_id("MPI_COMM_WORLD"), self = string_id("MPI_COMM_SELF");
   const std::uint32_t mpi = string_id("MPI");
+  const std::uint32_t comm_template = string_id("Comm ${id}"), window_template = string_id("Win ${id}");
   const std::uint32_t window_name = header_.rma_window ? string_id("MPI_Win_create_window") : empty;
   const bool openmp = threads_ > 1 || std::any_of(regions_.begin(), regions_.end(), [](const RegionInfo& r) {
                         return r.paradigm == OTF2_PARADIGM_OPENMP;
@@ -497,16 +499,37 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
         "ClockProperties");
   for (std::uint32_t i = 0; i < strings_.size(); ++i)
     check(OTF2_GlobalDefWriter_WriteString(g, i, strings_[i].c_str()), "String");
+
+  // Paradigms as Score-P defines them: MPI with the templates that name communicators and
+  // windows without a name of their own.
   check(OTF2_GlobalDefWriter_WriteParadigm(g, OTF2_PARADIGM_MPI, mpi, OTF2_PARADIGM_CLASS_PROCESS), "Paradigm");
+  OTF2_AttributeValue value;
+  value.stringRef = comm_template;
+  check(OTF2_GlobalDefWriter_WriteParadigmProperty(g, OTF2_PARADIGM_MPI, OTF2_PARADIGM_PROPERTY_COMM_NAME_TEMPLATE,
+                                                   OTF2_TYPE_STRING, value),
+        "ParadigmProperty");
+  value.stringRef = window_template;
+  check(OTF2_GlobalDefWriter_WriteParadigmProperty(g, OTF2_PARADIGM_MPI, OTF2_PARADIGM_PROPERTY_RMA_WIN_NAME_TEMPLATE,
+                                                   OTF2_TYPE_STRING, value),
+        "ParadigmProperty");
   if (openmp)
     check(OTF2_GlobalDefWriter_WriteParadigm(g, OTF2_PARADIGM_OPENMP, openmp_name,
                                              OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN),
           "Paradigm");
-  check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, machine, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE),
+
+  // System tree: machine > node > processes, as Score-P's (one node: EARL knows no hosts).
+  constexpr OTF2_SystemTreeNodeRef kMachine = 0, kNode = 1;
+  check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, kMachine, machine_name, machine_class,
+                                                 OTF2_UNDEFINED_SYSTEM_TREE_NODE),
         "SystemTreeNode");
+  check(OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g, kMachine, OTF2_SYSTEM_TREE_DOMAIN_MACHINE),
+        "SystemTreeNodeDomain");
+  check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, kNode, node_name, node_class, kMachine), "SystemTreeNode");
+  check(OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g, kNode, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY),
+        "SystemTreeNodeDomain");
   for (int p = 0; p < processes; ++p)
     check(OTF2_GlobalDefWriter_WriteLocationGroup(g, static_cast<OTF2_LocationGroupRef>(p), process_name[p],
-                                                  OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                                  OTF2_LOCATION_GROUP_TYPE_PROCESS, kNode,
                                                   OTF2_UNDEFINED_LOCATION_GROUP),
           "LocationGroup");
   for (int l = 0; l < n; ++l)
@@ -517,12 +540,20 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
   for (std::size_t r = 0; r < header_.regions.size(); ++r)
     check(OTF2_GlobalDefWriter_WriteRegion(g, static_cast<OTF2_RegionRef>(r), region_name[r], region_name[r],
                                            empty, regions_[r].role, regions_[r].paradigm,
-                                           OTF2_REGION_FLAG_NONE, empty, 0, 0),
+                                           OTF2_REGION_FLAG_NONE, region_file[r], 0, 0),
           "Region");
-  // MPI_COMM_WORLD: locations of the processes, then per rank the index of its process.
+  if (program)
+    check(OTF2_GlobalDefWriter_WriteRegion(g, static_cast<OTF2_RegionRef>(header_.regions.size()), program_display,
+                                           kProgramNameString, empty, OTF2_REGION_ROLE_ARTIFICIAL,
+                                           OTF2_PARADIGM_MEASUREMENT_SYSTEM, OTF2_REGION_FLAG_NONE,
+                                           OTF2_UNDEFINED_STRING, 0, 0),
+          "Region (program)");
+  // MPI_COMM_WORLD: locations of the processes, then per rank the index of its process;
+  // MPI_COMM_SELF on a COMM_SELF group, which has no members.
+  constexpr OTF2_GroupRef kLocations = 0, kWorldGroup = 1, kSelfGroup = 2;
   std::vector<std::uint64_t> members(processes);
   for (int p = 0; p < processes; ++p) members[p] = location_ids_[static_cast<std::size_t>(p) * threads_];
-  check(OTF2_GlobalDefWriter_WriteGroup(g, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+  check(OTF2_GlobalDefWriter_WriteGroup(g, kLocations, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
                                         OTF2_GROUP_FLAG_NONE, static_cast<std::uint32_t>(processes),
                                         members.data()),
         "Group (COMM_LOCATIONS)");
@@ -530,11 +561,15 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
   for (int r = 0; r < processes; ++r)
     ranks[r] = header_.rank_process.empty() ? static_cast<std::uint64_t>(r)
                                             : static_cast<std::uint64_t>(header_.rank_process[r]);
-  check(OTF2_GlobalDefWriter_WriteGroup(g, 1, empty, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+  check(OTF2_GlobalDefWriter_WriteGroup(g, kWorldGroup, empty, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
                                         OTF2_GROUP_FLAG_NONE, static_cast<std::uint32_t>(processes),
                                         ranks.data()),
         "Group (COMM_GROUP)");
-  check(OTF2_GlobalDefWriter_WriteComm(g, 0, world, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE), "Comm");
+  check(OTF2_GlobalDefWriter_WriteGroup(g, kSelfGroup, empty, OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI,
+                                        OTF2_GROUP_FLAG_NONE, 0, nullptr),
+        "Group (COMM_SELF)");
+  check(OTF2_GlobalDefWriter_WriteComm(g, 0, world, kWorldGroup, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE), "Comm");
+  check(OTF2_GlobalDefWriter_WriteComm(g, 1, self, kSelfGroup, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE), "Comm");
   if (header_.rma_window)
     check(OTF2_GlobalDefWriter_WriteRmaWin(g, kWindow, window_name, 0, OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS),
           "RmaWin");

@@ -1,23 +1,28 @@
 #pragma once
-// OTF2 output through libotf2, shaped the way Score-P writes MPI traces, so that the
-// archive decodes to exactly the events of the ALOG version (docs/api-contract.md, OTF2):
+// OTF2 output through libotf2, shaped the way Score-P writes MPI traces (so that Scalasca,
+// Vampir and the OTF2 tools read it as Score-P's), and so that the archive decodes to
+// exactly the events of the ALOG version but the program records ALOG has no room for
+// (docs/api-contract.md, OTF2; docs/formats.md, Writing OTF2):
 //
 // - path "DIR/NAME.otf2" is the anchor; NAME.def and the directory NAME/ go beside it.
 //   An existing OTF2 archive of that name is replaced.
 // - ClockProperties: timer resolution 1e6 ticks/s, so a timestamp is the event's time in
 //   microseconds; global offset 0 (or -t for a first event at t < 0 microseconds).
-// - One SystemTreeNode; per process p a LocationGroup (type process) named
-//   "MPI Rank <its MPI_COMM_WORLD rank>", holding its threads' Locations (type CPU thread)
-//   "Master thread", "OpenMP thread 1", ...; definition order is process-major, so OTF2
-//   location definition i is EARL location i. Location ids follow Score-P:
-//   (thread << 32) | process.
-// - Regions: name = canonical name; paradigm from RegionDef::group when it names an OTF2
-//   paradigm, else MPI for "MPI_*" and USER otherwise; role point2point / barrier /
-//   collective (one2all, all2one, all2all, other) for MPI operations (mpi_regions.h),
-//   parallel for OpenMP "parallel" regions, function otherwise.
+// - System tree machine "EARL" > node "node 0" (with their domains); per process p a
+//   LocationGroup (type process, under the node) named "MPI Rank <its MPI_COMM_WORLD
+//   rank>", holding its threads' Locations (type CPU thread) "Master thread", "OpenMP
+//   thread 1", ...; definition order is process-major, so OTF2 location definition i is
+//   EARL location i. Location ids follow Score-P: (thread << 32) | process.
+// - Regions as Score-P defines them (otf2_scorep_regions.h: paradigm, role, source file
+//   "MPI"/"OMP"), then, with TraceHeader::program_name, the program's region (artificial,
+//   measurement system) that ProgramBegin/ProgramEnd refer to. Paradigm MPI with its
+//   name-template properties; OpenMP where used.
 // - MPI_COMM_WORLD: a COMM_LOCATIONS group (paradigm MPI) listing the master locations
 //   in process order, a COMM_GROUP listing per rank r the index of its process
-//   (TraceHeader::rank_process), and Comm 0 "MPI_COMM_WORLD" on that group.
+//   (TraceHeader::rank_process), and Comm 0 "MPI_COMM_WORLD" on that group; Comm 1
+//   "MPI_COMM_SELF" on a COMM_SELF group without members.
+// - ProgramBegin/ProgramEnd -> ProgramBegin (the program name, no arguments) and
+//   ProgramEnd (exit status undefined, as Score-P writes it).
 // - Events: Enter/Leave; Send/Recv -> MpiSend/MpiRecv on MPI_COMM_WORLD with the peer
 //   location's rank (MpiIsend/MpiIrecv with their request id where they have one;
 //   IrecvRequest/IsendComplete -> MpiIrecvRequest/MpiIsendComplete); an Enter flagged kWriterCollective is followed by MpiCollectiveBegin,
@@ -66,6 +71,7 @@ class Otf2Writer : public TraceWriter {
   struct RegionInfo {
     OTF2_Paradigm paradigm;
     OTF2_RegionRole role;
+    std::string file;   // Score-P's source file ("MPI", "OMP", "")
     int collective_op;  // -1: none
     int rma_op;         // OTF2_COLLECTIVE_OP_* of a window synchronisation, -1: none
   };

@@ -5,7 +5,9 @@ from earl.convert import convert, describe
 HELP = "convert a trace: ALOG <-> OTF2 (earl convert IN OUT)"
 DESCRIPTION = ("Rewrite a trace in another format where the EARL model allows it: enter, exit, "
                "send, recv, location names and regions are kept; other event types are "
-               "dropped and reported.")
+               "dropped and reported. OTF2 output is shaped as Score-P's for Scalasca: OTF2's "
+               "program records are kept, and every MPI process without MPI_Init gets a "
+               "zero-length MPI_Init and MPI_Finalize (reported).")
 
 
 def configure(parser):
