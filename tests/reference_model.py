@@ -219,6 +219,8 @@ class ReferenceTrace:
                 if len(words) < 2 or not all(_INT.match(w) for w in words[:2]):
                     raise AlogError(lineno, "message record needs 'tag len'")
                 need_loc(lineno, data, "dest" if rtype == SEND else "src")
+                if int(words[1]) < 0:
+                    raise AlogError(lineno, f"negative message length {words[1]}")
                 kind = "send" if rtype == SEND else "recv"
                 records.append(_Record(lineno, kind, proc, ticks, kind, peer=data,
                                        tag=int(words[0]), len=int(words[1])))
