@@ -34,11 +34,22 @@ if have_otf2():
               ("otf2", dict(seed=7, permute_ranks=True, locations=4, rma_every=2, nonblocking=True))]
 
 
+# Calls completing non-blocking sends: the engine finds late receivers there through OTF2's
+# request ids, which the model does not show to scripts, so late_receiver.py specifies the
+# blocking sends only (its docstring); those cells are checked against the generator's truth
+# and hand-worked archives instead (test_gen_scalasca_truth, tests/analysis_cases).
+COMPLETING_SENDS = ("MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome")
+
+
+def beyond_the_scripts(metric, callpath):
+    return metric == "mpi_latereceiver" and callpath.rsplit("/", 1)[-1] in COMPLETING_SENDS
+
+
 def cells(report):
     out = {}
     for metric in report.patterns():
         for cp, loc, v in report.cells(metric):
-            if v > 0:
+            if v > 0 and not beyond_the_scripts(metric, report.callpaths[cp]):
                 out[metric, report.callpaths[cp], loc] = v
     return out
 
@@ -48,8 +59,14 @@ def same(engine, scripts):
     assert a.keys() == b.keys()
     for key in a:
         assert a[key] == pytest.approx(b[key], abs=1e-9), key
-    for metric in engine.patterns():
+    for metric in set(engine.patterns()) - left_out(engine):
         assert engine.instances(metric) == scripts.instances(metric), metric
+
+
+def left_out(engine):
+    """Patterns whose instance counts include some beyond the scripts."""
+    return {metric for metric in engine.patterns() for cp, _, v in engine.cells(metric)
+            if v > 0 and beyond_the_scripts(metric, engine.callpaths[cp])}
 
 
 @pytest.fixture(scope="module")
@@ -145,30 +162,36 @@ def test_random_collectives_exercise_every_collective_pattern(traces):
 
 
 def lua_cells(path, capsys):
+    """The Lua scripts' cells, their call paths under the program root the engine gives
+    (the scripts name call paths without it, as the Python ones do)."""
     import earl.lua
+    from earl.analysis.reference import SCRIPTS, program_roots
+    with earl.EventTrace(path, progress=lambda f: None) as e:
+        roots = program_roots(e)
     out = {}
-    from earl.analysis.reference import SCRIPTS
     for name in SCRIPTS:
         capsys.readouterr()
         earl.lua.run(PATTERNS / f"{name}.lua", [str(path)])
         for line in capsys.readouterr().out.splitlines():
             metric, loc, rest = line.split(" ", 2)
             callpath, seconds, n = rest.rsplit(" ", 2)
-            out[metric, callpath, int(loc)] = (float(seconds), int(n))
+            out[metric, roots.get(int(loc), "") + callpath, int(loc)] = (float(seconds), int(n))
     return out
+
+
+def same_in_lua(engine, got, path):
+    expected = cells(engine)
+    assert {k for k, (v, _) in got.items() if v > 0} == expected.keys(), path
+    for key, value in expected.items():
+        assert got[key][0] == pytest.approx(value, abs=1e-8), key
+    for metric in set(engine.patterns()) - left_out(engine):
+        assert sum(n for (m, _, _), (_, n) in got.items() if m == metric) == engine.instances(metric), metric
 
 
 def test_lua_scripts_and_engine_agree(traces, capsys):
     pytest.importorskip("lupa")
     for path in traces:
-        engine = earl.analyze(path, progress=lambda f: None)
-        expected = cells(engine)
-        got = lua_cells(path, capsys)
-        assert {k for k, (v, _) in got.items() if v > 0} == expected.keys(), path
-        for key, value in expected.items():
-            assert got[key][0] == pytest.approx(value, abs=1e-8), key
-        for metric in engine.patterns():
-            assert sum(n for (m, _, _), (_, n) in got.items() if m == metric) == engine.instances(metric)
+        same_in_lua(earl.analyze(path, progress=lambda f: None), lua_cells(path, capsys), path)
 
 
 def test_the_command_runs_the_scripts(traces, capsys):
@@ -315,10 +338,4 @@ def test_rma_scripts_and_engine_agree(rma_traces, capsys):
     assert RMA_PATTERNS <= found  # every one-sided pattern occurs somewhere
     pytest.importorskip("lupa")
     for path in rma_traces:
-        engine = earl.analyze(path, progress=lambda f: None)
-        got = lua_cells(path, capsys)
-        assert {k for k, (v, _) in got.items() if v > 0} == cells(engine).keys(), path
-        for key, value in cells(engine).items():
-            assert got[key][0] == pytest.approx(value, abs=1e-8), key
-        for metric in engine.patterns():
-            assert sum(n for (m, _, _), (_, n) in got.items() if m == metric) == engine.instances(metric)
+        same_in_lua(earl.analyze(path, progress=lambda f: None), lua_cells(path, capsys), path)

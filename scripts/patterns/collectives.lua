@@ -3,7 +3,8 @@
 -- The Lua twin of collectives.py (same definitions).
 --   earl run scripts/patterns/collectives.lua TRACE
 local SYNC = {MPI_Barrier = {"mpi_barrier_wait", "mpi_barrier_completion"},
-              MPI_Finalize = {"mpi_finalize_wait"}}
+              MPI_Finalize = {"mpi_finalize_wait"},
+              MPI_Init = {false, "mpi_init_completion"}, MPI_Init_thread = {false, "mpi_init_completion"}}
 for _, f in ipairs({"MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Allreduce",
                     "MPI_Reduce_scatter", "MPI_Reduce_scatter_block"}) do
   SYNC[f] = {"mpi_wait_nxn", "mpi_nxn_completion"}
@@ -58,7 +59,7 @@ local function judge(ms, ops_to, rank_of)
     if not m.sizes or m.sent > 0 then lower = math.max(lower, m.begin) end
     if SYNC[name] then
       local lc = math.min(L, m["end"])
-      add(SYNC[name][1], m, lc - m.begin)
+      if SYNC[name][1] then add(SYNC[name][1], m, lc - m.begin) end
       if SYNC[name][2] then add(SYNC[name][2], m, m["end"] - math.max(E, lc)) end
     elseif OVERLAP[name] then
       if E > L then add(OVERLAP[name], m, L - m.begin) end

@@ -6,6 +6,7 @@ function); L = latest begin, E = earliest end (begin/end: OTF2's MpiCollectiveBe
 times, the exit's collbegin/collend, where the trace has them, else the call's enter/exit);
 a member waits:
   Barrier, N x N, Finalize:  min(L, end) - begin; completion: end - max(E, min(L, end))
+  Init[_thread]:             the completion only
   Win_fence/create/free:     L - begin, when all calls overlap (E > L)
   Early Fence (its part):    the last RMA operation to this location issued before the
                              fence ends inside it: min(that end, L) - begin; an operation
@@ -27,7 +28,8 @@ from earl import EarlError, EventTrace
 from late_sender import add, path_of
 
 SYNC = {"MPI_Barrier": ("mpi_barrier_wait", "mpi_barrier_completion"),
-        "MPI_Finalize": ("mpi_finalize_wait", None)}
+        "MPI_Finalize": ("mpi_finalize_wait", None),
+        "MPI_Init": (None, "mpi_init_completion"), "MPI_Init_thread": (None, "mpi_init_completion")}
 SYNC.update({f: ("mpi_wait_nxn", "mpi_nxn_completion") for f in (
     "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Allreduce", "MPI_Reduce_scatter",
     "MPI_Reduce_scatter_block")})
