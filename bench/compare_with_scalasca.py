@@ -220,17 +220,13 @@ def differ(a, b):
 
 
 def compare(scout, earl, cells_shown):
-    """Lines describing the comparison and whether anything differs (display names are
-    listed, not counted: EARL names metrics as Scalasca's remapped report does)."""
-    lines, differs, agree, names = [], False, [], []
+    """Lines describing the comparison and whether anything differs."""
+    lines, differs, agree = [], False, []
     only_scout = [m for m in scout.definitions if m not in earl.definitions]
     only_earl = [m for m in earl.definitions if m not in scout.definitions]
     for metric in (m for m in scout.definitions if m in earl.definitions):
-        if scout.definitions[metric]["name"] != earl.definitions[metric]["name"]:
-            names.append(f"{metric} {scout.definitions[metric]['name']!r} vs "
-                         f"{earl.definitions[metric]['name']!r}")
         fields = [f"{k} {scout.definitions[metric][k]!r} vs {earl.definitions[metric][k]!r}"
-                  for k in ("unit", "dtype", "type", "parent")
+                  for k in ("name", "unit", "dtype", "type", "parent")
                   if scout.definitions[metric][k] != earl.definitions[metric][k]]
         a, b = scout.cells[metric], earl.cells[metric]
         bad = [(key, a.get(key, 0.0), b.get(key, 0.0)) for key in sorted(set(a) | set(b))
@@ -254,8 +250,6 @@ def compare(scout, earl, cells_shown):
     if only_earl:
         differs = True
         lines.append("  only in EARL's file: " + ", ".join(only_earl))
-    if names:
-        lines.append("  display names (not counted): " + "; ".join(names))
     return lines, differs
 
 

@@ -185,6 +185,13 @@ def test_the_metric_tree_is_scouts(hand):
              "mpi_rma_sync_lock_competition", "mpi_rma_comm_late_post",
              "mpi_rma_comm_lock_competition"}
     assert {m: d[4] for m, d in definitions.items()} == {**dict.fromkeys(roots), **children}
+    # and under scout's display names (its file's, not the remapped report's)
+    assert definitions["mpi_latesender"][0] == "MPI Late Sender"
+    assert definitions["mpi_lswo_same"][0] == "MPI Late Sender, wrong order (same source)"
+    assert definitions["mpi_rma_wait_at_create"][0] == "MPI Wait at Window Create"
+    assert definitions["syncs_send"][0] == "MPI P2P send synchronizations"
+    assert definitions["mpi_slswo_count"][0] == "MPI Late Sender, Wrong Order Instances (Synchronizations)"
+    assert definitions["bytes_cout"][0] == "MPI collective bytes outgoing"
     assert all(d[3] == "EXCLUSIVE" for m, d in definitions.items() if m != "time")
 
 

@@ -34,7 +34,8 @@ py::list metric_rows() {
                                                             : py::object(py::str(analysis::metric_info(m.parent).id));
     return py::dict("id"_a = m.id, "parent"_a = parent, "name"_a = m.name, "unit"_a = m.unit,
                     "pattern"_a = m.is_pattern, "description"_a = m.description,
-                    "derived"_a = m.in_scout == analysis::InScout::Derived);
+                    "derived"_a = m.in_scout.derived,
+                    "scout_name"_a = m.in_scout.name ? m.in_scout.name : m.name);
   });
 }
 

@@ -33,10 +33,15 @@ enum class Metric : std::uint8_t {
 
 constexpr int kMetricCount = static_cast<int>(Metric::Count);
 
-// How Scalasca's trace analyzer (scout) holds a metric: values stored in its Cube file, or a
-// group (by region kind or message kind) that Scalasca's remapping derives afterwards (HIDDEN
-// in its pattern files), which scout's file leaves out.
-enum class InScout : std::uint8_t { Stored, Derived };
+// How Scalasca's trace analyzer (scout) holds a metric in its Cube file: `derived`, a group
+// (by region kind or message kind) that Scalasca's remapping derives afterwards (HIDDEN in
+// its pattern files), which scout's file leaves out; else stored, under `name` where scout's
+// display name differs from the remapped report's (the table's `name`).
+struct InScout {
+  bool derived = false;
+  const char* name = nullptr;
+};
+constexpr InScout scout_name(const char* name) { return InScout{false, name}; }
 
 struct MetricInfo {
   Metric metric;
@@ -46,7 +51,7 @@ struct MetricInfo {
   const char* unit;       // "sec", "occ" or "bytes"
   bool is_pattern;        // a wait state found by a pattern (with instance counts)
   const char* description;
-  InScout in_scout = InScout::Stored;
+  InScout in_scout{};
 };
 
 // Every metric, parents before children, in the order reports list them.

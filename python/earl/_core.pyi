@@ -174,6 +174,7 @@ class AnalysisMetric(TypedDict):
     pattern: bool
     description: str
     derived: bool
+    scout_name: str
 
 def analysis_metrics() -> list[AnalysisMetric]: ...
 def analyze(file: str, format: Optional[str] = None, progress: Progress = None, *,

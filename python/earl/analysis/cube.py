@@ -43,8 +43,8 @@ class CubeMetric(NamedTuple):
 
 def cube_metrics(report):
     """Every metric the file holds, parents before children: the report's metrics scout
-    stores, then one per counter (named "counter:NAME" where its name is a metric id)."""
-    out = [CubeMetric(m, info["name"], info["unit"], info["unit"] != "sec", info["description"],
+    stores, under scout's display names, then one per counter (named "counter:NAME" where its name is a metric id)."""
+    out = [CubeMetric(m, info["scout_name"], info["unit"], info["unit"] != "sec", info["description"],
                       cube_scalasca.metric_url(m), cube_scalasca.stored_parent(report.metrics, m),
                       m in cube_scalasca.CALL_TREE_INCLUSIVE, _summed(report.cells(m)))
            for m, info in report.metrics.items() if not info["derived"]]

@@ -157,6 +157,7 @@ class MetricRow(TypedDict):
     description: str
     derived: bool                 # a group Scalasca derives from region/message kinds: its
                                   # trace analyzer stores no values for it (Cube output)
+    scout_name: str               # its display name in the file Scalasca's trace analyzer writes
 
 
 class CounterTotals(TypedDict):
