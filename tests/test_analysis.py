@@ -5,6 +5,7 @@ the formulas applied here, and the report's outputs (JSON, text, HTML; Cube in
 tests/test_cube_output.py). The small traces whose severities are worked out by hand are
 data: tests/analysis_cases/, run by tests/test_analysis_cases.py."""
 import json
+import os
 import subprocess
 import sys
 
@@ -433,3 +434,39 @@ def test_html_report_renders_offline_in_headless_chromium(small, tmp_path):
     for metric in set(bars):
         hexa = PALETTE[metric].lstrip("#")
         assert tuple(int(c * 2, 16) for c in hexa) in present, metric
+
+
+# ----------------------------------------------------------------- outputs never overwrite the trace
+def test_report_files_never_overwrite_the_trace(tmp_path):
+    """--html/--cube (and Report.write_html/write_cube) refuse an output that is the trace
+    under another name (hard link, symbolic link) or a file of its OTF2 archive, with one
+    line naming both; the trace keeps every byte."""
+    from earl.generate import generate
+    from earl.cli import main
+    trace = tmp_path / "t.alog"
+    generate(trace, events=500)
+    before = trace.read_bytes()
+    os.link(trace, tmp_path / "hard.html")
+    os.symlink(trace, tmp_path / "soft.cubex")
+    report = earl.analyze(trace, progress=lambda f: None)
+    for write, out in ((report.write_html, tmp_path / "hard.html"), (report.write_cube, tmp_path / "soft.cubex"),
+                       (report.write_cube, trace)):
+        with pytest.raises(earl.EarlError, match="itself"):
+            write(out)
+        assert trace.read_bytes() == before, out
+    result = subprocess.run([sys.executable, "-m", "earl.cli", "analyze", str(trace), "--html",
+                             str(tmp_path / "hard.html")], capture_output=True, text=True)
+    assert result.returncode == 1 and "itself" in result.stderr and "Traceback" not in result.stderr
+    assert trace.read_bytes() == before
+    report.write_html(tmp_path / "fine.html")       # a file of its own is written
+    assert (tmp_path / "fine.html").stat().st_size > 0
+    if have_otf2():
+        anchor = tmp_path / "run.otf2"
+        generate(anchor, format="otf2", events=500)
+        definitions = (tmp_path / "run.def").read_bytes()
+        otf2_report = earl.analyze(anchor, progress=lambda f: None)
+        for out in (tmp_path / "run.def", tmp_path / "run" / "0.cubex"):
+            with pytest.raises(earl.EarlError, match="itself"):
+                otf2_report.write_cube(out)
+        assert (tmp_path / "run.def").read_bytes() == definitions
+        assert not (tmp_path / "run" / "0.cubex").exists()

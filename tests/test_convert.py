@@ -1,6 +1,7 @@
 """`earl convert IN OUT` (cpp/convert/, python/earl/convert.py): ALOG <-> OTF2 where the
 model allows, streamed through EventTrace and written by the generator's writers."""
 import os
+from pathlib import Path
 
 import pytest
 
@@ -196,6 +197,44 @@ def test_bad_output_paths_name_them(tmp_path):
         with pytest.raises(earl.EarlError, match=r"x\.trace.*\.otf2"):
             convert(src, tmp_path / "x.trace", format="otf2")
     assert sorted(os.listdir(tmp_path)) == ["s.alog"]
+
+
+def test_another_name_for_the_input_is_the_input(tmp_path):
+    """The output is compared with the input by file identity: a hard link, a symbolic
+    link or a path through a linked directory is refused like the input's own path, and
+    the input keeps every byte."""
+    src = Path(alog_file(tmp_path, "s.alog", ["-3 0 0 2 0 0", "-13 0 1 2 0 0 red:solid f",
+                                               "1 0 0 0 0 10", "2 0 0 0 0 20"]))
+    before = src.read_bytes()
+    os.link(src, tmp_path / "hard.alog")
+    os.symlink(src, tmp_path / "soft.alog")
+    os.symlink(tmp_path, tmp_path / "here")
+    for other in (tmp_path / "hard.alog", tmp_path / "soft.alog", tmp_path / "here" / "s.alog",
+                  tmp_path / "here" / "hard.alog"):
+        with pytest.raises(earl.EarlError, match="itself"):
+            convert(src, other)
+        assert src.read_bytes() == before, other
+    convert(src, tmp_path / "copy.alog")          # a file of its own is fine
+    assert Alog(tmp_path / "copy.alog").events == Alog(src).events
+
+
+@needs_otf2
+def test_an_archive_reached_through_a_linked_directory_is_the_input(tmp_path):
+    earl_reads_otf2()
+    (tmp_path / "a").mkdir()
+    src = tmp_path / "a" / "run.otf2"
+    generate(src, events=1000)
+    with earl.EventTrace(str(src)) as t:
+        events = len(t)
+    os.symlink(tmp_path / "a", tmp_path / "b")
+    with pytest.raises(earl.EarlError, match="itself"):
+        convert(src, tmp_path / "b" / "run.otf2")
+    # another anchor name whose archive directory is the input's, through a link
+    os.symlink(tmp_path / "a" / "run", tmp_path / "a" / "other")
+    with pytest.raises(earl.EarlError, match="itself"):
+        convert(src, tmp_path / "a" / "other.otf2")
+    with earl.EventTrace(str(src)) as t:
+        assert len(t) == events
 
 
 def test_missing_or_bad_input_names_it(tmp_path):

@@ -6,6 +6,7 @@ from earl import _core
 from earl.analysis.report_schema import (CounterTotals, MetricRow, MetricTotals, PatternTotals,
                                          ReportJson, TrafficRow, WaitRow, engine_result)
 from earl.optional import require
+from earl.output_paths import refuse_trace_files
 from earl.progress import ProgressBar
 
 
@@ -215,10 +216,12 @@ class Report:
 
     def write_cube(self, path):
         from earl.analysis.cube import write_cube
+        refuse_trace_files(path, self.file)
         write_cube(self, path)
 
     def write_html(self, path):
         from earl.analysis.html import write_html
+        refuse_trace_files(path, self.file)
         write_html(self, path)
 
     def _repr_html_(self):
