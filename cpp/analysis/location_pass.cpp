@@ -171,10 +171,11 @@ void LocationPass::open_send(std::uint64_t request, const SendRecord& send) {
 }
 
 void LocationPass::request_record(const Event& e) {
-  if (program_record(e)) return;
+  const RequestRecord kind = regions_.request_record(e.type);
+  if (kind == RequestRecord::ProgramBegin || kind == RequestRecord::ProgramEnd) return program_record(e, kind);
   const std::uint64_t request = request_of(e);
   if (request == kNoRequest) return;
-  switch (regions_.request_record(e.type)) {
+  switch (kind) {
     case RequestRecord::SendComplete: {
       auto it = open_sends_.find(request);
       if (it == open_sends_.end()) return;  // the request of a receive or of an unknown send
@@ -201,20 +202,20 @@ void LocationPass::request_record(const Event& e) {
     case RequestRecord::WindowUnlock:
     case RequestRecord::PutStart:
     case RequestRecord::GetStart:
+    case RequestRecord::ProgramBegin:  // program_record()
+    case RequestRecord::ProgramEnd:
     case RequestRecord::None: break;
   }
 }
 
 // ProgramBegin/End (OTF2) enter and leave the program's region, the call tree's root,
 // which so holds the time before the first region and after the last, with one visit.
-bool LocationPass::program_record(const Event& e) {
-  const RequestRecord kind = regions_.request_record(e.type);
-  if (kind != RequestRecord::ProgramBegin && kind != RequestRecord::ProgramEnd) return false;
+void LocationPass::program_record(const Event& e, RequestRecord kind) {
   Event region_event = e;
   if (kind == RequestRecord::ProgramBegin) {
     if (!frames_.empty() || e.data1.kind != Value::Kind::String ||
         !regions_.program_region(e.data1.string, region_event.region))
-      return true;
+      return;
     program_region_ = region_event.region;
     region_event.kind = EventKind::Enter;
     enter(region_event);
@@ -223,7 +224,6 @@ bool LocationPass::program_record(const Event& e) {
     region_event.region = program_region_;
     exit(region_event);
   }
-  return true;
 }
 
 void LocationPass::end_call(const Frame& frame, const CallInstance& call) {

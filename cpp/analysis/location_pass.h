@@ -111,7 +111,7 @@ class LocationPass {
   void send(const Event& e);
   void recv(const Event& e);
   void request_record(const Event& e);
-  bool program_record(const Event& e);
+  void program_record(const Event& e, RequestRecord kind);
   void count_collective(CallPathId callpath, std::uint64_t sent, std::uint64_t received);
   void open_send(std::uint64_t request, const SendRecord& send);
   void end_call(const Frame& frame, const CallInstance& call);
