@@ -233,6 +233,11 @@ def test_an_archive_reached_through_a_linked_directory_is_the_input(tmp_path):
     os.symlink(tmp_path / "a" / "run", tmp_path / "a" / "other")
     with pytest.raises(earl.EarlError, match="itself"):
         convert(src, tmp_path / "a" / "other.otf2")
+    # an output named as the archive's definitions
+    definitions = (tmp_path / "a" / "run.def").read_bytes()
+    with pytest.raises(earl.EarlError, match="itself"):
+        convert(src, tmp_path / "b" / "run.def", format="alog")
+    assert (tmp_path / "a" / "run.def").read_bytes() == definitions
     with earl.EventTrace(str(src)) as t:
         assert len(t) == events
 

@@ -9,6 +9,7 @@
 #include "bindings/python/callbacks.h"
 #include "bindings/python/text.h"
 #include "convert/convert.h"
+#include "convert/trace_files.h"
 #include "model/error.h"
 
 namespace py = pybind11;
@@ -16,6 +17,14 @@ namespace py = pybind11;
 namespace earl::bindings {
 
 void bind_convert(py::module_& m) {
+  m.def(
+      "overwrites_trace",
+      [](const py::object& trace_path, const py::object& output_path) {
+        return convert::overwrites_trace(text_argument(trace_path, "trace"), text_argument(output_path, "output"));
+      },
+      py::arg("trace"), py::arg("output"),
+      "True when writing OUTPUT would overwrite the trace TRACE or a file of its OTF2 archive "
+      "(by file identity: hard and symbolic links count).");
   m.def(
       "convert",
       [](const py::object& input_path, const py::object& output_path, const py::object& format,

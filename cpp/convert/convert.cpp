@@ -1,8 +1,8 @@
 #include "convert/convert.h"
+#include "convert/trace_files.h"
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <memory>
 #include <unordered_map>
 
@@ -12,7 +12,6 @@
 #include "registry/format_registry.h"
 #include "trace/event_trace.h"
 
-namespace fs = std::filesystem;
 
 namespace earl::convert {
 
@@ -25,43 +24,6 @@ constexpr Position kPollEvery = 1 << 16;
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// The same file or directory: by identity (device and inode) where both exist, so that a
-// hard link, a symbolic link or another spelling of the path counts; else by the cleaned
-// path (an output that does not exist yet can still be the input's path).
-bool same_file(const fs::path& a, const fs::path& b) {
-  std::error_code ec;
-  if (fs::exists(a, ec) && fs::exists(b, ec)) {
-    const bool equal = fs::equivalent(a, b, ec);
-    if (!ec) return equal;
-  }
-  const fs::path ca = fs::weakly_canonical(a, ec);
-  if (ec) return false;
-  const fs::path cb = fs::weakly_canonical(b, ec);
-  return !ec && ca == cb;
-}
-
-// True when writing `output` would overwrite `input` (or the archive it belongs to).
-bool same_trace(const std::string& input, const std::string& output) {
-  const fs::path in(input), out(output);
-  if (same_file(in, out)) return true;
-  std::error_code ec;
-  const fs::path out_dir = fs::weakly_canonical(out, ec).parent_path();
-  if (!ec && fs::is_directory(in, ec) && same_file(in, out_dir)) return true;  // anchor inside IN
-  // OUT's archive directory or definitions are IN (or IN lies inside OUT's archive).
-  if (ends_with(output, ".otf2")) {
-    const std::string stem = output.substr(0, output.size() - 5);
-    if (same_file(in, stem) || same_file(in, stem + ".def")) return true;
-    const fs::path in_dir = fs::weakly_canonical(in, ec).parent_path();
-    if (!ec && same_file(in_dir, stem)) return true;
-    // IN is an OTF2 anchor whose archive directory or definitions OUT's would be.
-    if (ends_with(input, ".otf2")) {
-      const std::string in_stem = input.substr(0, input.size() - 5);
-      if (same_file(in_stem, stem) || same_file(in_stem + ".def", stem + ".def")) return true;
-    }
-  }
-  return false;
 }
 
 // "A / B" -> {"A", "B"}; anything else -> {name, ""}.
@@ -226,7 +188,7 @@ ConvertSummary convert(const std::string& input, const std::string& output,
     const std::string why = why_not_writable(format);
     if (!why.empty()) bad(why);
   }
-  if (same_trace(input, output))
+  if (overwrites_trace(input, output))
     bad("'" + output + "' is the input trace '" + input + "' itself; choose another output path");
 
   EventTrace::Options trace_options;  // detect IN's format from its content
