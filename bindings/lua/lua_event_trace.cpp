@@ -504,13 +504,13 @@ OpenArguments options_from_table(lua_State* L) {
   lua_settop(L, 1);
   lua_getfield(L, 1, "file");  // at 2
   if (lua_isnil(L, 2)) fail(L, "EventTrace: file is required, as in EventTrace{file=\"run.otf2\"}");
-  string_argument(L, 2, "EventTrace", "file");
+  const std::string file = path_argument(L, 2, "EventTrace", "file");
   for (const OpenOption& option : open_options()) {
     lua_getfield(L, 1, option.name);
     check_type(L, -1, option);
   }
   OpenArguments args;
-  args.file = lua_tostring(L, 2);
+  args.file = file;
   int idx = 3;
   for (const OpenOption& option : open_options())
     set_open_option(args.options, option, lua_value(L, idx++, option), option.name);
@@ -519,12 +519,12 @@ OpenArguments options_from_table(lua_State* L) {
 
 // EventTrace(file, ...): after the file, the table's positional options in its order.
 OpenArguments options_from_arguments(lua_State* L) {
-  string_argument(L, 1, "EventTrace", "file");
+  const std::string file = path_argument(L, 1, "EventTrace", "file");
   int idx = 2;
   for (const OpenOption& option : open_options())
     if (option.positional) check_type(L, idx++, option);
   OpenArguments args;
-  args.file = lua_tostring(L, 1);
+  args.file = file;
   idx = 2;
   for (const OpenOption& option : open_options())
     if (option.positional) set_open_option(args.options, option, lua_value(L, idx++, option), option.name);

@@ -1,5 +1,7 @@
 #include "bindings/lua/lua_support.h"
 
+#include "model/path_check.h"
+
 #include <cstdarg>
 #include <cstdlib>
 #include <exception>
@@ -66,6 +68,15 @@ const char* string_argument(lua_State* L, int idx, const char* where, const char
   if (lua_type(L, idx) != LUA_TSTRING)
     fail(L, "%s: %s must be a string (got %s)", where, name, type_of(L, idx));
   return lua_tostring(L, idx);
+}
+
+std::string path_argument(lua_State* L, int idx, const char* where, const char* name) {
+  string_argument(L, idx, where, name);
+  std::size_t length = 0;
+  const char* bytes = lua_tolstring(L, idx, &length);
+  std::string path(bytes, length);
+  check_path(path, std::string(where) + ": " + name);
+  return path;
 }
 
 lua_Number number_argument(lua_State* L, int idx, const char* where, const char* name) {

@@ -10,6 +10,7 @@
 #include <lua.hpp>
 
 #include <cstdint>
+#include <string>
 
 namespace earl::lua {
 
@@ -30,6 +31,10 @@ lua_Integer optional_integer(lua_State* L, int idx, const char* where, const cha
                              lua_Integer fallback);
 // A string argument (numbers are not silently converted), or fails naming it.
 const char* string_argument(lua_State* L, int idx, const char* where, const char* name);
+// A path argument: as string_argument, all its bytes (a Lua string may hold NUL bytes),
+// refused with EarlError "<where>: <name> '...' contains a NUL byte ..." when it holds one
+// (model/path_check.h, the rule of every binding).
+std::string path_argument(lua_State* L, int idx, const char* where, const char* name);
 // A number argument (strings are not silently converted), or fails naming it.
 lua_Number number_argument(lua_State* L, int idx, const char* where, const char* name);
 

@@ -128,7 +128,7 @@ void bind_analysis(py::module_& m) {
       "analyze",
       [](const py::object& path, const py::object& format, const py::object& progress,
          bool time_correct, const py::object& min_latency, bool strict) {
-        const std::string file = text_argument(path, "file");
+        const std::string file = path_argument(path, "file");
         // The options the analysis shares with opening a trace: converted and checked by
         // the one table (trace/open_options.h).
         OpenOptions open;

@@ -18,9 +18,14 @@ namespace earl::bindings {
 
 void bind_convert(py::module_& m) {
   m.def(
+      "check_path",
+      [](const py::object& path, const std::string& what) { path_argument(path, what.c_str()); },
+      py::arg("path"), py::arg("what"),
+      "EarlError naming WHAT when PATH holds a NUL byte (the rule of every path EARL takes).");
+  m.def(
       "overwrites_trace",
       [](const py::object& trace_path, const py::object& output_path) {
-        return convert::overwrites_trace(text_argument(trace_path, "trace"), text_argument(output_path, "output"));
+        return convert::overwrites_trace(path_argument(trace_path, "trace"), path_argument(output_path, "output"));
       },
       py::arg("trace"), py::arg("output"),
       "True when writing OUTPUT would overwrite the trace TRACE or a file of its OTF2 archive "
@@ -29,8 +34,8 @@ void bind_convert(py::module_& m) {
       "convert",
       [](const py::object& input_path, const py::object& output_path, const py::object& format,
          bool strict) {
-        const std::string input = text_argument(input_path, "input");
-        const std::string output = text_argument(output_path, "output");
+        const std::string input = path_argument(input_path, "input");
+        const std::string output = path_argument(output_path, "output");
         convert::ConvertOptions o;
         if (!format.is_none()) o.format = text_argument(format, "format");
         o.strict = strict;

@@ -458,7 +458,7 @@ void bind_event_trace(py::module_& m) {
       "remove_index",
       [](const py::object& path) {
         std::vector<std::string> gone;
-        std::string file = text_argument(path, "path");
+        std::string file = path_argument(path, "path");
         {
           py::gil_scoped_release unlocked;
           gone = EventTrace::remove_index(file);
@@ -468,7 +468,7 @@ void bind_event_trace(py::module_& m) {
       py::arg("path"), "Removes the persisted index of the trace at path; returns the files removed.");
   m.def(
       "remove_indexes_in",
-      [](const py::object& directory) { return texts(remove_indexes_in(text_argument(directory, "directory"))); },
+      [](const py::object& directory) { return texts(remove_indexes_in(path_argument(directory, "directory"))); },
       py::arg("directory"), "Removes every persisted index file in directory; returns them.");
   m.def("index_directories", [] { return texts(index_directories()); },
         "The directories holding indexes named by hash ($EARL_INDEX_DIR, the user's cache directory).");

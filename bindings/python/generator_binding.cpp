@@ -23,7 +23,7 @@ namespace {
 
 py::dict generate(const py::object& target, const py::dict& given, const py::object& keep,
                   const py::object& progress) {
-  const std::string path = text_argument(target, "path");
+  const std::string path = path_argument(target, "path");
   gen::GenOptions options = options_from(given);
   options.validate();
   PythonCallbacks callbacks;

@@ -107,7 +107,7 @@ OpenArguments open_arguments(const py::args& args, const py::kwargs& kwargs) {
     given[at] = py::reinterpret_borrow<py::object>(item.second);
   }
   OpenArguments out;
-  out.file = text_argument(file, "file");
+  out.file = path_argument(file, "file");
   for (std::size_t i = 0; i < all.size(); ++i) {
     if (!given[i]) continue;
     if (!all[i].option) {

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "model/path_check.h"
+
 namespace earl::bindings {
 
 inline pybind11::str text(const std::string& bytes) {
@@ -40,6 +42,14 @@ inline std::string text_argument(pybind11::handle value, const char* what) {
   if (!encoded) throw pybind11::error_already_set();
   pybind11::object bytes = pybind11::reinterpret_steal<pybind11::object>(encoded);
   return std::string(PyBytes_AS_STRING(encoded), PyBytes_GET_SIZE(encoded));
+}
+
+// A path argument: as text_argument, and refused with EarlError naming `what` when it holds
+// a NUL byte (model/path_check.h, the rule of every binding).
+inline std::string path_argument(pybind11::handle value, const char* what) {
+  std::string path = text_argument(value, what);
+  check_path(path, what);
+  return path;
 }
 
 // An error message for Python: bytes that are not UTF-8 (a path, a name) as \xNN.

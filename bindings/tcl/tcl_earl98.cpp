@@ -210,7 +210,7 @@ void delete_trace(ClientData data) { delete static_cast<Trace98*>(data); }
 // that have a 1998 flag)
 int earl_open(Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
   if (objc < 3) usage(objv, ("open file ?obj? " + tcl_option_usage(TclDialect::Earl98)).c_str());
-  const std::string file = Tcl_GetString(objv[2]);
+  const std::string file = path_argument(objv[2], "earl open", "file");
   int i = 3;
   std::string name;
   if (i < objc && Tcl_GetString(objv[i])[0] != '-') name = Tcl_GetString(objv[i++]);

@@ -291,7 +291,7 @@ int create(Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
     int option = 0;
     if (Tcl_GetIndexFromObj(interp, objv[i], flags.data(), "option", 0, &option) != TCL_OK) return TCL_ERROR;
     if (option == 0)
-      file = Tcl_GetString(objv[i + 1]);
+      file = path_argument(objv[i + 1], here, "-file");
     else
       set_tcl_option(open, *known.rows[option - 1], objv[i + 1], here, known.flags[option - 1]);
   }

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "model/path_check.h"
+
 namespace earl::tcl {
 
 int report(Tcl_Interp* interp, const char* message) {
@@ -90,6 +92,22 @@ Tcl_Obj* string_list(const std::vector<std::string>& items) {
   for (const std::string& item : items)
     Tcl_ListObjAppendElement(nullptr, list, Tcl_NewStringObj(item.data(), static_cast<int>(item.size())));
   return list;
+}
+
+std::string path_argument(Tcl_Obj* obj, const std::string& where, const char* name) {
+  int length = 0;
+  const char* bytes = Tcl_GetStringFromObj(obj, &length);
+  std::string path;
+  for (int i = 0; i < length; ++i) {
+    if (bytes[i] == '\xC0' && i + 1 < length && bytes[i + 1] == '\x80') {
+      path += '\0';
+      ++i;
+    } else {
+      path += bytes[i];
+    }
+  }
+  check_path(path, where + ": " + name);
+  return path;
 }
 
 }  // namespace earl::tcl

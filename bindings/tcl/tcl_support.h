@@ -28,6 +28,11 @@ std::string where(Tcl_Obj* const objv[], int words);
 // Readers that throw EarlError naming the argument: "<where>: <name> must be ... (got "x")".
 Tcl_WideInt integer_argument(Tcl_Obj* obj, const std::string& where, const char* name);
 double number_argument(Tcl_Obj* obj, const std::string& where, const char* name);
+
+// A path argument's bytes, with the NUL bytes Tcl keeps as C0 80 (its modified UTF-8)
+// back as NUL, so that the rule of every binding (model/path_check.h) refuses them:
+// EarlError "<where>: <name> '...' contains a NUL byte ...".
+std::string path_argument(Tcl_Obj* obj, const std::string& where, const char* name);
 Location location_argument(Tcl_Obj* obj, const std::string& where, const char* name);
 // A positive (or, with allow_zero, nonnegative) integer option value.
 Tcl_WideInt count_argument(Tcl_Obj* obj, const std::string& where, const char* name, bool allow_zero);

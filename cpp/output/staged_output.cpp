@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "model/error.h"
+#include "model/path_check.h"
 
 namespace earl::output {
 
@@ -72,12 +73,14 @@ void sync_directory_of(const std::string& path) noexcept {
 }
 
 StagedFile::StagedFile(std::string final_path) : final_(std::move(final_path)) {
+  check_path(final_, "output");  // a name cut at a NUL would be another file's
   int fd = -1;
-  do {
+  for (int tries = 0; fd < 0 && tries < 100; ++tries) {
     staged_ = staging_name(final_);
     // 0666 less the umask, as the file would get if written in place.
     fd = ::open(staged_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  } while (fd < 0 && errno == EEXIST);
+    if (fd < 0 && errno != EEXIST) break;
+  }
   if (fd < 0) throw EarlError("cannot write '" + final_ + "': " + why(errno));
   file_ = ::fdopen(fd, "wb");
   if (!file_) {

@@ -83,6 +83,8 @@ def generate(path, *, format=None, truth_path=None, progress=None, **options):
     """
     path = os.fspath(path)
     truth_path = path + ".truth.json" if truth_path is None else os.fspath(truth_path)
+    _core.check_path(path, "path")
+    _core.check_path(truth_path, "truth_path")
     if os.path.abspath(truth_path) == os.path.abspath(path):
         raise EarlError("earl gen: the ground-truth path must differ from the trace path "
                         f"({path})")

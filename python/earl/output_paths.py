@@ -44,6 +44,7 @@ def staged_output(path, binary=False):
     exception (flushed, synced to disk, renamed into place); otherwise it is removed.
     OSError (no room, no permission, no directory) becomes EarlError naming `path`."""
     path = os.fspath(path)
+    _core.check_path(path, "output")
     if os.path.isdir(path):
         raise _core.EarlError(f"cannot write '{os.fsdecode(path)}': it is a directory")
     try:
