@@ -16,10 +16,18 @@ def console_for(stream):
     """A rich Console for `stream`: the terminal's width on a terminal; no wrapping and no
     colour when it is a file or pipe (a line of the report stays one line for grep)."""
     from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self):
+            """The reader of the report went away: rich would exit with status 1; the
+            command line's one rule for it (earl/cli.py: quiet, 141) decides instead."""
+            self.quiet = True
+            raise BrokenPipeError
+
     if stream.isatty():
-        return Console(file=stream)
-    return Console(file=_WithoutTrailingSpaces(stream), width=_PIPE_WIDTH, soft_wrap=True,
-                   no_color=True, highlight=False)
+        return _Console(file=stream)
+    return _Console(file=_WithoutTrailingSpaces(stream), width=_PIPE_WIDTH, soft_wrap=True,
+                    no_color=True, highlight=False)
 
 
 class _WithoutTrailingSpaces:
