@@ -5,6 +5,7 @@ that names only it (`:n` is `:next`).
 A handler gets the shell and the text after the command's name, and returns formatted
 text to show (render.Text), or None.
 """
+import math
 import shlex
 from collections import namedtuple
 
@@ -121,6 +122,8 @@ def _time(shell, argument):
         seconds = float(words[0])
     except ValueError:
         raise CommandError(f":time: SECONDS must be a number, got '{words[0]}'") from None
+    if not math.isfinite(seconds):  # nan compares false with every time: it found event 1
+        raise CommandError(f":time: SECONDS must be a finite number, got '{words[0]}'")
     shell.session.jump(shell.session.first_at_or_after(seconds))
     return _moved(shell)
 

@@ -33,8 +33,14 @@ class Session:
 
     # ------------------------------------------------------------------ where we are
     @property
+    def closed(self):
+        """The trace was closed by code (e.close(), e:close(), e close): the session goes
+        on, and what reads the trace says it is closed."""
+        return self.trace.closed
+
+    @property
     def position(self):
-        return self.trace.iterator
+        return 0 if self.closed else self.trace.iterator
 
     def current(self):
         """The event at the iterator, or None at position 0."""
@@ -169,6 +175,8 @@ class Session:
     def sync(self, force=False):
         """Sets `ev` in every started language to the event at the iterator, where the
         iterator moved since that language last saw it (or always with `force`)."""
+        if self.closed:
+            return
         here = self.position
         event = None
         for name, evaluator in self._evaluators.items():

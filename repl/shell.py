@@ -13,6 +13,7 @@ from earl.repl.render import STYLE, Text, plain
 
 
 EXIT_REFUSED = "exit is disabled in the REPL: use :quit (or Ctrl-D)"
+CLOSED = "the trace is closed: what reads it fails from here on; :quit (or Ctrl-D) ends the session"
 
 
 class Shell:
@@ -45,6 +46,7 @@ class Shell:
         stripped = text.strip()
         if not stripped:
             return True
+        was_closed = self.session.closed
         try:
             if stripped.startswith(":"):
                 result = commands.dispatch(self, stripped[1:])
@@ -66,6 +68,9 @@ class Shell:
         finally:
             self.out.flush()
             self.session.sync()
+            if self.session.closed and not was_closed:  # said once, not an error of the input
+                self.err.write(CLOSED + "\n")
+                self.err.flush()
         return True
 
     # ------------------------------------------------------------------ output

@@ -14,8 +14,11 @@ def region_of(trace, event):
 
 def toolbar(session):
     trace = session.trace
-    here = trace.iterator
     language = f" {session.language} "
+    if session.closed:
+        return [("class:toolbar", " the trace is closed: :quit ends the session "),
+                ("class:toolbar", "|" + language)]
+    here = trace.iterator
     if not here:
         return [("class:toolbar", f" 0 / {session.size}  at the start: :next steps in "),
                 ("class:toolbar", "|" + language)]

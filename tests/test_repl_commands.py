@@ -62,6 +62,33 @@ def test_time_finds_the_first_event_at_or_after_a_time(repl):
                    ":time: SECONDS must be a number, got 'x'"]
 
 
+def test_time_refuses_what_is_not_a_finite_time(repl):
+    """nan compares false with every time, so the binary search found event 1; inf and
+    1e400 (inf after parsing) have no event after them either way: all are refused."""
+    out, err = repl.lines(":jump 5", ":time nan", ":time inf", ":time -inf", ":time 1e400", ":time NaN")
+    assert brief_fields(out[0])[0] == 5 and len(out) == 1 and repl.trace.iterator == 5
+    assert err == [f":time: SECONDS must be a finite number, got '{word}'"
+                   for word in ("nan", "inf", "-inf", "1e400", "NaN")]
+
+
+@pytest.mark.parametrize("language, close", [("python", "e.close()"), ("lua", "e:close()"),
+                                             ("tcl", "e close")])
+def test_closing_the_trace_from_code_keeps_the_session(repl, language, close):
+    """The session says the trace is closed once and reads on: code still runs, what reads
+    the trace says it is closed, the toolbar and prompt say so too (no traceback)."""
+    from earl.repl.toolbar import prompt, toolbar
+
+    show = {"python": "print(6 * 7)", "lua": "print(6 * 7)", "tcl": "puts [expr 6 * 7]"}[language]
+    out, err = repl.lines(f":lang {language}", ":jump 3", close, show, ":next", ":lang python", "1 + 1")
+    assert out[0] == f"language: {language}" and brief_fields(out[1])[0] == 3
+    assert out[2:] == ["42", "language: python", "2"]
+    assert err == ["the trace is closed: what reads it fails from here on; :quit (or Ctrl-D) ends the session",
+                   "the trace is closed"]
+    assert repl.trace.closed and repl.session.position == 0
+    assert "the trace is closed" in toolbar(repl.session)[0][1]
+    assert prompt(repl.session) == [("class:prompt", "python 0> ")]
+
+
 def test_up_send_and_back_follow_pointers_and_return(repl):
     out, err = repl.lines(":jump 14", ":send", ":up", ":back", ":back", ":up", ":up", ":up",
                           ":back", ":back", ":back", ":back")

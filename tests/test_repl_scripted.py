@@ -262,3 +262,17 @@ def test_run_of_a_python_script_that_imports_its_neighbour():
     assert expected.returncode == 0 and expected.stdout, expected.stderr
     done = run_repl(["-q", str(PING_PONG)], ":run patterns/collectives\n")
     assert done.stderr == "" and done.stdout == expected.stdout
+
+
+def test_closing_the_trace_from_code_reads_the_rest_of_the_input(tmp_path):
+    """e.close() ended the session with exit 1 and dropped the input after it; now the
+    session says so once and reads on (the notice is no error: exit 0)."""
+    from repl_driver import small_trace
+
+    done = run_repl(["-q", small_trace(tmp_path)],
+                    ":lang lua\n:lang python\ne.close()\nprint('after')\n:lang lua\nprint(e:closed())\n")
+    assert done.stdout.splitlines() == ["language: lua", "language: python", "after", "language: lua",
+                                        "true"]
+    assert done.stderr == ("the trace is closed: what reads it fails from here on; "
+                           ":quit (or Ctrl-D) ends the session\n")
+    assert done.returncode == 0
