@@ -6,7 +6,8 @@
   archives of the generator (the one the targets mutate, `earl gen -n 2 -e 60 -s 1`,
   among them) and of tests/otf2_archives.py (RMA, threads, metrics, other records);
 - event_codec: the events of generated traces encoded as the event cache stores them
-  (by BUILD/fuzz/event_codec_seeds).
+  (by BUILD/fuzz/event_codec_seeds);
+- cli: the byte strings of sensible command lines (cli_fuzzer.seed_inputs()).
 
 Usage: python fuzz/seed_corpora.py BUILD   (`make fuzz` runs it)
 """
@@ -62,9 +63,9 @@ def test_archives(work: Path):
 
 
 def main(build: Path):
-    seeds = build / "seeds"
+    seeds = build.resolve() / "seeds"  # cli_fuzzer works in a directory of its own
     shutil.rmtree(seeds, ignore_errors=True)
-    for target in ("alog_decoder", "python_api", "otf2_definitions", "otf2_events", "event_codec"):
+    for target in ("alog_decoder", "python_api", "otf2_definitions", "otf2_events", "event_codec", "cli"):
         (seeds / target).mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -92,6 +93,10 @@ def main(build: Path):
             subprocess.run([str(codec_tool), str(path), str(out)], check=True)
             for stream in out.iterdir():
                 shutil.copy(stream, seeds / "event_codec" / f"{out.name}-{stream.name}")
+    sys.path.insert(0, str(ROOT / "fuzz"))
+    import cli_fuzzer  # last: it changes into a directory of its own
+    for i, data in enumerate(cli_fuzzer.seed_inputs()):
+        (seeds / "cli" / f"command{i}").write_bytes(data)
     for target in sorted(p.name for p in seeds.iterdir()):
         print(f"{target}: {len(list((seeds / target).iterdir()))} seeds")
 
