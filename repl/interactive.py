@@ -67,8 +67,9 @@ def _key_bindings(shell):
 
 
 def run(session, quiet=False, input=None, output=None, out=None, err=None):
-    """Reads inputs until :quit or Ctrl-D; `input`/`output` are prompt_toolkit's (tests
-    pass a pipe and a dummy), `out`/`err` where results and errors go."""
+    """Reads inputs until :quit, Ctrl-D or code that exits (its status is returned);
+    `input`/`output` are prompt_toolkit's (tests pass a pipe and a dummy), `out`/`err`
+    where results and errors go."""
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     shell = Shell(session, out, err, colour=out.isatty(),
@@ -92,7 +93,7 @@ def run(session, quiet=False, input=None, output=None, out=None, err=None):
             break
         if not shell.handle(text):
             break
-    return 0
+    return shell.exit_status or 0
 
 
 def _continuation(width, line_number, wrap_count):

@@ -7,14 +7,14 @@ stdin."""
 
 
 def run(shell, lines, name="<stdin>"):
-    """Feeds `lines` (an iterable of text lines) to `shell`; returns 1 if any input
-    failed, else 0."""
+    """Feeds `lines` (an iterable of text lines) to `shell`; returns the status code that
+    exited (exit(3): 3), else 1 if any input failed, else 0."""
     pending, first = [], 1
     for number, line in enumerate(lines, 1):
         line = line.rstrip("\n")
         if pending and line.startswith(":"):
             if not shell.handle("\n".join(pending), (name, first)):
-                return 1 if shell.errors else 0
+                return _status(shell)
             pending = []
         if not pending:
             first = number
@@ -27,4 +27,10 @@ def run(shell, lines, name="<stdin>"):
     else:
         if pending:  # unfinished code at the end: run it, so its error is reported
             shell.handle("\n".join(pending), (name, first))
+    return _status(shell)
+
+
+def _status(shell):
+    if shell.exit_status is not None:
+        return shell.exit_status
     return 1 if shell.errors else 0

@@ -12,6 +12,7 @@ from earl.repl import commands
 from earl.repl.render import STYLE, Text, plain
 
 
+# An exit inside a search expression (:find, / in :view) cannot end the session.
 EXIT_REFUSED = "exit is disabled in the REPL: use :quit (or Ctrl-D)"
 CLOSED = "the trace is closed: what reads it fails from here on; :quit (or Ctrl-D) ends the session"
 
@@ -31,6 +32,7 @@ class Shell:
         self._full_screen = full_screen
         self._width = width
         self.errors = 0
+        self.exit_status = None  # set when code typed at the prompt exits
 
     # ------------------------------------------------------------------ input
     def is_complete(self, text):
@@ -42,7 +44,9 @@ class Shell:
         return self.session.evaluator().is_complete(text)
 
     def handle(self, text, origin=("<input>", 1)):
-        """Runs one input; returns False when the session should end."""
+        """Runs one input; returns False when the session should end (:quit, or code that
+        exits: exit(), sys.exit(n), raise SystemExit(n), os.exit(n), Tcl's exit n, which
+        set exit_status, as they end Python's, Lua's and tclsh's own REPLs)."""
         stripped = text.strip()
         if not stripped:
             return True
@@ -55,10 +59,14 @@ class Shell:
                 if result is not None:
                     self.show(result)
             else:
-                shown = self.session.evaluator().evaluate(text, origin)
+                try:
+                    shown = self.session.evaluator().evaluate(text, origin)
+                except SystemExit as stop:
+                    self.exit_status = self._status(stop.code)
+                    return False
                 if shown is not None:
                     self.out.write(shown + "\n")
-        except SystemExit:  # exit() in Python, os.exit in Lua, exit in Tcl: only :quit ends
+        except SystemExit:  # an exit inside a command's expression (:find): refused
             self.error((f"{origin[0]}:{origin[1]}: " if self.located else "") + EXIT_REFUSED)
         except KeyboardInterrupt:
             self.error("interrupted")
@@ -72,6 +80,14 @@ class Shell:
                 self.err.write(CLOSED + "\n")
                 self.err.flush()
         return True
+
+    def _status(self, code):
+        """The exit status of SystemExit(code), by Python's rule: None is 0, an integer
+        itself, anything else is printed and is 1."""
+        if code is None or isinstance(code, int):
+            return int(code or 0)
+        self.err.write(f"{code}\n")
+        return 1
 
     # ------------------------------------------------------------------ output
     def show(self, fragments):

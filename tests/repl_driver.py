@@ -78,9 +78,9 @@ class Driver:
         self.trace = earl.EventTrace(path)
         self.session = Session(self.trace, language)
 
-    def type(self, keys, quiet=True):
+    def type(self, keys, quiet=True, status=0):
         """Types `keys` (then Ctrl-D, which ends the prompt loop); returns (stdout,
-        stderr) of the REPL."""
+        stderr) of the REPL, whose exit status must be `status`."""
         out, err = io.StringIO(), io.StringIO()
         # what user code prints goes to sys.stdout, as the REPL's own output does
         with create_pipe_input() as pipe, contextlib.redirect_stdout(out), \
@@ -88,7 +88,7 @@ class Driver:
             pipe.send_text(keys + CTRL_D)
             code = interactive.run(self.session, quiet=quiet, input=pipe, output=DummyOutput(),
                                    out=out, err=err)
-        assert code == 0
+        assert code == status, (code, err.getvalue())
         return out.getvalue(), err.getvalue()
 
     def lines(self, *inputs):

@@ -415,16 +415,22 @@ def test_only_quit_ends_the_session(repl):
     assert out == [] and repl.trace.iterator == 0
 
 
-@pytest.mark.parametrize("language, exits", [
-    ("python", ["exit()", "quit()", "import sys; sys.exit(2)", "raise SystemExit"]),
-    ("lua", ["os.exit()", "os.exit(2)", "(function() os.exit(true) end)()"]),
-    ("tcl", ["exit", "exit 2", "proc leave {} {exit 3}; leave", "if 1 {\rexit\r}"]),
+@pytest.mark.parametrize("language, code, status", [
+    ("python", "exit()", 0), ("python", "quit()", 0), ("python", "import sys; sys.exit(2)", 2),
+    ("python", "raise SystemExit(3)", 3), ("python", "raise SystemExit", 0),
+    ("python", "raise SystemExit('bye')", 1),
+    ("lua", "os.exit()", 0), ("lua", "os.exit(2)", 2), ("lua", "(function() os.exit(true) end)()", 0),
+    ("lua", "os.exit(false)", 1),
+    ("tcl", "exit", 0), ("tcl", "exit 2", 2), ("tcl", "proc leave {} {exit 3}; leave", 3),
+    ("tcl", "if 1 {\rexit 4\r}", 4),
 ])
-def test_exit_in_each_language_is_refused_and_the_session_goes_on(repl, language, exits):
-    out, err = repl.type(f":lang {language}{ENTER}" + "".join(code + ENTER for code in exits) +
-                         f":jump 2{ENTER}")
-    assert err.splitlines() == ["exit is disabled in the REPL: use :quit (or Ctrl-D)"] * len(exits)
-    assert brief_fields(out.splitlines()[-1])[0] == 2 and repl.trace.iterator == 2
+def test_code_that_exits_ends_the_session_with_its_status(repl, language, code, status):
+    """As it ends Python's, Lua's and tclsh's own REPLs (raise SystemExit(3) used to be
+    refused, and the session then ended with 0); what follows it does not run."""
+    out, err = repl.type(f":lang {language}{ENTER}:jump 2{ENTER}{code}{ENTER}:jump 5{ENTER}", status=status)
+    assert out.splitlines()[0] == f"language: {language}" and brief_fields(out.splitlines()[1])[0] == 2
+    assert len(out.splitlines()) == 2 and repl.trace.iterator == 2
+    assert err == ("bye\n" if "bye" in code else "")
 
 
 def test_python_exit_shown_bare_says_how_to_leave(repl):
@@ -442,10 +448,9 @@ def test_a_script_that_exits_ends_itself_not_the_session(repl, tmp_path):
                             ("stop.py", "stop.lua", "stop.tcl", "fail.tcl")), ":jump 3")
     assert out[:3] == ["py", "lua", "tcl"] and brief_fields(out[3])[0] == 3
     assert err == [f"{tmp_path}/fail.tcl exited with 4"]
-    # sourced at the prompt, the script's exit is the session's: refused
-    out, err = repl.lines(":lang tcl", f"source {tmp_path}/stop.tcl", ":jump 4")
-    assert out[1] == "tcl" and brief_fields(out[2])[0] == 4
-    assert err == ["exit is disabled in the REPL: use :quit (or Ctrl-D)"]
+    # sourced at the prompt, the script's exit is the session's: it ends
+    out, err = repl.type(f":lang tcl{ENTER}source {tmp_path}/stop.tcl{ENTER}:jump 4{ENTER}")
+    assert out.splitlines()[1:] == ["tcl"] and err == "" and repl.trace.iterator == 3
 
 
 # What a bare input shows in Tcl mode, at event 6 (exit MPI_Send on loc 0): a variable or

@@ -201,21 +201,23 @@ def test_the_readme_filters_skip_events_without_the_attribute():
     assert found == [big, 1, final, 1, big, final, 1, big, final, later]
 
 
-def test_exit_in_any_language_does_not_end_a_scripted_session(tmp_path):
+def test_showing_exit_does_not_end_a_scripted_session_and_exit_ends_it_with_its_status(tmp_path):
     """Event 6 of the small trace exits MPI_Send: in Tcl, `$ev(type)` there shows "exit"
-    (it used to run Tcl's exit and end the session with status 0). Only :quit ends."""
+    (it used to run Tcl's exit and end the session with status 0). Code that exits ends
+    the session with its status (raise SystemExit(3) was refused, then the REPL ended 1);
+    the input after it does not run."""
     from repl_driver import small_trace
 
     done = run_repl(["-q", small_trace(tmp_path)],
-                    ":lang tcl\n:jump 6\n$ev(type)\nexit\n:lang lua\nos.exit(0)\n"
-                    ":lang python\nexit()\n:next\n:quit\n:next\n")
+                    ":lang tcl\n:jump 6\n$ev(type)\n:lang python\n:next\nraise SystemExit(3)\n:next\n")
     out = done.stdout.splitlines()
     assert out[0] == "language: tcl" and out[1].split()[:5] == ["6", "0.000022000", "loc", "0", "exit"]
-    assert out[2:5] == ["exit", "language: lua", "language: python"]
-    assert out[5].split()[0] == "7" and len(out) == 6  # :next ran; the one after :quit did not
-    refused = "exit is disabled in the REPL: use :quit (or Ctrl-D)"
-    assert done.stderr.splitlines() == [f"<stdin>:{line}: {refused}" for line in (4, 6, 8)]
-    assert done.returncode == 1  # inputs were refused
+    assert out[2:4] == ["exit", "language: python"]
+    assert out[4].split()[0] == "7" and len(out) == 5  # the :next after the exit did not run
+    assert done.stderr == "" and done.returncode == 3
+    for code, status in ((":lang lua\nos.exit(5)", 5),):  # the other forms: test_repl_commands
+        done = run_repl(["-q", small_trace(tmp_path)], f":next\n{code}\n:next\n")
+        assert done.returncode == status and len(done.stdout.splitlines()) <= 2, done.stdout
 
 
 def test_a_mistyped_command_gets_did_you_mean(tmp_path):
