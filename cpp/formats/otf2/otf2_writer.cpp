@@ -598,7 +598,8 @@ std::vector<std::pair<fs::path, fs::path>> Otf2Writer::parts() const {
 // anchor removed first (no reader opens a mixed archive), its directory moved aside, the
 // new directory and definitions renamed into place, the new anchor last, the old
 // directory removed. libotf2's anchor holds no archive name (the files are found beside
-// it), so the renamed archive reads as written.
+// it), so the renamed archive reads as written. Should a rename within the directory fail
+// midway, there is no anchor under the name: never an anchor over a mixed archive.
 void Otf2Writer::commit() {
   if (!finished_ || archive_ || committed_) fail("commit before finish");
   const fs::path parent(directory_);
