@@ -236,7 +236,6 @@ ConvertSummary convert(const std::string& input, const std::string& output,
   std::unique_ptr<TraceWriter> writer = open_writer(format, output, WriterOptions{});
   try {
     writer->begin(header);
-    summary.renamed = writer->renamed();
     std::vector<WriterEvent> batch;
     batch.reserve(kBatch);
     std::int64_t prev_time = INT64_MIN;
@@ -326,6 +325,7 @@ ConvertSummary convert(const std::string& input, const std::string& output,
     summary.events_written += batch.size();
     summary.events_written -= summary.frame_events_added;  // the input's events only
     writer->finish();
+    summary.renamed = writer->renamed();  // OTF2 writes its names at the end
   } catch (...) {
     writer->discard();
     throw;
