@@ -13,9 +13,10 @@
 // loses anything).
 //
 // Location names: ALOG output gets EARL's location names (locsym), "A / Master thread"
-// shortened to "A" (an ALOG location is a process). OTF2 output: a location name "A / B"
-// names the process A and the thread B, any other name names the process (thread "Master
-// thread"), so names survive round trips both ways. Where every process has the same
+// shortened to "A" (an ALOG location is a process). OTF2 output: OTF2 input's process and
+// thread names exactly (from its system tree; empty names stay empty); otherwise a location
+// name "A / B" names the process A and the thread B (at its last " / "), any other name
+// names the process (thread "Master thread"), so names survive round trips both ways. Where every process has the same
 // number of threads, its master first and process-major (as Score-P writes them), they stay
 // threads of their process and MPI_COMM_WORLD's rank r is process r; otherwise every
 // location becomes its own MPI process, MPI_COMM_WORLD rank = location. OTF2 output is shaped for Scalasca as Score-P's:
