@@ -113,3 +113,33 @@ def test_the_command_prints_what_it_changed(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "recv from an unknown source 1" in done.stdout
     assert "region 4, location 1" in done.stdout
+
+
+def test_messages_of_threads_that_are_no_ranks_are_left_out_of_otf2(tmp_path):
+    """Two processes of two threads each (Score-P's names and order, so OTF2 output keeps
+    them threads of their process, MPI_COMM_WORLD of the master threads): a message sent
+    by process 0's second thread cannot be an MPI message of OTF2 output; ALOG output,
+    where every location is a process, keeps it."""
+    aw = ArchiveWriter(tmp_path, "threads", resolution=10 ** 6)
+    p0 = aw.process("MPI Rank 0", threads=["Master thread", "OpenMP thread 1"])
+    p1 = aw.process("MPI Rank 1", threads=["Master thread", "OpenMP thread 1"])
+    aw.comm_locations([p0[0], p1[0]])
+    world = aw.comm("MPI_COMM_WORLD", [p0[0], p1[0]])
+    work = aw.region("work")
+    for loc in p0 + p1:
+        aw.ev(loc).enter(T(0), work)
+    aw.ev(p0[1]).mpi_send(T(1), 1, world, 3, 16)     # thread 1 of process 0 -> rank 1
+    aw.ev(p1[0]).mpi_recv(T(2), 0, world, 3, 16)     # rank 1 <- rank 0 (its master thread)
+    for loc in p0 + p1:
+        aw.ev(loc).leave(T(3), work)
+    archive = aw.close()
+    before, _ = messages(archive)
+    assert before == [("send", 1, 2, 3, 16), ("recv", 2, 0, 3, 16)]
+    summary = convert(archive, tmp_path / "out.otf2")
+    assert summary["refused"] == {"send on a thread that is no MPI rank": 1}
+    after, (locations, _) = messages(tmp_path / "out.otf2")
+    assert after == [("recv", 2, 0, 3, 16)]
+    assert locations == [f"MPI Rank {p} / {t}" for p in (0, 1) for t in ("Master thread", "OpenMP thread 1")]
+    summary = convert(archive, tmp_path / "out.alog")
+    assert summary["refused"] == {}
+    assert messages(tmp_path / "out.alog")[0] == before
