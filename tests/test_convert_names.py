@@ -143,3 +143,18 @@ def test_messages_of_threads_that_are_no_ranks_are_left_out_of_otf2(tmp_path):
     summary = convert(archive, tmp_path / "out.alog")
     assert summary["refused"] == {}
     assert messages(tmp_path / "out.alog")[0] == before
+
+
+def test_a_span_otf2_cannot_hold_is_an_error_naming_it(tmp_path):
+    """ALOG times -8e18 and 8e18 microseconds: OTF2 timestamps count from the first event,
+    and 1.6e19 is beyond 2^63-1 (the offset arithmetic wrapped into "times decrease");
+    ALOG output holds both."""
+    trace = tmp_path / "span.alog"
+    trace.write_bytes(b"-3 0 0 1 0 0\n-13 0 1 2 0 0 black:solid r\n"
+                      b"1 0 0 0 0 -8000000000000000000\n2 0 0 0 0 8000000000000000000\n")
+    with pytest.raises(earl.EarlError, match=r"span more than 2\^63-1 microseconds"):
+        convert(trace, tmp_path / "span.otf2")
+    assert not (tmp_path / "span.otf2").exists()
+    convert(trace, tmp_path / "span2.alog")
+    assert b"\n1 0 0 0 0 -8000000000000000000\n2 0 0 0 0 8000000000000000000\n" in (
+        tmp_path / "span2.alog").read_bytes()

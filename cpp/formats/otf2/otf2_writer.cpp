@@ -260,16 +260,21 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
     check_location(e);
     if (!have_offset_) {
       have_offset_ = true;
+      if (e.time == INT64_MIN) fail("first event at -2^63 microseconds");
       offset_ = e.time < 0 ? -e.time : 0;
       first_ts_ = static_cast<std::uint64_t>(e.time + offset_);
     }
-    if (e.time + offset_ < 0)
+    std::int64_t shifted = 0;  // the time after the first event (an OTF2 timestamp)
+    if (__builtin_add_overflow(e.time, offset_, &shifted))
+      fail("the events span more than 2^63-1 microseconds (time " + std::to_string(e.time) +
+           " us after a first event at " + std::to_string(-offset_) + " us)");
+    if (shifted < 0)
       fail("event times decrease (time " + std::to_string(e.time) + " us after the first event)");
     if (e.time < last_time_[e.loc])
       fail("times decrease on location " + std::to_string(e.loc) + " (" +
            std::to_string(e.time) + " us after " + std::to_string(last_time_[e.loc]) + " us)");
     last_time_[e.loc] = e.time;
-    const OTF2_TimeStamp ts = static_cast<OTF2_TimeStamp>(e.time + offset_);
+    const OTF2_TimeStamp ts = static_cast<OTF2_TimeStamp>(shifted);
     last_ts_ = std::max<std::uint64_t>(last_ts_, ts);
     OTF2_EvtWriter* w = writers_[e.loc];
     switch (e.kind) {
