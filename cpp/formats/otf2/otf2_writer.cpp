@@ -331,8 +331,7 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
       case WriterEventKind::Send:
       case WriterEventKind::Recv: {
         const bool send = e.kind == WriterEventKind::Send;
-        if (e.tag < 0 || e.tag > static_cast<std::int64_t>(UINT32_MAX))
-          fail("message tag " + std::to_string(e.tag) + " outside OTF2's 0..2^32-1");
+        if (const std::string why = refusal(e); !why.empty()) fail(why);
         const std::uint32_t peer = rank_of(e.peer, send ? "destination" : "source");
         rank_of(e.loc, send ? "sending" : "receiving");
         const auto tag = static_cast<std::uint32_t>(e.tag);
