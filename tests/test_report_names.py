@@ -112,6 +112,8 @@ def test_shown_form_by_hand():
     assert shown("plain name / Master thread") == "plain name / Master thread"
     assert shown("\udcff\x00\x1f\x7f\x80\x9f\ud800") == "\\xff\\x00\\x1f\\x7f\\u0080\\u009f\\ud800"
     assert shown("") == ""
+    assert shown("evil\u202egnp.exe\u2028x") == "evil\\u202egnp.exe\\u2028x"   # bidi, line separator
+    assert shown("\u00e9\u4e2d\U0001f600") == "\u00e9\u4e2d\U0001f600"        # printable: kept
     assert shown(shown("a\x01\udce9")) == shown("a\x01\udce9")   # applying it twice changes nothing
 
 

@@ -6,15 +6,19 @@ can carry those: JSON and HTML must be valid UTF-8, XML 1.0 (Cube's anchor.xml) 
 control character but tab, LF and CR, not even as a character reference, and control bytes
 in a terminal's output move the cursor or change colours. So the report shows each name in
 a visible, printable form: a byte that is not UTF-8 and every control character (C0, DEL)
-as \\xNN (the byte), a C1 control or a lone surrogate as \\uNNNN; everything else as it is.
+as \\xNN (the byte); a C1 control, a lone surrogate, a line or paragraph separator or a
+bidirectional control as \\uNNNN; everything else as it is.
 The form is applied once, where a result enters the Report (Report.__init__), so every view
 and a JSON report read back (Report.from_json) hold the same names. It is for reading, not
 reversible: a name that holds the text "\\x01" shows as the one holding the byte 0x01.
 """
 import re
 
-# Control characters (C0, DEL, C1) and every surrogate: nothing else needs escaping.
-_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+# Control characters (C0, DEL, C1), every surrogate, and the characters that move text
+# where it is shown without being seen: line and paragraph separators (U+2028, U+2029) and
+# the bidirectional controls (U+202A..U+202E, U+2066..U+2069), which can make a name
+# display as another.
+_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _shown_char(match):
