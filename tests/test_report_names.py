@@ -160,3 +160,16 @@ def test_a_json_report_reads_back_with_the_same_names(tmp_path):
     assert again.raw["regions"] == report.raw["regions"]
     assert report.raw["regions"][:len(ALOG_REGIONS)] == [want for _, want in ALOG_REGIONS]
     assert again.callpaths == report.callpaths
+
+
+def test_chromium_shows_the_names_of_the_html_report(tmp_path):
+    """The HTML page as a browser parses it: the bar labels and the timeline's location
+    labels carry the names in the shown form (the page's escaping and encoding hold)."""
+    import earl.analysis
+    from test_analysis_html import measure
+    report = earl.analysis.analyze(alog_trace(tmp_path / "names.alog"), progress=lambda f: None)
+    measured = measure(report, tmp_path)
+    labels = {title for chart in measured["charts"] for title, _ in chart["labels"]}
+    waiting = ALOG_REGIONS[-1][1] + "/MPI_Recv"
+    assert waiting in labels
+    assert {title for title, _ in measured["timeline_labels"]} == {ALOG_LOCATIONS[1][1]}   # the waiting one
