@@ -30,7 +30,7 @@ ALOG_REGIONS = [
     (b"esc\x1b[31mred", "esc\\x1b[31mred"),            # a terminal colour sequence
     (b"c1\xc2\x9bx", "c1\\u009bx"),                     # a C1 control, UTF-8 encoded
 ]
-ALOG_LOCATIONS = [(b"rank \xfe", "rank \\xfe"), (b"<rank&1>", "<rank&1>")]
+ALOG_LOCATIONS = [(b"<rank&0>", "<rank&0>"), (b"rank \xfe\x01<&>", "rank \\xfe\\x01<&>")]
 
 
 def alog_trace(path):
