@@ -308,6 +308,7 @@ ConvertSummary convert(const std::string& input, const std::string& output,
     summary.events_written += batch.size();
     summary.events_written -= summary.frame_events_added;  // the input's events only
     writer->finish();
+    writer->commit();
   } catch (...) {
     writer->discard();
     throw;

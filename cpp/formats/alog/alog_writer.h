@@ -4,11 +4,15 @@
 // threads: collective exits are plain exits, and when the header has threads > 1, fork and
 // join are written as the trace-defined types (-9) "fork" and "join" (type numbers
 // 2R+1 and 2R+2 for R regions) with data = the team size. Empty location names get no -15.
-#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "format_interface/trace_writer.h"
+
+namespace earl::output {
+class StagedFile;
+}
 
 namespace earl {
 
@@ -22,6 +26,7 @@ class AlogWriter : public TraceWriter {
   void begin(const TraceHeader& header) override;
   void write(const WriterEvent* events, std::size_t count) override;
   void finish() override;
+  void commit() override;
   void discard() override;
 
   // ALOG type numbers of a region's enter and exit records.
@@ -41,7 +46,8 @@ class AlogWriter : public TraceWriter {
 
   std::string path_;
   WriterOptions options_;
-  std::FILE* file_ = nullptr;
+  std::unique_ptr<output::StagedFile> file_;  // written under a staging name until commit()
+  bool finished_ = false;
   std::string buffer_;
   int regions_ = 0;
   bool threads_ = false;

@@ -19,11 +19,11 @@ import tarfile
 import time
 from typing import NamedTuple, Optional
 
-from earl import _core
 from earl.analysis import cube_scalasca
 from earl.analysis.cube_anchor import anchor_xml
 from earl.analysis.cube_regions import cube_regions
 from earl.analysis.cube_trees import call_tree, machine
+from earl.output_paths import staged_output
 
 _INDEX_HEADER, _DATA_HEADER = b"CUBEX.INDEX", b"CUBEX.DATA"
 _SPARSE_INDEX = 1
@@ -109,11 +109,9 @@ def write_cube(report, path):
         index, data = _index_and_data(metric, _rows(metric, tree, cnode_of, nlocs))
         members += [(f"{number}.index", index), (f"{number}.data", data)]
     members.append(("anchor.xml", anchor_xml(metrics, tree, machine(report))))
-    try:
-        with tarfile.open(path, "w", format=tarfile.USTAR_FORMAT) as tar:
-            for name, content in members:
-                info = tarfile.TarInfo(name)
-                info.size, info.mtime, info.mode = len(content), int(time.time()), 0o644
-                tar.addfile(info, io.BytesIO(content))
-    except OSError as error:
-        raise _core.EarlError(f"cannot write '{path}': {error.strerror or error}") from None
+    with staged_output(path, binary=True) as out, \
+            tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+        for name, content in members:
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime, info.mode = len(content), int(time.time()), 0o644
+            tar.addfile(info, io.BytesIO(content))
