@@ -3,6 +3,7 @@ import json
 import os
 
 from earl import _core
+from earl.analysis.names import shown_result
 from earl.analysis.report_schema import (CounterTotals, MetricRow, MetricTotals, PatternTotals,
                                          ReportJson, TrafficRow, WaitRow, engine_result)
 from earl.optional import require
@@ -54,8 +55,10 @@ class Report:
 
     def __init__(self, raw, origin="analysis result"):
         """`raw`: an EngineResult (earl.analysis.report_schema), checked here; EarlError
-        naming `origin` and the key when it does not conform."""
-        self.raw = engine_result(raw, origin)
+        naming `origin` and the key when it does not conform. The trace's names are kept in
+        the form every output shows them (earl.analysis.names: bytes that are not UTF-8 and
+        control characters as \\xNN)."""
+        self.raw = shown_result(engine_result(raw, origin))
         self.metrics = {m["id"]: m for m in metrics()}
         self.file, self.format, self.events = (self.raw[k] for k in ("file", "format", "events"))
         self.locations = self.raw["locations"]
