@@ -31,7 +31,7 @@ constexpr Metric kTallyMetric[kTallies] = {
     Metric::SyncsSend, Metric::CommsSend, Metric::BytesSent, Metric::SyncsRecv, Metric::CommsRecv,
     Metric::BytesRcvd, Metric::SyncsColl, Metric::CommsCxch, Metric::CommsCsrc, Metric::CommsCdst,
     Metric::BytesCout, Metric::BytesCin, Metric::BytesPut, Metric::BytesGet};
-using Tallies = std::array<std::uint64_t, kTallies>;
+using Tallies = std::array<ByteSum, kTallies>;
 
 // Per call path of one location (indexed by CallPathId).
 struct LocationProfile {
@@ -58,7 +58,8 @@ struct LocationProfile {
     t[static_cast<std::size_t>(bytes_tally)] += bytes;
   }
   struct Traffic {
-    std::uint64_t bytes = 0, messages = 0;
+    ByteSum bytes = 0;
+    std::uint64_t messages = 0;
   };
   std::unordered_map<Location, Traffic> sent_to;  // point-to-point sends by destination
 };

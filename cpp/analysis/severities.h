@@ -15,6 +15,10 @@
 
 namespace earl::analysis {
 
+// Sums of 64-bit message lengths (byte tallies, the traffic matrix): 2^64 messages of
+// 2^64 - 1 bytes cannot wrap 128 bits, where a 64-bit sum would wrap to a small number.
+using ByteSum = unsigned __int128;
+
 inline std::uint64_t cell_key(CallPathId callpath, Location loc) {
   return (static_cast<std::uint64_t>(callpath) << 32) | static_cast<std::uint32_t>(loc);
 }
