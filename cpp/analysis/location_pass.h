@@ -15,6 +15,7 @@
 #include "analysis/region_catalog.h"
 #include "analysis/severities.h"
 #include "model/event.h"
+#include "model/location_time_order.h"
 
 namespace earl::analysis {
 
@@ -107,6 +108,7 @@ class LocationPass {
     std::vector<RmaOpCall> ops;  // access: its operations on its window so far
   };
 
+  void dispatch(const Event& e);
   void enter(const Event& e);
   void exit(const Event& e);
   void send(const Event& e);
@@ -151,6 +153,7 @@ class LocationPass {
   SymbolId program_region_ = kNoProgram;  // the root a ProgramBegin entered
   LocationProfile profile_;
   CounterSamples counters_;
+  LocationTimeOrder order_;
 };
 
 }  // namespace earl::analysis

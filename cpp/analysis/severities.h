@@ -96,6 +96,10 @@ enum class Problem : std::uint8_t {
   MismatchedCollective,   // members of one instance called different operations
   CollectiveRootUnknown,  // a rooted collective whose root is unknown (ALOG) or absent
   UnmatchedRmaEpoch,      // an access/exposure epoch whose partner epoch is not in the trace
+  // What the reader counts too (EventTrace.problems()), by the same rules:
+  TimeOrder,              // an event before the latest of its location, or a wild timestamp
+                          // (model/location_time_order.h); analysed at that latest time
+  UnresolvedReference,    // a record referring to something the trace does not define
   Count
 };
 
