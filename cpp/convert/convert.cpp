@@ -326,6 +326,7 @@ ConvertSummary convert(const std::string& input, const std::string& output,
     summary.events_written -= summary.frame_events_added;  // the input's events only
     writer->finish();
     summary.renamed = writer->renamed();  // OTF2 writes its names at the end
+    writer->commit();
   } catch (...) {
     writer->discard();
     throw;

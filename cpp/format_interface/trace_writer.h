@@ -112,7 +112,12 @@ class TraceWriter {
   // A batch of events in output order; batches never overlap in time.
   virtual void write(const WriterEvent* events, std::size_t count) = 0;
   // Called once after the last event; flushes and closes. Errors throw EarlError.
+  // A file writer writes under a staging name beside its path (output/staged_output.h).
   virtual void finish() = 0;
+  // After finish(): puts the output under its path (flushed to disk, renamed into place;
+  // the part OTF2 readers open last). A writer destroyed without it leaves no output and
+  // any old file at its path untouched.
+  virtual void commit() {}
   // Removes whatever the writer wrote (after a failure; the writer is unusable afterwards).
   virtual void discard() {}
   // Why the format cannot hold `e` as it is ("recv from an unknown source", ...), "" when it

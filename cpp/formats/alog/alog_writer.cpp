@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "model/error.h"
+#include "output/staged_output.h"
 
 namespace earl {
 
@@ -16,14 +17,11 @@ constexpr std::size_t kFlushAt = 1 << 20;
 AlogWriter::AlogWriter(std::string path, const WriterOptions& options)
     : path_(std::move(path)), options_(options) {
   if (options_.rollover < 0) throw EarlError("roll-over point must be positive");
-  file_ = std::fopen(path_.c_str(), "wb");
-  if (!file_) throw EarlError("cannot write '" + path_ + "': " + std::strerror(errno));
+  file_ = std::make_unique<output::StagedFile>(path_);
   buffer_.reserve(kFlushAt + 4096);
 }
 
-AlogWriter::~AlogWriter() {
-  if (file_) std::fclose(file_);
-}
+AlogWriter::~AlogWriter() = default;  // an uncommitted output is removed
 
 void AlogWriter::fail(const std::string& what) {
   throw EarlError("cannot write '" + path_ + "': " + what);
@@ -68,9 +66,9 @@ void AlogWriter::put_time(std::int64_t us) {
 }
 
 void AlogWriter::flush(bool force) {
-  if (!file_) fail("file already closed");
+  if (!file_ || finished_) fail("file already closed");
   if (!force && buffer_.size() < kFlushAt) return;
-  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
+  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_->stream()) != buffer_.size())
     fail(std::strerror(errno));
   buffer_.clear();
 }
@@ -179,15 +177,15 @@ void AlogWriter::write(const WriterEvent* events, std::size_t count) {
 
 void AlogWriter::finish() {
   flush(true);
-  std::FILE* file = file_;
-  file_ = nullptr;
-  if (std::fclose(file) != 0) fail(std::strerror(errno));
+  finished_ = true;
 }
 
-void AlogWriter::discard() {
-  if (file_) std::fclose(file_);
-  file_ = nullptr;
-  std::remove(path_.c_str());
+void AlogWriter::commit() {
+  if (!file_ || !finished_) fail("commit before finish");
+  file_->commit();
+  file_.reset();
 }
+
+void AlogWriter::discard() { file_.reset(); }
 
 }  // namespace earl

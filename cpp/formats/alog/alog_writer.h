@@ -7,12 +7,16 @@
 // (format_interface/written_names.h: line ends and blanks at either end escaped, an empty
 // region name as `""`); empty location names get no -15. Sends and receives need a peer
 // among the locations and a length of at most 2^63-1 (refusal()).
-#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "format_interface/trace_writer.h"
 #include "format_interface/written_names.h"
+
+namespace earl::output {
+class StagedFile;
+}
 
 namespace earl {
 
@@ -26,6 +30,7 @@ class AlogWriter : public TraceWriter {
   void begin(const TraceHeader& header) override;
   void write(const WriterEvent* events, std::size_t count) override;
   void finish() override;
+  void commit() override;
   void discard() override;
   std::string refusal(const WriterEvent& e) const override;
   std::vector<std::pair<std::string, std::uint64_t>> renamed() const override { return renamed_.counts(); }
@@ -48,7 +53,8 @@ class AlogWriter : public TraceWriter {
 
   std::string path_;
   WriterOptions options_;
-  std::FILE* file_ = nullptr;
+  std::unique_ptr<output::StagedFile> file_;  // written under a staging name until commit()
+  bool finished_ = false;
   std::string buffer_;
   int regions_ = 0;
   int locations_ = 0;

@@ -9,9 +9,11 @@
 #include <utility>
 
 #include "formats/otf2/otf2_anchor.h"
+#include "formats/otf2/otf2_errors.h"
 #include "formats/otf2/otf2_paradigms.h"
 #include "formats/otf2/otf2_scorep_regions.h"
 #include "model/error.h"
+#include "output/staged_output.h"
 
 namespace fs = std::filesystem;
 
@@ -96,6 +98,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 Otf2Writer::Otf2Writer(std::string path, const WriterOptions& options) : path_(std::move(path)) {
   (void)options;  // no OTF2-specific options (roll-over is an ALOG notion)
+  install_otf2_error_handler();
   if (!ends_with(path_, ".otf2") || fs::path(path_).filename() == ".otf2")
     fail("an OTF2 archive is named by its anchor file, which must end in .otf2");
   const fs::path anchor(path_);
@@ -106,35 +109,35 @@ Otf2Writer::Otf2Writer(std::string path, const WriterOptions& options) : path_(s
   name_ = anchor.filename().string();
   name_.resize(name_.size() - 5);
 
-  // An archive of the same name is replaced (libotf2 refuses to write into an existing
-  // one); anything else in the way is an error, never deleted.
+  // An archive of the same name is replaced, when the new one is whole (commit()); anything
+  // else in the way is an error, never deleted.
   const fs::path def = parent / (name_ + ".def"), dir = parent / name_;
-  if (fs::exists(anchor, ec) || fs::exists(dir, ec)) {
-    if (fs::exists(anchor, ec) && (!fs::is_regular_file(anchor, ec) || !has_otf2_magic(anchor.string())))
-      fail("exists and is not an OTF2 anchor file (not replaced)");
-    if (fs::exists(dir, ec)) {
-      if (!fs::is_directory(dir, ec)) fail("'" + dir.string() + "' exists and is not a directory");
-      for (const auto& entry : fs::directory_iterator(dir, ec)) {
-        const std::string ext = entry.path().extension().string();
-        if (!entry.is_regular_file() || (ext != ".evt" && ext != ".def" && ext != ".snap"))
-          fail("'" + dir.string() + "' holds '" + entry.path().filename().string() +
-               "', which is not part of an OTF2 archive (not replaced)");
-      }
-      fs::remove_all(dir, ec);
-      if (ec) fail("cannot remove the old archive directory '" + dir.string() + "': " + ec.message());
+  if (fs::exists(anchor, ec) && (!fs::is_regular_file(anchor, ec) || !has_otf2_magic(anchor.string())))
+    fail("exists and is not an OTF2 anchor file (not replaced)");
+  if (fs::exists(dir, ec)) {
+    if (!fs::is_directory(dir, ec)) fail("'" + dir.string() + "' exists and is not a directory");
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      const std::string ext = entry.path().extension().string();
+      if (!entry.is_regular_file() || (ext != ".evt" && ext != ".def" && ext != ".snap"))
+        fail("'" + dir.string() + "' holds '" + entry.path().filename().string() +
+             "', which is not part of an OTF2 archive (not replaced)");
     }
-    fs::remove(anchor, ec);
-    fs::remove(def, ec);
   }
-  // Probe writability the way ALOG's writer does: by creating the anchor.
+  if (fs::exists(def, ec) && fs::is_directory(def, ec)) fail("'" + def.string() + "' is a directory");
+  // The archive is written under a staging name (all three parts free), whose anchor is
+  // created here to probe that the directory can be written.
+  staged_ = fs::path(output::staging_name((parent / name_).string(), [](const std::string& stem) {
+                       std::error_code e;
+                       return fs::exists(stem + ".otf2", e) || fs::exists(stem + ".def", e) || fs::exists(stem, e);
+                     })).filename().string();
   {
-    std::ofstream probe(anchor, std::ios::binary);
+    std::ofstream probe(parent / (staged_ + ".otf2"), std::ios::binary);
     if (!probe) fail(std::strerror(errno));
   }
-  fs::remove(anchor, ec);
+  fs::remove(parent / (staged_ + ".otf2"), ec);
 }
 
-Otf2Writer::~Otf2Writer() { close_archive(); }
+Otf2Writer::~Otf2Writer() { discard(); }  // an uncommitted archive is removed
 
 void Otf2Writer::close_archive() noexcept {
   if (!archive_) return;
@@ -147,10 +150,12 @@ void Otf2Writer::fail(const std::string& what) const {
   throw EarlError("cannot write '" + path_ + "': " + what);
 }
 
+// A call fails by its result or by an error libotf2 reported meanwhile (a buffer it
+// flushed to a full disk: otf2_errors.h).
 void Otf2Writer::check(OTF2_ErrorCode code, const char* what) const {
-  if (code == OTF2_SUCCESS) return;
-  fail(std::string(what) + " failed: " + OTF2_Error_GetName(code) + " (" +
-       OTF2_Error_GetDescription(code) + ")");
+  if (code == OTF2_SUCCESS && errors_.count == 0) return;
+  if (errors_.count) fail(std::string(what) + " failed: " + errors_.first);
+  fail(std::string(what) + " failed: " + OTF2_Error_GetName(code) + " (" + otf2_problem(code) + ")");
 }
 
 std::uint32_t Otf2Writer::string_id(const std::string& s) {
@@ -165,6 +170,7 @@ std::uint32_t Otf2Writer::string_id(const std::string& s) {
 // --- begin ----------------------------------------------------------------------------
 
 void Otf2Writer::begin(const TraceHeader& header) {
+  Otf2ErrorWatch watch(errors_);
   if (begun_) fail("begin called twice");
   begun_ = true;
   header_ = header;
@@ -213,7 +219,7 @@ void Otf2Writer::begin(const TraceHeader& header) {
   const std::uint64_t per_location = n > 0 ? kMemoryBudget / (chunk * n) : 1;
   memory_.max_chunks = std::clamp<std::uint64_t>(per_location, 1, kMaxChunksPerBuffer);
 
-  archive_ = OTF2_Archive_Open(directory_.c_str(), name_.c_str(), OTF2_FILEMODE_WRITE, chunk,
+  archive_ = OTF2_Archive_Open(directory_.c_str(), staged_.c_str(), OTF2_FILEMODE_WRITE, chunk,
                                OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
                                OTF2_COMPRESSION_NONE);
   if (!archive_) fail("libotf2 cannot create the archive");
@@ -254,6 +260,7 @@ std::uint32_t Otf2Writer::rank_of(std::int32_t location, const char* role) const
 }
 
 void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
+  Otf2ErrorWatch watch(errors_);
   if (!begun_ || finished_ || !archive_) fail("write outside begin/finish");
   for (std::size_t i = 0; i < count; ++i) {
     const WriterEvent& e = events[i];
@@ -434,6 +441,7 @@ void Otf2Writer::check_rma_collective(const WriterEvent& e) const {
 // --- finish ---------------------------------------------------------------------------
 
 void Otf2Writer::finish() {
+  Otf2ErrorWatch watch(errors_);
   if (!begun_ || finished_ || !archive_) fail("finish without begin");
   finished_ = true;
   const int n = header_.locations;
@@ -595,18 +603,49 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
 
 // --- discard --------------------------------------------------------------------------
 
+// The staged archive's parts; the anchor last, as commit() renames them.
+std::vector<std::pair<fs::path, fs::path>> Otf2Writer::parts() const {
+  const fs::path parent(directory_);
+  return {{parent / staged_, parent / name_},
+          {parent / (staged_ + ".def"), parent / (name_ + ".def")},
+          {parent / (staged_ + ".otf2"), parent / (name_ + ".otf2")}};
+}
+
+// Every file flushed to disk, then the old archive (if any) replaced part by part: its
+// anchor removed first (no reader opens a mixed archive), its directory moved aside, the
+// new directory and definitions renamed into place, the new anchor last, the old
+// directory removed. libotf2's anchor holds no archive name (the files are found beside
+// it), so the renamed archive reads as written.
+void Otf2Writer::commit() {
+  if (!finished_ || archive_ || committed_) fail("commit before finish");
+  const fs::path parent(directory_);
+  std::error_code ec;
+  const fs::path staged_dir = parent / staged_;
+  for (const auto& entry : fs::directory_iterator(staged_dir, ec))
+    output::sync_file(entry.path().string(), path_);
+  if (ec) fail("cannot list '" + staged_dir.string() + "': " + ec.message());
+  output::sync_file((parent / (staged_ + ".def")).string(), path_);
+  output::sync_file((parent / (staged_ + ".otf2")).string(), path_);
+  output::sync_directory_of((staged_dir / "events").string());  // the directory itself
+
+  const fs::path anchor = parent / (name_ + ".otf2"), dir = parent / name_;
+  fs::remove(anchor, ec);
+  std::string old_dir;
+  if (fs::exists(dir, ec)) {
+    old_dir = output::staging_name(dir.string());
+    output::move_into_place(dir.string(), old_dir, path_);
+  }
+  for (const auto& [from, to] : parts()) output::move_into_place(from.string(), to.string(), path_);
+  committed_ = true;
+  output::sync_directory_of(path_);
+  if (!old_dir.empty()) fs::remove_all(old_dir, ec);
+}
+
 void Otf2Writer::discard() {
   close_archive();
+  if (committed_ || staged_.empty()) return;
   std::error_code ec;
-  const fs::path parent(directory_);
-  fs::remove(parent / (name_ + ".otf2"), ec);
-  fs::remove(parent / (name_ + ".def"), ec);
-  const fs::path dir = parent / name_;
-  for (std::uint64_t id : location_ids_) {
-    fs::remove(dir / (std::to_string(id) + ".evt"), ec);
-    fs::remove(dir / (std::to_string(id) + ".def"), ec);
-  }
-  fs::remove(dir, ec);  // only when empty
+  for (const auto& part : parts()) fs::remove_all(part.first, ec);  // staging names are ours alone
 }
 
 }  // namespace earl

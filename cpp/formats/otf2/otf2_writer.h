@@ -5,7 +5,9 @@
 // (docs/api-contract.md, OTF2; docs/formats.md, Writing OTF2):
 //
 // - path "DIR/NAME.otf2" is the anchor; NAME.def and the directory NAME/ go beside it.
-//   An existing OTF2 archive of that name is replaced.
+//   The archive is written under a staging name in DIR and renamed into place by
+//   commit() (output/staged_output.h); an existing OTF2 archive of that name is replaced
+//   then, and stays as it was when writing fails.
 // - ClockProperties: timer resolution 1e6 ticks/s, so a timestamp is the event's time in
 //   microseconds; global offset 0 (or -t for a first event at t < 0 microseconds).
 // - System tree machine "EARL" > node "node 0" (with their domains); per process p a
@@ -43,12 +45,15 @@
 #include <otf2/otf2.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "format_interface/trace_writer.h"
 #include "format_interface/written_names.h"
+#include "formats/otf2/otf2_errors.h"
 
 namespace earl {
 
@@ -62,6 +67,7 @@ class Otf2Writer : public TraceWriter {
   void begin(const TraceHeader& header) override;
   void write(const WriterEvent* events, std::size_t count) override;
   void finish() override;
+  void commit() override;
   void discard() override;
   // Sends and receives need MPI ranks at both ends (master threads of existing locations)
   // and a tag OTF2 holds (0..2^32-1).
@@ -90,10 +96,14 @@ class Otf2Writer : public TraceWriter {
   std::uint32_t string_id(const std::string& s);
   void write_definitions(const std::vector<std::uint64_t>& events_per_location);
   void close_archive() noexcept;
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> parts() const;
 
   std::string path_;       // the anchor as given
   std::string directory_;  // where the anchor lives
   std::string name_;       // archive name (anchor without .otf2)
+  std::string staged_;     // the archive name written under until commit()
+  bool committed_ = false;
+  Otf2Errors errors_;  // libotf2's errors in this writer's calls
   OTF2_Archive* archive_ = nullptr;
   Memory memory_;
   bool begun_ = false, finished_ = false;
