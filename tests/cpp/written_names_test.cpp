@@ -57,6 +57,7 @@ TEST_CASE("ALOG names read back in their escaped form, and the changes are count
   enter.time = 1;
   writer.write(&enter, 1);
   writer.finish();
+  writer.commit();  // staged output: renamed into place
   // regions: "cr\rlf\n", "" and "  " change, NUL and "plain" do not; locations: 0 and 2.
   const auto counts = writer.renamed();
   REQUIRE(counts.size() == 2);
