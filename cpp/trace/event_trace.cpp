@@ -35,12 +35,14 @@ std::unique_ptr<TraceDecoder> corrected_if_asked(std::unique_ptr<TraceDecoder> d
 EventTrace::EventTrace(const std::string& file, const Options& options,
                        const ProgressCallback& progress)
     : file_(file), access_(open(options, progress)) {
-  access_->set_input_check([this] { check_unchanged(); });
+  if (access_->decoder().rereads_input()) access_->set_input_check([this] { check_unchanged(); });
 }
 
 // One stat per file: the price of every restore from a bookmark (which decodes up to
 // bdist events anyway), so that a trace rewritten, cut, grown, replaced or deleted after
-// opening is one clear error instead of wrong events or a decoder's crash.
+// opening is one clear error instead of wrong events or a decoder's crash. Not for a
+// decoder that reads a copy (the event cache): its answers stay those of the trace opened,
+// and an archive of 10^4 locations would pay 10^4 stats per jump for nothing.
 void EventTrace::check_unchanged() const {
   std::string changed = stat_trace(files_).difference(opened_);
   if (changed.empty()) return;
