@@ -99,3 +99,17 @@ def test_every_nonpositive_memory_is_an_error_naming_it(extreme, memory):
     with pytest.raises(earl.EarlError, match=f"^memory must be a positive number of bytes, got {memory}$"):
         earl.EventTrace(extreme, memory=memory)
     assert len(earl.EventTrace(extreme, memory=None)) == 8
+
+
+def test_byte_sums_beyond_int64_in_a_cube_file(extreme, tmp_path):
+    """Cube's INTEGER is 64-bit signed: the byte metrics become FLOAT there (writing them
+    raised struct.error); the others stay INTEGER."""
+    pytest.importorskip("pycubexr")
+    from test_cube_output import read_cube
+    report = earl.analysis.analyze(extreme)
+    report.write_cube(tmp_path / "x.cubex")
+    cells, definitions = read_cube(tmp_path / "x.cubex")
+    sent = {k: v for k, v in cells["bytes_sent"].items()}
+    assert sent == {("main", 0): float(HUGE + HALF)}
+    assert definitions["bytes_sent"][2] == "FLOAT"
+    assert definitions["visits"][2] == "INTEGER" and cells["visits"] == {("main", 0): 1.0, ("main", 1): 1.0}

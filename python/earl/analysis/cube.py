@@ -27,6 +27,7 @@ from earl.output_paths import staged_output
 
 _INDEX_HEADER, _DATA_HEADER = b"CUBEX.INDEX", b"CUBEX.DATA"
 _SPARSE_INDEX = 1
+_INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
 
 
 class CubeMetric(NamedTuple):
@@ -117,7 +118,12 @@ def write_cube(report, path):
     orders = _RowOrders(tree)
     members = []
     for number, metric in enumerate(metrics):
-        index, data = _index_and_data(metric, _rows(metric, tree, cnode_of, nlocs, orders))
+        rows = _rows(metric, tree, cnode_of, nlocs, orders)
+        if metric.integer and not all(_INT64_MIN <= v <= _INT64_MAX for _, row in rows for v in row):
+            # Cube's INTEGER is 64-bit signed: byte sums beyond it (messages of 2^63 bytes
+            # and more) are stored as FLOAT rather than wrapped or refused.
+            metrics[number] = metric = metric._replace(integer=False)
+        index, data = _index_and_data(metric, rows)
         members += [(f"{number}.index", index), (f"{number}.data", data)]
     members.append(("anchor.xml", anchor_xml(metrics, tree, machine(report))))
     with staged_output(path, binary=True) as out, \
