@@ -7,7 +7,7 @@ from earl.repl.languages import EvaluationError
 # Runs once in the runtime with the shared trace and a Python no-op: what the evaluator
 # needs, kept in a local table rather than in the user's globals.
 _SETUP = r"""
-local trace, poll = ...
+local trace = ...
 local pack, concat = table.pack, table.concat
 local repl = {}
 
@@ -91,12 +91,6 @@ function os.exit(code)
   return stop(code)
 end
 
--- A hook calls Python now and then while user code runs, so that Ctrl-C (a Python signal
--- handler) stops a long loop; Python removes it afterwards, whatever happened.
-local function poll_python() poll() end
-function repl.hook() debug.sethook(poll_python, "", 1000000) end
-function repl.unhook() debug.sethook() end
-
 -- A filter's ev: a field its event lacks reads nil (as anywhere in Lua); an error that
 -- nil causes (nil > 1000) means "no match" for that event. A global the filter names
 -- that does not exist is an error at once (a misspelt name is not a missing field).
@@ -169,7 +163,8 @@ class Evaluator:
     def __init__(self, trace):
         self.lua = earl.lua.runtime()
         self.lua.globals().e = earl.lua.share(trace, self.lua)
-        self._repl = self.lua.execute(_SETUP, earl.lua.share(trace, self.lua), _poll)
+        # Ctrl-C stops long loops through the runtime's own hook (earl.lua.runtime).
+        self._repl = self.lua.execute(_SETUP, earl.lua.share(trace, self.lua))
         self._error = earl.lua._lua54().LuaError
 
     def set_event(self, event):
@@ -220,7 +215,6 @@ class Evaluator:
 
     def _call(self, function, *args):
         self._repl.exit_code = None
-        self._repl.hook()
         try:
             return function(*args)
         except self._error as error:
@@ -228,9 +222,3 @@ class Evaluator:
             if code is not None:
                 raise SystemExit(0 if code is True else 1 if code is False else code) from None
             raise EvaluationError(earl.lua._first_line(error)) from None
-        finally:
-            self._repl.unhook()
-
-
-def _poll():
-    """Called from Lua's hook: running Python code lets a pending Ctrl-C raise here."""

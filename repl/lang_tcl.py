@@ -119,8 +119,9 @@ class Evaluator:
     def evaluate(self, source, origin=("<input>", 1)):
         filename, first_line = origin
         # eval, not call: the outcome as Tcl's text (call would turn lists into tuples)
-        self.tcl.tk.call("set", "::earl::repl::source", source)
-        outcome = self.tcl.tk.splitlist(self.tcl.tk.eval("::earl::repl::evaluate $::earl::repl::source"))
+        with earl.tcl.interruptible(self.tcl):
+            self.tcl.tk.call("set", "::earl::repl::source", source)
+            outcome = self.tcl.tk.splitlist(self.tcl.tk.eval("::earl::repl::evaluate $::earl::repl::source"))
         if outcome[0] == "ok":
             text = str(outcome[1])
             return text if text else None
@@ -135,7 +136,8 @@ class Evaluator:
     def searcher(self, expression):
         def search(first, last, step):
             try:
-                return int(self.tcl.tk.call("::earl::repl::find", expression, first, last, step))
+                with earl.tcl.interruptible(self.tcl):
+                    return int(self.tcl.tk.call("::earl::repl::find", expression, first, last, step))
             except self._error as error:
                 code = earl.tcl._exit_code(self.tcl)
                 if code is not None:  # exit in the expression: the shell refuses it

@@ -260,7 +260,7 @@ def test_to_numpy_fields_and_values(t):
     np = pytest.importorskip("numpy")
     arr = t.to_numpy()
     expect = [("pos", "u8"), ("loc", "i4"), ("time", "f8"), ("type", "i4"), ("enterptr", "u8"),
-              ("region", "i4"), ("peer", "i4"), ("tag", "i8"), ("com", "i8"), ("len", "i8"),
+              ("region", "i4"), ("peer", "i4"), ("tag", "i8"), ("com", "i8"), ("len", "u8"),
               ("sendptr", "u8")]
     assert isinstance(arr, np.ndarray)
     assert sorted(arr.dtype.names) == sorted(n for n, _ in expect)

@@ -753,9 +753,11 @@ def test_ctrl_c_stops_generation_and_removes_partial_output(tmp_path):
         out = sys.argv[1]
         pressed = []
 
-        def ctrl_c_once_writing(fraction):  # written under its staging name until whole
-            staged = glob.glob(out + ".earl-partial-*")
-            if not pressed and staged and os.path.getsize(staged[0]) > 0:
+        def written():  # the trace is staged beside its final name until it is whole
+            return sum(os.path.getsize(f) for f in glob.glob(glob.escape(out) + ".earl-partial-*"))
+
+        def ctrl_c_once_writing(fraction):
+            if not pressed and written() > 0:
                 pressed.append(fraction)
                 os.kill(os.getpid(), signal.SIGINT)
 

@@ -4,6 +4,7 @@
 #include <lua.hpp>
 
 #include "bindings/lua/lua_event_trace.h"
+#include "bindings/lua/lua_interrupt.h"
 #include "bindings/lua/lua_p2_statistic.h"
 
 extern "C" __attribute__((visibility("default"))) int luaopen_earl(lua_State* L) {
@@ -15,6 +16,7 @@ extern "C" __attribute__((visibility("default"))) int luaopen_earl(lua_State* L)
   const luaL_Reg functions[] = {{"EventTrace", earl::lua::open_event_trace},
                                 {"P2Statistic", earl::lua::new_p2_statistic},
                                 {"_adopt", earl::lua::adopt_event_trace},
+                                {"_interruptible", earl::lua::interruptible},
                                 {nullptr, nullptr}};
   luaL_newlib(L, functions);
   lua_getfield(L, -1, "EventTrace");

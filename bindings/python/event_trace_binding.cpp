@@ -45,7 +45,7 @@ struct ExportRecord {
   std::int32_t peer;
   std::int64_t tag;
   std::int64_t com;
-  std::int64_t len;
+  std::uint64_t len;  // bytes, up to 2^64 - 1 as the model holds them
   std::uint64_t sendptr;
 };
 
@@ -306,7 +306,7 @@ class PyEventTrace {
     row.peer = message ? e.peer : -1;
     row.tag = message ? e.tag : 0;
     row.com = message ? e.com : -1;
-    row.len = message ? static_cast<std::int64_t>(e.len) : 0;
+    row.len = message ? e.len : 0;
     row.sendptr = e.kind == EventKind::Recv ? e.sendptr : 0;
   }
 

@@ -194,17 +194,14 @@ const TclMethod<Trace98> kMethods[] = {
          Lock lock(c.command.shared->mutex());
          c.command.shared->close();
        }
-       Tcl_DeleteCommandFromToken(c.interp, c.command.token);  // frees the command: nothing of it is used below
+       Tcl_DeleteCommandFromToken(c.interp, c.command.token);  // freed when this call returns
        return TCL_OK;
      }},
     {nullptr, "", false, nullptr}};
 
-int trace_command(ClientData data, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
-  auto& t = *static_cast<Trace98*>(data);
-  return guard(interp, [&] { return call_method(kMethods, t, *t.shared, interp, objc, objv); });
+int trace_command(Trace98& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
+  return call_method(kMethods, t, *t.shared, interp, objc, objv);
 }
-
-void delete_trace(ClientData data) { delete static_cast<Trace98*>(data); }
 
 // earl open file ?obj? ?-format f? ?-hist n? ?-mark d? (the rows of trace/open_options.h
 // that have a 1998 flag)
@@ -228,7 +225,7 @@ int earl_open(Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
   else
     require_free_name(interp, name.c_str(), "earl open");
   auto* t = new Trace98{open_shared_trace(file, open), {}, nullptr};
-  t->token = Tcl_CreateObjCommand(interp, name.c_str(), trace_command, t, delete_trace);
+  t->token = create_preserved_command<Trace98, trace_command>(interp, name.c_str(), t);
   Tcl_SetObjResult(interp, Tcl_NewStringObj(name.c_str(), -1));
   return TCL_OK;
 }

@@ -261,17 +261,14 @@ const TclMethod<TraceCommand> kMethods[] = {
     {"metrics", "", true, [](const Call& c) { return c.answer(metrics_list(trace_of(c).metrics())); }},
     {nullptr, "", false, nullptr}};
 
-int trace_command(ClientData data, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
-  auto& t = *static_cast<TraceCommand*>(data);
-  return guard(interp, [&] { return call_method(kMethods, t, *t.shared, interp, objc, objv); });
+int trace_command(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
+  return call_method(kMethods, t, *t.shared, interp, objc, objv);
 }
 
-// `rename e {}`: drops Tcl's reference; the trace lives on while Python still holds it.
-void delete_trace(ClientData data) { delete static_cast<TraceCommand*>(data); }
-
+// `rename e {}` drops Tcl's reference once no call of the command is running; the trace
+// lives on while Python still holds it.
 int make_command(Tcl_Interp* interp, const char* name, std::shared_ptr<SharedTrace> shared) {
-  auto* t = new TraceCommand(std::move(shared));
-  Tcl_CreateObjCommand(interp, name, trace_command, t, delete_trace);
+  create_preserved_command<TraceCommand, trace_command>(interp, name, new TraceCommand(std::move(shared)));
   Tcl_SetObjResult(interp, Tcl_NewStringObj(name, -1));
   return TCL_OK;
 }

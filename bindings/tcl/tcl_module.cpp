@@ -6,6 +6,7 @@
 #include "bindings/tcl/tcl_array.h"
 #include "bindings/tcl/tcl_earl98.h"
 #include "bindings/tcl/tcl_event_trace.h"
+#include "bindings/tcl/tcl_interrupt.h"
 #include "bindings/tcl/tcl_p2_statistic.h"
 
 #ifndef EARL_VERSION
@@ -22,6 +23,7 @@ extern "C" __attribute__((visibility("default"))) int Earl_Init(Tcl_Interp* inte
   earl::tcl::register_event_trace(interp);
   earl::tcl::register_p2_statistic(interp);
   earl::tcl::register_earl98(interp);
+  earl::tcl::register_interrupt(interp);
   return Tcl_PkgProvide(interp, "earl", EARL_VERSION);
 }
 

@@ -102,15 +102,8 @@ int call(StatCommand& s, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
   return TCL_OK;
 }
 
-int stat_command(ClientData data, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
-  auto& s = *static_cast<StatCommand*>(data);
-  return guard(interp, [&] { return call(s, interp, objc, objv); });
-}
-
-void delete_stat(ClientData data) { delete static_cast<StatCommand*>(data); }
-
 void make_command(Tcl_Interp* interp, const std::string& name, P2Statistic stat, Dialect dialect) {
-  Tcl_CreateObjCommand(interp, name.c_str(), stat_command, new StatCommand{stat, dialect}, delete_stat);
+  create_preserved_command<StatCommand, call>(interp, name.c_str(), new StatCommand{stat, dialect});
   Tcl_SetObjResult(interp, Tcl_NewStringObj(name.c_str(), -1));
 }
 

@@ -65,6 +65,15 @@ class SharedObj {
   Tcl_Obj* obj_ = nullptr;
 };
 
+// Creates the command `name` over `data` (owned by the command from here on), whose calls
+// run body(*data, ...) inside guard(). The data lives until the command is deleted AND
+// every call of it has returned (Tcl_Preserve/Tcl_EventuallyFree): a script run from
+// inside a call (a variable trace on the array `e event` writes, earl_precision's read
+// trace) may `rename` the command away or delete its namespace, and the call goes on with
+// its data intact instead of reading freed memory.
+template <class T, int (*Body)(T&, Tcl_Interp*, int, Tcl_Obj* const[])>
+Tcl_Command create_preserved_command(Tcl_Interp* interp, const char* name, T* data);
+
 template <class Body>
 int guard(Tcl_Interp* interp, Body&& body) {
   try {
@@ -74,6 +83,43 @@ int guard(Tcl_Interp* interp, Body&& body) {
   } catch (...) {
     return report(interp, "earl: unexpected C++ exception");
   }
+}
+
+namespace detail {
+
+template <class T>
+void free_data(char* block) {
+  delete reinterpret_cast<T*>(block);
+}
+
+template <class T>
+void release_data(ClientData data) {
+  Tcl_EventuallyFree(data, free_data<T>);
+}
+
+// Holds a Tcl_Preserve for one call, released however the call ends.
+class Preserved {
+ public:
+  explicit Preserved(ClientData data) : data_(data) { Tcl_Preserve(data_); }
+  Preserved(const Preserved&) = delete;
+  Preserved& operator=(const Preserved&) = delete;
+  ~Preserved() { Tcl_Release(data_); }
+
+ private:
+  ClientData data_;
+};
+
+template <class T, int (*Body)(T&, Tcl_Interp*, int, Tcl_Obj* const[])>
+int preserved_call(ClientData data, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
+  Preserved hold(data);
+  return guard(interp, [&] { return Body(*static_cast<T*>(data), interp, objc, objv); });
+}
+
+}  // namespace detail
+
+template <class T, int (*Body)(T&, Tcl_Interp*, int, Tcl_Obj* const[])>
+Tcl_Command create_preserved_command(Tcl_Interp* interp, const char* name, T* data) {
+  return Tcl_CreateObjCommand(interp, name, detail::preserved_call<T, Body>, data, detail::release_data<T>);
 }
 
 }  // namespace earl::tcl

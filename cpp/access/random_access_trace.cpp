@@ -244,15 +244,57 @@ void RandomAccessTrace::restore(std::size_t index) {
 }
 
 void RandomAccessTrace::seek_to(Position pos, const ProgressCallback& progress) {
-  if (in_window(pos)) return;
+  if (in_window(pos) && !restore_next_) return;
+  // Once changed, always changed: the decoder may have reorganised itself around the new
+  // bytes (an ALOG reader that sorted them), so no bookmark fits it any more.
+  if (!input_changed_.empty()) throw EarlError(input_changed_);
+  try {
+    decode_to(pos, progress);
+  } catch (const Interrupted&) {
+    throw;  // stopped between two events: everything is in step
+  } catch (const DecoderRestart&) {
+    // The input is no longer sorted as it was when scanned.
+    fail_reread();
+    input_changed_ = decoder_->file() + " changed since it was opened (its events are in another order)";
+    throw EarlError(input_changed_);
+  } catch (const std::exception&) {
+    fail_reread();
+    throw;
+  }
+}
+
+// After a failure while re-reading: nothing decoded since the last restore is trusted,
+// and a changed input is named as such (check_input throws) rather than by the symptom.
+void RandomAccessTrace::fail_reread() {
+  restore_next_ = true;
+  first_ = 1;
+  last_ = 0;
+  check_input();
+}
+
+void RandomAccessTrace::check_input() {
+  if (!input_check_) return;
+  try {
+    input_check_();
+  } catch (const EarlError& changed) {
+    input_changed_ = changed.what();
+    throw;
+  }
+}
+
+void RandomAccessTrace::decode_to(Position pos, const ProgressCallback& progress) {
   std::size_t index = bdist_ == 0 ? 0 : static_cast<std::size_t>((pos - 1) / bdist_);
   index = std::min(index, bookmarks_.size() - 1);
   const Bookmark& bookmark = bookmarks_[index];
   // Decoding on from where we stand beats restoring when no bookmark lies in between, or
   // when the distance costs less than the decoder's seek.
-  bool decode_on = last_ < pos && (last_ + 1 >= bookmark.next ||
-                                   pos - last_ <= decoder_->seek_cost_in_events());
-  if (!decode_on) restore(index);
+  bool decode_on = !restore_next_ && last_ < pos &&
+                   (last_ + 1 >= bookmark.next || pos - last_ <= decoder_->seek_cost_in_events());
+  if (!decode_on) {
+    check_input();
+    restore(index);
+    restore_next_ = false;
+  }
   Position start = last_;
   Anomaly anomaly;
   while (last_ < pos) {

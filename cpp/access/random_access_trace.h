@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "format_interface/trace_decoder.h"
@@ -119,6 +120,13 @@ class RandomAccessTrace {
   // locks or showing progress).
   bool is_cheap(Position pos) const;
 
+  // Re-reading the input after the opening scan assumes it is the input that was scanned.
+  // `check` throws EarlError when it no longer is (the trace changed since it was opened);
+  // it runs before every restore from a bookmark and after any failure while re-reading,
+  // which then surfaces as that error instead of whatever the decoder made of the changed
+  // bytes (an unsorted-input restart, bad_alloc, an index out of range).
+  void set_input_check(std::function<void()> check) { input_check_ = std::move(check); }
+
  private:
   struct Slot {
     Event event;
@@ -129,6 +137,9 @@ class RandomAccessTrace {
   void scan(const ProgressCallback& progress);
   bool decode_next(Anomaly& anomaly);
   void seek_to(Position pos, const ProgressCallback& progress);
+  void decode_to(Position pos, const ProgressCallback& progress);
+  void fail_reread();
+  void check_input();
   void restore(std::size_t index);
   void take_bookmark(Position next);
   void store_bookmark(Bookmark bookmark);
@@ -160,6 +171,9 @@ class RandomAccessTrace {
   Position last_ = 0;
   Position size_ = 0;
   Problems problems_;
+  std::function<void()> input_check_;
+  std::string input_changed_;  // the error once the input was found changed, "" before
+  bool restore_next_ = false;  // a re-read failed: the window and decoder are not in step
 };
 
 }  // namespace earl

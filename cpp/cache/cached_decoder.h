@@ -38,6 +38,8 @@ class CachedDecoder : public TraceDecoder {
   // Setting every location's merge key; the reads come later, as decoding needs them.
   std::uint64_t seek_cost_in_events() const override { return 256 + streams_.size() / 8; }
   std::vector<StreamDamage> damage() const override { return source_->damage(); }
+  // After the import every read is from the cache: the trace may change without effect.
+  bool rereads_input() const override { return false; }
   // In order of first appearance in the merged stream, as the format's own decoder has them.
   const Definitions& definitions() const override { return order_.published(); }
   // The published definitions, the appearance order's maps, the block table and the

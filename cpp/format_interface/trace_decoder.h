@@ -74,6 +74,11 @@ class TraceDecoder {
   // Fraction of the input consumed so far, 0..1, for progress displays.
   virtual double progress() const = 0;
 
+  // Whether reading again after the first full pass reads the trace's own files (false:
+  // a copy of their events, the event cache), so that a change of the trace after opening
+  // matters to it (RandomAccessTrace::set_input_check).
+  virtual bool rereads_input() const { return true; }
+
   // What a seek() costs, in events one could decode instead: forward jumps shorter than
   // this decode on rather than restore a bookmark.
   virtual std::uint64_t seek_cost_in_events() const { return 0; }

@@ -59,6 +59,23 @@ FileIdentity identify_file(const std::string& path, const std::string& base) {
 
 }  // namespace
 
+TraceIdentity stat_trace(const std::vector<std::string>& files) {
+  TraceIdentity out;
+  for (const std::string& path : files) {
+    FileIdentity id;
+    id.path = path;
+    struct stat info;
+    if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+      id.head_tail = kGoneFile;
+    } else {
+      id.size = static_cast<std::uint64_t>(info.st_size);
+      id.mtime_ns = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
+    }
+    out.files.push_back(id);
+  }
+  return out;
+}
+
 std::uint64_t TraceIdentity::bytes() const {
   std::uint64_t total = 0;
   for (const FileIdentity& file : files) total += file.size;
@@ -71,6 +88,7 @@ std::string TraceIdentity::difference(const TraceIdentity& saved) const {
     const FileIdentity& now = files[i];
     const FileIdentity& then = saved.files[i];
     if (now.path != then.path) return "the trace's files changed";
+    if (now.head_tail == kGoneFile && then.head_tail != kGoneFile) return now.path + " is gone or no longer a file";
     if (now.size != then.size) return now.path + " changed size";
     if (now.mtime_ns != then.mtime_ns) return now.path + " was modified";
     if (now.head_tail != then.head_tail) return now.path + " changed content";

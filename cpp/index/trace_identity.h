@@ -32,6 +32,11 @@ constexpr std::size_t kHeadTailBytes = 16 * 1024;
 
 // EarlError naming the file when one cannot be read.
 TraceIdentity identify_trace(const std::vector<std::string>& files);
+// Size and modification time of each file, no byte read: cheap enough to ask before every
+// re-read of an open trace (a trace changed since it was opened). Never fails: a file that
+// is gone or no longer a regular file gets head_tail kGoneFile, which no read file has.
+TraceIdentity stat_trace(const std::vector<std::string>& files);
+constexpr std::uint64_t kGoneFile = ~std::uint64_t(0);
 // The bytes the files hold (stat only: whether a trace is large enough for an index).
 std::uint64_t trace_bytes(const std::vector<std::string>& files);
 

@@ -28,6 +28,7 @@ class CorrectedDecoder : public TraceDecoder {
   std::uint64_t seek_cost_in_events() const override { return decoder_->seek_cost_in_events(); }
   const Definitions& definitions() const override { return decoder_->definitions(); }
   std::vector<StreamDamage> damage() const override { return decoder_->damage(); }
+  bool rereads_input() const override { return decoder_->rereads_input(); }
 
   const ClockCorrections& corrections() const { return *corrections_; }
 

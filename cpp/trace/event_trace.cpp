@@ -34,7 +34,23 @@ std::unique_ptr<TraceDecoder> corrected_if_asked(std::unique_ptr<TraceDecoder> d
 
 EventTrace::EventTrace(const std::string& file, const Options& options,
                        const ProgressCallback& progress)
-    : file_(file), access_(open(options, progress)) {}
+    : file_(file), access_(open(options, progress)) {
+  if (access_->decoder().rereads_input()) access_->set_input_check([this] { check_unchanged(); });
+}
+
+// One stat per file: the price of every restore from a bookmark (which decodes up to
+// bdist events anyway), so that a trace rewritten, cut, grown, replaced or deleted after
+// opening is one clear error instead of wrong events or a decoder's crash. Not for a
+// decoder that reads a copy (the event cache): its answers stay those of the trace opened,
+// and an archive of 10^4 locations would pay 10^4 stats per jump for nothing.
+void EventTrace::check_unchanged() const {
+  std::string changed = stat_trace(files_).difference(opened_);
+  if (changed.empty()) return;
+  // "a.alog changed since it was opened (it was modified)"; an archive names its file
+  if (changed.compare(0, files_[0].size() + 1, files_[0] + " ") == 0)
+    changed = "it" + changed.substr(files_[0].size());
+  throw EarlError(file_ + " changed since it was opened (" + changed + ")");
+}
 
 // With an index that is whole and for this very trace: the decoder and the bookmarks come
 // from it, nothing is scanned. Otherwise the scan, then (when the policy wants one) the
@@ -57,6 +73,8 @@ std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
     policy.why_off = "not kept for a clock-corrected trace (time_correct)";
   }
   const std::string format = resolve_format(file_, options.format);
+  files_ = trace_files(file_, format);
+  opened_ = stat_trace(files_);
   std::vector<std::string> files;
   IndexKey key;
   bool save = false;

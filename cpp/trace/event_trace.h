@@ -92,7 +92,16 @@ class EventTrace {
   void save_index_of(const RandomAccessTrace& access, const IndexKey& key,
                      const std::vector<std::string>& files);
 
+  // EarlError "FILE changed since it was opened (...)" when the trace's files differ in
+  // size or modification time from when it was opened (or are gone).
+  void check_unchanged() const;
+
   std::string file_;
+  // The trace's files and their sizes and times when it was opened (before the scan):
+  // re-reads check them (RandomAccessTrace::set_input_check). Declared before access_,
+  // which open() fills while they are set.
+  std::vector<std::string> files_;
+  TraceIdentity opened_;
   IndexInfo index_;
   const ClockCorrections* corrections_ = nullptr;  // owned by the decoder inside access_
   std::unique_ptr<RandomAccessTrace> access_;

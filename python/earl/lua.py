@@ -58,7 +58,7 @@ def _lua54():
 # write to the C streams, past Python's buffers and redirections). os.exit stops the
 # script rather than the Python process.
 _SETUP = r"""
-local path, write_out, write_err = ...
+local path, write_out, write_err, poll = ...
 local open, message = package.loadlib(path, "luaopen_earl")
 if not open then error("cannot load the EARL Lua module " .. path .. ": " .. tostring(message), 0) end
 package.loaded.earl = open()
@@ -95,6 +95,9 @@ end
 local exit = {}
 function os.exit(code) error(setmetatable({code = code}, exit), 0) end
 
+-- Ctrl-C: a count hook calls poll, which raises KeyboardInterrupt (bindings/lua/lua_interrupt.h).
+package.loaded.earl._interruptible(poll)
+
 -- Runs a script file as the standalone interpreter does: arg[0] is the script, arg[1..]
 -- and the chunk's ... are its arguments. Returns "ok", "exit", code or "error", message;
 -- the message starts with the script's file and line. Kept in the registry, out of the
@@ -120,7 +123,7 @@ def runtime():
     # sys.stdout is looked up at each write: tests and tools replace it.
     try:
         lua.execute(_SETUP, path, lambda text: sys.stdout.write(text),
-                    lambda text: sys.stderr.write(text))
+                    lambda text: sys.stderr.write(text), _poll)
     except lua54.LuaError as error:
         raise EarlError(_first_line(error)) from None
     return lua
@@ -144,6 +147,11 @@ def run(path, args=(), runtime=None):
         code = 0 if value is None or value is True else 1 if value is False else value
         if code != 0:
             raise SystemExit(code)
+
+
+# Runs Python's pending signal handlers (Ctrl-C's KeyboardInterrupt raises here); called
+# from the runtime's count hook. A no-op outside the main thread, as in Python itself.
+_poll = ctypes.pythonapi.PyErr_CheckSignals
 
 
 @functools.lru_cache(maxsize=None)

@@ -16,13 +16,14 @@ Both dialects are there: EARL 2.0 (EventTrace, P2Statistic) and the 1998 `earl` 
 (earl open, earl stat, earl help); a script whose first line is `#!/usr/local/bin/earl`
 (the 1998 interpreter, a tclsh with EARL built in) is Tcl.
 """
+import contextlib
 import os
 import re
 import sys
 
 from earl import EarlError
 
-__all__ = ["interpreter", "run", "share", "library_path", "is_tcl_script"]
+__all__ = ["interpreter", "run", "share", "library_path", "is_tcl_script", "interruptible"]
 
 # What a Tcl script's first line may say: the 1998 EARL interpreter, tclsh or wish.
 _SHEBANG = re.compile(r"^#!\S*(/earl|tclsh|wish)")
@@ -113,7 +114,41 @@ def interpreter():
         raise EarlError(f"cannot load the EARL Tcl extension from {library}: {error}") from None
     interp.createcommand("::earl::_write", _write)
     interp.eval(_SETUP)
+    interp.tk.call("::earl::_interruptible")
     return interp
+
+
+def _clear_interrupt(tcl):
+    """Ctrl-C cancels the interpreter's evaluation (bindings/tcl/tcl_interrupt.h), and Tcl
+    keeps it cancelled until a command called at top level fails on it (tkinter's eval
+    never clears it): this call does, and places the SIGINT handler in front again (Python
+    may have replaced it). True when the interpreter was cancelled."""
+    import tkinter
+
+    try:
+        tcl.tk.call("::earl::_interruptible")
+        return False
+    except tkinter.TclError:
+        tcl.tk.call("::earl::_interruptible")
+        return True
+
+
+@contextlib.contextmanager
+def interruptible(tcl):
+    """Runs the block's evaluations in `tcl` so that Ctrl-C raises KeyboardInterrupt. The
+    interpreter is made ready first, clearing an earlier interrupt (Python's handler raises
+    KeyboardInterrupt at whichever line of Python runs next, so clearing afterwards could
+    be skipped); the cancel's TclError, should it come before Python's handler ran,
+    becomes KeyboardInterrupt."""
+    import tkinter
+
+    _clear_interrupt(tcl)
+    try:
+        yield
+    except tkinter.TclError:
+        if _clear_interrupt(tcl):
+            raise KeyboardInterrupt from None
+        raise
 
 
 def run(path, args=(), interp=None):
@@ -132,11 +167,12 @@ def run(path, args=(), interp=None):
     tcl.tk.call("set", "::argc", len(args))
     wants_tk = _first_line(path).startswith("#!") and bool(_WISH.match(_first_line(path)))
     try:
-        if wants_tk:
-            tcl.loadtk()
-        tcl.tk.call("source", path)
-        if wants_tk and tcl.tk.call("winfo", "exists", "."):
-            tcl.mainloop()
+        with interruptible(tcl):
+            if wants_tk:
+                tcl.loadtk()
+            tcl.tk.call("source", path)
+            if wants_tk and tcl.tk.call("winfo", "exists", "."):
+                tcl.mainloop()
     except tkinter.TclError as error:
         code = _exit_code(tcl)
         if code is not None:

@@ -28,15 +28,30 @@ void AlogWriter::fail(const std::string& what) {
 }
 
 void AlogWriter::put_int(std::int64_t v) {
+  if (v < 0) put('-');
+  put_uint(v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v));
+}
+
+void AlogWriter::put_uint(std::uint64_t u) {
   char digits[24];
   int n = 0;
-  std::uint64_t u = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
   do {
     digits[n++] = static_cast<char>('0' + u % 10);
     u /= 10;
   } while (u);
-  if (v < 0) put('-');
   while (n) put(digits[--n]);
+}
+
+std::string AlogWriter::refusal(const WriterEvent& e) const {
+  if (e.kind != WriterEventKind::Send && e.kind != WriterEventKind::Recv) return "";
+  const bool send = e.kind == WriterEventKind::Send;
+  // The reader takes the peer as a location of the -3 count and the length as a
+  // non-negative 64-bit integer.
+  if (e.peer < 0 || e.peer >= locations_)
+    return send ? "send to an unknown destination" : "recv from an unknown source";
+  if (e.len > static_cast<std::uint64_t>(INT64_MAX))
+    return std::string(send ? "send" : "recv") + " of more than 2^63-1 bytes";
+  return "";
 }
 
 void AlogWriter::put_time(std::int64_t us) {
@@ -60,6 +75,7 @@ void AlogWriter::flush(bool force) {
 
 void AlogWriter::begin(const TraceHeader& header) {
   // -3: process count in data.
+  locations_ = header.locations;
   put("-3 0 0 ");
   put_int(header.locations);
   put(" 0 0\n");
@@ -79,7 +95,7 @@ void AlogWriter::begin(const TraceHeader& header) {
     put(" 0 0 ");
     put(region.style.empty() ? std::string("black:solid") : region.style);
     put(' ');
-    put(region.name);
+    put(renamed_.note("region", region.name, alog_name(region.name, true)));
     put('\n');
   }
   // -9: fork and join of thread teams, after the region types.
@@ -94,11 +110,13 @@ void AlogWriter::begin(const TraceHeader& header) {
   }
   // -15: location names.
   for (std::size_t l = 0; l < header.location_names.size(); ++l) {
-    if (header.location_names[l].empty()) continue;
+    const std::string name = renamed_.note("location", header.location_names[l],
+                                           alog_name(header.location_names[l], false));
+    if (name.empty()) continue;
     put("-15 ");
     put_int(static_cast<std::int64_t>(l));
     put(" 0 0 0 0 ");
-    put(header.location_names[l]);
+    put(name);
     put('\n');
   }
   flush(false);
@@ -118,6 +136,7 @@ void AlogWriter::write(const WriterEvent* events, std::size_t count) {
         break;
       case WriterEventKind::Send:
       case WriterEventKind::Recv:
+        if (const std::string why = refusal(e); !why.empty()) fail(why);
         put(e.kind == WriterEventKind::Send ? "-101 " : "-102 ");
         put_int(e.loc);
         put(" 0 ");
@@ -127,7 +146,7 @@ void AlogWriter::write(const WriterEvent* events, std::size_t count) {
         put(' ');
         put_int(e.tag);
         put(' ');
-        put_int(e.len);
+        put_uint(e.len);
         break;
       case WriterEventKind::Fork:
       case WriterEventKind::Join:

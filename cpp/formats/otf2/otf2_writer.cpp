@@ -267,16 +267,21 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
     check_location(e);
     if (!have_offset_) {
       have_offset_ = true;
+      if (e.time == INT64_MIN) fail("first event at -2^63 microseconds");
       offset_ = e.time < 0 ? -e.time : 0;
       first_ts_ = static_cast<std::uint64_t>(e.time + offset_);
     }
-    if (e.time + offset_ < 0)
+    std::int64_t shifted = 0;  // the time after the first event (an OTF2 timestamp)
+    if (__builtin_add_overflow(e.time, offset_, &shifted))
+      fail("the events span more than 2^63-1 microseconds (time " + std::to_string(e.time) +
+           " us after a first event at " + std::to_string(-offset_) + " us)");
+    if (shifted < 0)
       fail("event times decrease (time " + std::to_string(e.time) + " us after the first event)");
     if (e.time < last_time_[e.loc])
       fail("times decrease on location " + std::to_string(e.loc) + " (" +
            std::to_string(e.time) + " us after " + std::to_string(last_time_[e.loc]) + " us)");
     last_time_[e.loc] = e.time;
-    const OTF2_TimeStamp ts = static_cast<OTF2_TimeStamp>(e.time + offset_);
+    const OTF2_TimeStamp ts = static_cast<OTF2_TimeStamp>(shifted);
     last_ts_ = std::max<std::uint64_t>(last_ts_, ts);
     OTF2_EvtWriter* w = writers_[e.loc];
     switch (e.kind) {
@@ -315,11 +320,9 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
         if ((e.flags & kWriterCollective) && op >= 0) {
           if (!collective_open_[e.loc])
             check(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, ts), "MpiCollectiveBegin");
-          if (e.len < 0 || e.received < 0) fail("negative collective byte count");
           const std::uint32_t root = e.peer < 0 ? OTF2_UNDEFINED_UINT32 : rank_of(e.peer, "root");
           check(OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, ts, static_cast<OTF2_CollectiveOp>(op),
-                                                0, root, static_cast<std::uint64_t>(e.len),
-                                                static_cast<std::uint64_t>(e.received)),
+                                                0, root, e.len, e.received),
                 "MpiCollectiveEnd");
           collective_open_[e.loc] = 0;
         } else if (collective_open_[e.loc]) {
@@ -335,12 +338,11 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
       case WriterEventKind::Send:
       case WriterEventKind::Recv: {
         const bool send = e.kind == WriterEventKind::Send;
-        if (e.tag < 0) fail("negative message tag " + std::to_string(e.tag) + " (OTF2 tags are unsigned)");
-        if (e.len < 0) fail("negative message length " + std::to_string(e.len));
+        if (const std::string why = refusal(e); !why.empty()) fail(why);
         const std::uint32_t peer = rank_of(e.peer, send ? "destination" : "source");
         rank_of(e.loc, send ? "sending" : "receiving");
         const auto tag = static_cast<std::uint32_t>(e.tag);
-        const auto len = static_cast<std::uint64_t>(e.len);
+        const std::uint64_t len = e.len;
         const auto request = static_cast<std::uint64_t>(e.request);
         if (send && e.request >= 0)
           check(OTF2_EvtWriter_MpiIsend(w, nullptr, ts, peer, 0, tag, len, request), "MpiIsend");
@@ -373,9 +375,8 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
                 "RmaOpCompleteBlocking");
           break;
         }
-        if (e.len < 0) fail("negative put length " + std::to_string(e.len));
-        check(OTF2_EvtWriter_RmaPut(w, nullptr, ts, kWindow, rank_of(e.peer, "target"),
-                                    static_cast<std::uint64_t>(e.len), static_cast<std::uint64_t>(e.tag)),
+        check(OTF2_EvtWriter_RmaPut(w, nullptr, ts, kWindow, rank_of(e.peer, "target"), e.len,
+                                    static_cast<std::uint64_t>(e.tag)),
               "RmaPut");
         break;
       }
@@ -406,7 +407,7 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
         break;
       case WriterEventKind::Fork:
         check(OTF2_EvtWriter_ThreadFork(w, nullptr, ts, OTF2_PARADIGM_OPENMP,
-                                        static_cast<std::uint32_t>(std::max(e.tag, 0))),
+                                        static_cast<std::uint32_t>(std::max<std::int64_t>(e.tag, 0))),
               "ThreadFork");
         break;
       case WriterEventKind::Join:
@@ -414,6 +415,19 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
         break;
     }
   }
+}
+
+std::string Otf2Writer::refusal(const WriterEvent& e) const {
+  if (e.kind != WriterEventKind::Send && e.kind != WriterEventKind::Recv) return "";
+  const bool send = e.kind == WriterEventKind::Send;
+  const std::string what = send ? "send" : "recv";
+  auto rank = [this](std::int32_t l) { return l >= 0 && l < header_.locations && l % threads_ == 0; };
+  if (e.peer < 0 || e.peer >= header_.locations)
+    return send ? "send to an unknown destination" : "recv from an unknown source";
+  if (!rank(e.peer)) return what + (send ? " to" : " from") + " a thread that is no MPI rank";
+  if (!rank(e.loc)) return what + " on a thread that is no MPI rank";
+  if (e.tag < 0 || e.tag > static_cast<std::int64_t>(UINT32_MAX)) return what + " with a tag outside 0..2^32-1";
+  return "";
 }
 
 void Otf2Writer::check_rma_collective(const WriterEvent& e) const {
@@ -464,26 +478,29 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
   strings_.clear();
   string_ids_.clear();
   const std::uint32_t empty = string_id("");
-  if (!header_.program_name.empty() && string_id(header_.program_name) != kProgramNameString)
+  if (!header_.program_name.empty() &&
+      string_id(renamed_.note("program", header_.program_name, otf2_name(header_.program_name))) != kProgramNameString)
     fail("the program name must differ from the empty string");
   const std::uint32_t machine_class = string_id("machine"), node_class = string_id("node");
   const std::uint32_t machine_name = string_id("EARL"), node_name = string_id("node 0");
   std::vector<std::uint32_t> process_name(processes), location_name(n);
+  auto named = [this](const char* kind, const std::string& name) {
+    return string_id(renamed_.note(kind, name, otf2_name(name)));
+  };
   for (int p = 0; p < processes; ++p) {
-    const bool given = p < static_cast<int>(header_.process_names.size()) && !header_.process_names[p].empty();
-    process_name[p] = string_id(given ? header_.process_names[p]
-                                      : "MPI Rank " + std::to_string(rank_of_process_[p]));
+    const bool given = p < static_cast<int>(header_.process_names.size()) && header_.process_names[p];
+    process_name[p] = given ? named("process", *header_.process_names[p])
+                            : string_id("MPI Rank " + std::to_string(rank_of_process_[p]));
   }
   for (int l = 0; l < n; ++l) {
-    const bool given = l < static_cast<int>(header_.thread_names.size()) && !header_.thread_names[l].empty();
+    const bool given = l < static_cast<int>(header_.thread_names.size()) && header_.thread_names[l];
     const int k = l % threads_;
-    location_name[l] = string_id(given ? header_.thread_names[l]
-                                 : k == 0 ? std::string("Master thread")
-                                          : "OpenMP thread " + std::to_string(k));
+    location_name[l] = given ? named("thread", *header_.thread_names[l])
+                             : string_id(k == 0 ? std::string("Master thread") : "OpenMP thread " + std::to_string(k));
   }
   std::vector<std::uint32_t> region_name, region_file;
   for (std::size_t r = 0; r < header_.regions.size(); ++r) {
-    region_name.push_back(string_id(header_.regions[r].name));
+    region_name.push_back(named("region", header_.regions[r].name));
     region_file.push_back(string_id(regions_[r].file));
   }
   // The program's region, as Score-P defines it (and Scalasca looks it up for the
@@ -491,7 +508,7 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
   // its path, canonically with it.
   const bool program = !header_.program_name.empty();
   const std::uint32_t program_display =
-      program ? string_id(fs::path(header_.program_name).filename().string()) : empty;
+      program ? string_id(otf2_name(fs::path(header_.program_name).filename().string())) : empty;
   const std::uint32_t world = string_id("MPI_COMM_WORLD"), self = string_id("MPI_COMM_SELF");
   const std::uint32_t mpi = string_id("MPI");
   const std::uint32_t comm_template = string_id("Comm ${id}"), window_template = string_id("Win ${id}");

@@ -14,7 +14,8 @@
 //   LocationGroup (type process, under the node) named "MPI Rank <its MPI_COMM_WORLD
 //   rank>", holding its threads' Locations (type CPU thread) "Master thread", "OpenMP
 //   thread 1", ...; definition order is process-major, so OTF2 location definition i is
-//   EARL location i. Location ids follow Score-P: (thread << 32) | process.
+//   EARL location i. Location ids follow Score-P: (thread << 32) | process. Names given
+//   in the header are written as they are, "" included, but NUL (written_names.h).
 // - Regions as Score-P defines them (otf2_scorep_regions.h: paradigm, role, source file
 //   "MPI"/"OMP"), then, with TraceHeader::program_name, the program's region (artificial,
 //   measurement system) that ProgramBegin/ProgramEnd refer to. Paradigm MPI with its
@@ -51,6 +52,7 @@
 #include <vector>
 
 #include "format_interface/trace_writer.h"
+#include "format_interface/written_names.h"
 #include "formats/otf2/otf2_errors.h"
 
 namespace earl {
@@ -67,6 +69,10 @@ class Otf2Writer : public TraceWriter {
   void finish() override;
   void commit() override;
   void discard() override;
+  // Sends and receives need MPI ranks at both ends (master threads of existing locations)
+  // and a tag OTF2 holds (0..2^32-1).
+  std::string refusal(const WriterEvent& e) const override;
+  std::vector<std::pair<std::string, std::uint64_t>> renamed() const override { return renamed_.counts(); }
 
   // Per-buffer chunk accounting for libotf2's memory callbacks (public for them only).
   struct Memory {
@@ -114,6 +120,7 @@ class Otf2Writer : public TraceWriter {
   std::int64_t offset_ = 0;  // added to every time (microseconds) to make it unsigned
   std::uint64_t first_ts_ = 0, last_ts_ = 0;
 
+  RenamedNames renamed_;
   std::vector<std::string> strings_;
   std::unordered_map<std::string, std::uint32_t> string_ids_;
 };

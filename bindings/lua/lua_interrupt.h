@@ -1,0 +1,15 @@
+// Ctrl-C for Lua run inside another program (Python through lupa). Lua holds the thread
+// while it runs, so the host's SIGINT handler cannot act until Lua calls the host: a count
+// hook calls the host's poll function now and then (Python runs its pending signal
+// handlers there), and an error the poll raises (KeyboardInterrupt) unwinds the script.
+// The standalone lua5.4 needs none of this: it stops scripts on SIGINT by itself.
+#pragma once
+#include <lua.hpp>
+
+namespace earl::lua {
+
+// earl._interruptible(poll): from now on the calling thread, and every coroutine created
+// from it, calls poll() every kPollCount instructions.
+int interruptible(lua_State* L);
+
+}  // namespace earl::lua

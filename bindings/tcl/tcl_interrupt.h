@@ -1,0 +1,19 @@
+// Ctrl-C for Tcl run inside another program (Python through tkinter). Tcl holds the thread
+// while a script runs, so the host's SIGINT handler cannot act until the script ends: a
+// SIGINT handler placed in front of the host's marks a Tcl async handler, which cancels the
+// interpreter's evaluation (TCL_CANCEL_UNWIND: `catch` cannot hold it), and then calls the
+// host's handler (Python notes KeyboardInterrupt). tclsh needs none of this: SIGINT ends it.
+#pragma once
+#include <tcl.h>
+
+namespace earl::tcl {
+
+// The message and errorCode of an evaluation that Ctrl-C cancelled.
+inline constexpr const char* kInterruptedMessage = "interrupted";
+
+// Defines earl::_interruptible: from then on SIGINT cancels the evaluation running in
+// this thread's interpreters; called again it places the handler in front once more (the
+// host may have replaced it).
+void register_interrupt(Tcl_Interp* interp);
+
+}  // namespace earl::tcl
