@@ -184,3 +184,13 @@ def test_staged_output_of_python_writers(tmp_path):
     with pytest.raises(earl.EarlError, match="it is a directory"):
         with staged_output(tmp_path):
             pass
+
+
+def test_a_directory_under_the_output_name_is_refused_before_writing(tmp_path):
+    source = tmp_path / "in.alog"
+    gen(source, 200)
+    (tmp_path / "out.alog").mkdir()
+    with pytest.raises(earl.EarlError, match=f"^cannot write '{tmp_path}/out.alog': Is a directory$"):
+        from earl.convert import convert
+        convert(str(source), str(tmp_path / "out.alog"))
+    assert staged_leftovers(tmp_path) == [] and os.listdir(tmp_path / "out.alog") == []

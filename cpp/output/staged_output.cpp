@@ -74,6 +74,9 @@ void sync_directory_of(const std::string& path) noexcept {
 
 StagedFile::StagedFile(std::string final_path) : final_(std::move(final_path)) {
   check_path(final_, "output");  // a name cut at a NUL would be another file's
+  struct stat info;
+  if (::stat(final_.c_str(), &info) == 0 && S_ISDIR(info.st_mode))  // said now, not after writing
+    throw EarlError("cannot write '" + final_ + "': " + why(EISDIR));
   int fd = -1;
   for (int tries = 0; fd < 0 && tries < 100; ++tries) {
     staged_ = staging_name(final_);
