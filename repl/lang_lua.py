@@ -75,12 +75,22 @@ function repl.complete(source)
 end
 
 -- Runs a compiled chunk; returns its results shown and separated by tabs, or nil.
+-- Results and messages as text Python can always take (lupa decodes strictly as UTF-8, and
+-- names may hold any bytes: \xNN); an error object that is no string becomes its message,
+-- whatever its __tostring does. Python's exceptions (Ctrl-C) go on as themselves.
+local registry = debug.getregistry()
+local escaped, message_of = registry["earl.escaped"], registry["earl.message_of"]
 function repl.run(chunk)
-  local results = pack(chunk())
-  if results.n == 0 then return nil end
+  local results = pack(pcall(chunk))
+  if not results[1] then
+    local problem = results[2]
+    if type(problem) == "userdata" then error(problem, 0) end
+    error(escaped(message_of(problem)), 0)
+  end
+  if results.n == 1 then return nil end
   local parts = {}
-  for i = 1, results.n do parts[i] = show(results[i], 0) end
-  return concat(parts, "\t")
+  for i = 2, results.n do parts[i - 1] = show(results[i], 0) end
+  return escaped(concat(parts, "\t"))
 end
 
 -- os.exit typed at the prompt stops the chunk as it stops a script (earl.lua's os.exit)

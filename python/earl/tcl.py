@@ -179,7 +179,13 @@ def run(path, args=(), interp=None):
             if code != 0:
                 raise SystemExit(code)
             return
-        raise EarlError(_located(str(error), _info(tcl, "::errorInfo"), path)) from None
+        raise EarlError(_escaped(_located(str(error), _info(tcl, "::errorInfo"), path))) from None
+
+
+def _escaped(message):
+    """Bytes of a trace's names that are not UTF-8 reach Python as surrogate escapes; a
+    message shows them as \\xNN, as earl's other messages do."""
+    return message.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _first_line(path):
