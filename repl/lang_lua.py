@@ -140,7 +140,10 @@ function repl.searcher(expression)
       local ok, found = pcall(scan, pos, last, step)
       if ok then return found end
       -- Python's errors (Ctrl-C) are userdata: never a nil failure
-      if not (missed and nil_failure(found)) then error(found, 0) end
+      if not (missed and nil_failure(found)) then
+        if type(found) ~= "userdata" then found = escaped(message_of(found)) end  -- as repl.run
+        error(found, 0)
+      end
       pos = repl.at + step
     end
     return 0
@@ -158,7 +161,7 @@ end
 
 function repl.globals()
   local names = {}
-  for name in pairs(_G) do if type(name) == "string" then names[#names + 1] = name end end
+  for name in pairs(_G) do if type(name) == "string" then names[#names + 1] = escaped(name) end end
   table.sort(names)
   return names
 end

@@ -89,6 +89,11 @@ def test_repl_lua_shows_escaped_names_and_messages_and_goes_on(bad, capsys):
             lua.evaluate(code)
         assert str(caught.value) == message
     assert lua.evaluate("1 + 1") == "2"  # the session goes on
+    search = lua.searcher('error("no " .. ev.region, 0)')
+    with pytest.raises(EvaluationError, match=r"^no ma\\xffin \(at event 1\)$"):
+        search(1, 5, 1)
+    lua.evaluate('_G["g\\xff"] = 1')
+    assert "g\\xff" in lua.global_names()
 
 
 def test_tcl_puts_gives_the_bytes_and_messages_escape_them(tmp_path, bad):
