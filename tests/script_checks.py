@@ -17,6 +17,8 @@ SCRIPTS = ROOT / "scripts"
 SHARED = ROOT.parent / "shared"
 SCOREP = SHARED / "traces"
 SEEDS = SHARED / "seeds"
+# A clone without ../shared beside it (a newcomer's) skips the tests that read its traces.
+needs_scorep_traces = pytest.mark.skipif(not SCOREP.is_dir(), reason=f"the Score-P traces are not in {SCOREP}")
 NAMES = ["wasted_time", "messages_out_of_order", "region_statistics", "data_received"]
 TIMEOUT = 300
 

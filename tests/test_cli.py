@@ -7,7 +7,7 @@ import pytest
 
 import earl
 
-from script_checks import SCOREP as SHARED_TRACES
+from script_checks import SCOREP as SHARED_TRACES, needs_scorep_traces
 EARL = [sys.executable, "-m", "earl.cli"]
 
 
@@ -39,6 +39,7 @@ def test_info_of_an_alog_trace(tmp_path):
 
 
 @pytest.mark.skipif("otf2" not in earl._core.known_formats(), reason="built without OTF2")
+@needs_scorep_traces
 def test_info_of_the_score_p_trace():
     done = run("info", str(SHARED_TRACES / "ping-pong-otf2"))
     assert done.returncode == 0, done.stderr

@@ -18,7 +18,7 @@ import pytest
 import earl
 from earl.generate import generate
 
-from script_checks import SCOREP
+from script_checks import SCOREP, needs_scorep_traces
 
 ROOT = Path(__file__).resolve().parents[1]
 FONT = ROOT / "scripts" / "font5x7.txt"
@@ -161,6 +161,7 @@ def test_names_values_title_and_unit_are_drawn(locations, tmp_path):
 
 
 @pytest.mark.skipif("otf2" not in earl._core.known_formats(), reason="this build reads no OTF2")
+@needs_scorep_traces
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_score_p_location_names_are_drawn(language, tmp_path):
     anchor = SCOREP / "ping-pong-otf2" / "traces.otf2"

@@ -11,7 +11,7 @@ import pytest
 
 import earl
 
-from script_checks import SCOREP
+from script_checks import SCOREP, needs_scorep_traces
 
 EARL = [sys.executable, "-m", "earl.cli"]
 PING_PONG = SCOREP / "ping-pong-otf2" / "traces.otf2"
@@ -92,6 +92,7 @@ def regions_by_group_from_the_official_reader(anchor):
 
 
 @needs_otf2
+@needs_scorep_traces
 def test_the_regions_in_use_against_the_official_reader():
     pytest.importorskip("otf2")
     truth = regions_by_group_from_the_official_reader(PING_PONG)
@@ -115,6 +116,7 @@ def test_the_regions_in_use_against_the_official_reader():
 
 
 @needs_otf2
+@needs_scorep_traces
 @pytest.mark.skipif(not hasattr(earl.EventTrace, "metrics"),
                     reason="this build does not read counter definitions (EventTrace.metrics)")
 def test_info_lists_the_counters_the_official_reader_finds():

@@ -14,7 +14,7 @@ from test_generator import Alog
 
 HAVE_OTF2_WRITER = "otf2" in _core.generator_formats()
 needs_otf2 = pytest.mark.skipif(not HAVE_OTF2_WRITER, reason="this EARL was built without libotf2")
-from script_checks import SCOREP as SHARED
+from script_checks import SCOREP as SHARED, needs_scorep_traces
 
 # Attributes only OTF2 carries (see test_otf2_writer.py).
 FORMAT_ONLY = {"com", "root", "sent", "recvd", "collbegin", "collend", "data1", "data2", "forkptr"}
@@ -348,6 +348,7 @@ def test_alog_without_mpi_init_gets_a_zero_length_frame(tmp_path):
 
 
 @needs_otf2
+@needs_scorep_traces
 def test_input_with_mpi_init_and_program_records_keeps_them(tmp_path):
     """Score-P's trace has MPI_Init and ProgramBegin/ProgramEnd: OTF2 -> OTF2 keeps the
     program records (name and count as the input's, read with the official reader) and adds

@@ -748,13 +748,16 @@ def test_ctrl_c_stops_generation_and_removes_partial_output(tmp_path):
     # Ctrl-C is pressed from the generator's own progress report, so it always lands while
     # the generation runs (at 10^9 events, for many minutes).
     script = textwrap.dedent("""
-        import os, signal, sys
+        import glob, os, signal, sys
         from earl.generate import generate
         out = sys.argv[1]
         pressed = []
 
+        def written():  # the trace is staged beside its final name until it is whole
+            return sum(os.path.getsize(f) for f in glob.glob(glob.escape(out) + ".earl-partial-*"))
+
         def ctrl_c_once_writing(fraction):
-            if not pressed and os.path.getsize(out) > 0:
+            if not pressed and written() > 0:
                 pressed.append(fraction)
                 os.kill(os.getpid(), signal.SIGINT)
 

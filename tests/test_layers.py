@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS = {
     "model": ("model", "model/event.h"),
     "format_interface": ("format_interface", "format_interface/trace_decoder.h"),
+    "output": ("output", "output/staged_output.h"),
     "format_alog": ("formats/alog", "formats/alog/alog_decoder.h"),
     "format_otf2": ("formats/otf2", "formats/otf2/otf2_anchor.h"),
     "cache": ("cache", "cache/event_cache.h"),
@@ -35,7 +36,8 @@ LAYERS = {
 }
 
 # What each layer's sources may include besides themselves (DESIGN.md section 5): the
-# decoder/writer interface over the model; formats and the cache over the interface; the
+# decoder/writer interface over the model; staged outputs over the model, for the writers of
+# the formats; formats and the cache over the interface; the
 # registry over every format and the cache; state over the model; random access over
 # state and the decoder interface; the persisted index over random access; the trace facade
 # over access, the index and the registry; the
@@ -46,8 +48,9 @@ LAYERS = {
 ALLOWED = {
     "model": set(),
     "format_interface": {"model"},
-    "format_alog": {"format_interface", "model"},
-    "format_otf2": {"format_interface", "model"},
+    "output": {"model"},
+    "format_alog": {"format_interface", "output", "model"},
+    "format_otf2": {"format_interface", "output", "model"},
     "cache": {"format_interface", "model"},
     "registry": {"format_alog", "format_otf2", "cache", "format_interface", "model"},
     "state": {"model"},

@@ -704,6 +704,8 @@ def test_record_referring_to_nothing(Otf2Trace, otf2_cache, tmp_path, kind):
     positions = sorted(on_location_0[index - 1]["pos"] for index, _, _ in expected)
     assert trace.problems()["unresolved_reference"] == {"count": len(expected),
                                                         "first": positions}
+    # the analysis reports what the reader counts (issue 22, class 7)
+    assert earl.analysis.analyze(str(anchor)).problems["unresolved_reference"] == len(expected)
 
 
 def test_no_event_is_a_made_up_location(Otf2Trace, archives):

@@ -12,7 +12,7 @@ from earl import _core
 from earl.convert import convert
 from earl.generate import generate
 
-from script_checks import SCOREP as SHARED
+from script_checks import SCOREP as SHARED, needs_scorep_traces
 
 OTF2_PRINT = shutil.which("otf2-print")
 pytestmark = [
@@ -55,6 +55,7 @@ def test_otf2_print_reads_generated_archives(tmp_path, options):
     assert otf2_print_complaints(anchor) == ""
 
 
+@needs_scorep_traces
 def test_otf2_print_reads_converted_archives(tmp_path):
     # ALOG -> OTF2 (from a generated ALOG and from one without MPI_Init), OTF2 -> OTF2
     generate(tmp_path / "g.alog", events=3000, collectives="bcast,allreduce")

@@ -254,6 +254,7 @@ def test_run_finds_shipped_scripts_by_name_in_the_session_language(tmp_path):
                       "shipped ones; did you mean wasted_time?)")
 
 
+@needs_ping_pong
 def test_run_of_a_python_script_that_imports_its_neighbour():
     """patterns/collectives.py imports late_sender from its own folder, as `python SCRIPT`
     allows: :run gives it the same sys.path as `earl run`, so both print the same."""

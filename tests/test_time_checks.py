@@ -171,6 +171,29 @@ def test_a_timestamp_far_outside_the_declared_span(tmp_path, cache):
     assert t.problems() == Otf2Reference.load(anchor).problems()
 
 
+def test_the_analysis_counts_time_order_and_never_goes_negative(tmp_path):
+    """`earl analyze` reports the reader's time_order (issue 22, class 7: it showed a
+    negative time and no problem) and analyses an out-of-order event at the latest
+    in-order time of its location (model/location_time_order.h, the reader's rule)."""
+    backwards = write_backwards(tmp_path / "b")
+    report = earl.analysis.analyze(str(backwards))
+    assert {k: v for k, v in report.problems.items() if v} == {"time_order": 1}
+    # a: main 10..20, then main entered at 15 (analysed at 20) until 30: 10 + 10 ticks;
+    # b: main 12..40: 28 ticks (1 tick = 1 ms)
+    assert sorted((c.location, round(c.value, 12)) for c in report.raw["values"]["time"]) == [
+        (0, 0.02), (1, 0.028)]
+    flipped = write_flipped_bit(tmp_path / "f")
+    report = earl.analysis.analyze(str(flipped))
+    assert {k: v for k, v in report.problems.items() if v} == {"time_order": 1}
+    # a: main 10..(2^43+20, analysed at 10) and 30..40: 0 + 10 ticks; b: 12..50: 38 ticks
+    assert sorted((c.location, round(c.value, 12)) for c in report.raw["values"]["time"]) == [
+        (0, 0.01), (1, 0.038)]
+    cli = subprocess.run([sys.executable, "-m", "earl.cli", "analyze", str(backwards)],
+                         capture_output=True, text=True)
+    assert cli.returncode == 0 and "problems: time_order 1" in cli.stdout
+    assert "0.048000 s in total" in cli.stdout
+
+
 def test_clock_condition_violations_between_locations(tmp_path, cache):
     anchor = write_clock_violations(tmp_path)
     t = earl.EventTrace(anchor, cache=cache, progress=lambda f: None)

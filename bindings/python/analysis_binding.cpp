@@ -25,6 +25,12 @@ namespace earl::bindings {
 
 namespace {
 
+// A 128-bit byte sum as an exact Python int (pybind11 converts no __int128).
+py::object exact_int(analysis::ByteSum v) {
+  const py::int_ high(static_cast<std::uint64_t>(v >> 64)), low(static_cast<std::uint64_t>(v));
+  return (high << py::int_(64)) | low;
+}
+
 // A call path id for Python: -1 for none.
 long callpath_id(analysis::CallPathId cp) { return cp == analysis::kNoCallPath ? -1 : static_cast<long>(cp); }
 
@@ -106,7 +112,7 @@ py::dict to_python(const analysis::AnalysisResult& r) {
   // one line per location read only up to damage in its input
   out["damaged"] = list_of(r.damaged, [](const StreamDamage& damage) { return text(damage.message); });
   out["traffic"] = list_of(r.traffic, [](const analysis::TrafficCell& t) {
-    return py::make_tuple(t.src, t.dest, t.bytes, t.messages);
+    return py::make_tuple(t.src, t.dest, exact_int(t.bytes), t.messages);
   });
   out["worst"] = list_of(r.severities.worst(), [](const analysis::WaitInstance& w) {
     return py::make_tuple(analysis::metric_info(w.metric).id, callpath_id(w.callpath), w.loc, w.begin, w.idle);

@@ -45,9 +45,14 @@ void bind_convert(py::module_& m) {
         out["output_format"] = text(s.output_format);
         out["events_read"] = s.events_read;
         out["events_written"] = s.events_written;
-        py::dict dropped;
-        for (const auto& [type, count] : s.dropped) dropped[text(type)] = count;
-        out["dropped"] = dropped;
+        auto counts = [](const std::vector<std::pair<std::string, std::uint64_t>>& entries) {
+          py::dict d;
+          for (const auto& [what, count] : entries) d[text(what)] = count;
+          return d;
+        };
+        out["dropped"] = counts(s.dropped);
+        out["refused"] = counts(s.refused);
+        out["renamed"] = counts(s.renamed);
         out["collective_exits_plain"] = s.collective_exits_plain;
         out["times_rounded"] = s.times_rounded;
         out["ties_reordered"] = s.ties_reordered;

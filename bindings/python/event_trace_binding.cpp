@@ -15,6 +15,7 @@
 #include "bindings/python/open_options_binding.h"
 #include "bindings/python/arguments.h"
 #include "bindings/python/callbacks.h"
+#include "bindings/python/init_once.h"
 #include "bindings/python/lists.h"
 #include "bindings/python/metric_fields.h"
 #include "bindings/python/text.h"
@@ -44,7 +45,7 @@ struct ExportRecord {
   std::int32_t peer;
   std::int64_t tag;
   std::int64_t com;
-  std::int64_t len;
+  std::uint64_t len;  // bytes, up to 2^64 - 1 as the model holds them
   std::uint64_t sendptr;
 };
 
@@ -305,7 +306,7 @@ class PyEventTrace {
     row.peer = message ? e.peer : -1;
     row.tag = message ? e.tag : 0;
     row.com = message ? e.com : -1;
-    row.len = message ? static_cast<std::int64_t>(e.len) : 0;
+    row.len = message ? e.len : 0;
     row.sendptr = e.kind == EventKind::Recv ? e.sendptr : 0;
   }
 
@@ -407,7 +408,8 @@ auto on_trace(F f) {
 }  // namespace
 
 void bind_event_trace(py::module_& m) {
-  py::class_<PyEventTrace, Holder>(m, "EventTrace")
+  py::class_<PyEventTrace, Holder> cls(m, "EventTrace");
+  cls
       .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
              OpenArguments open = open_arguments(args, kwargs);
              return std::make_shared<PyEventTrace>(open.file, open.options, open.progress);
@@ -451,6 +453,7 @@ void bind_event_trace(py::module_& m) {
       .def_property("progress", method(&PyEventTrace::progress), method(&PyEventTrace::set_progress))
       .def("_ticket", method(&PyEventTrace::ticket))
       .def("_records", method(&PyEventTrace::records), py::arg("first"), py::arg("count"));
+  init_once(cls);
   m.def(
       "remove_index",
       [](const py::object& path) {

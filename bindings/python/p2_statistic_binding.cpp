@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bindings/python/bindings.h"
+#include "bindings/python/init_once.h"
 #include "model/error.h"
 #include "stats/p2_statistic.h"
 
@@ -207,6 +208,7 @@ unused heights are 0 and the positions are 1 2 3 4 5.
                         if (t.size() != 1) throw EarlError("P2Statistic: bad pickle");
                         return make_p2(t[0]);
                       }));
+  init_once(cls);
 }
 
 }  // namespace earl::bindings

@@ -19,8 +19,7 @@ void note_problem(ProblemKind& kind, Position pos) {
 }
 
 void TimeChecks::clear() {
-  last_time_.clear();
-  seen_.clear();
+  order_.clear();
   waiting_.clear();
   waiting_count_ = 0;
   collectives_.clear();
@@ -37,18 +36,8 @@ void TimeChecks::check(const Event& event, const Event* taken, ProblemKind& time
 
 void TimeChecks::check_location_time(const Event& event, ProblemKind& time_order) {
   auto loc = static_cast<std::size_t>(event.loc);
-  if (last_time_.size() <= loc) {
-    last_time_.resize(loc + 1, 0.0);
-    seen_.resize(loc + 1, false);
-  }
-  bool backwards = seen_[loc] && event.time < last_time_[loc];
-  const bool outside = definitions_->outside_declared_span(event.time);
-  if (backwards || outside) note_problem(time_order, event.pos);
-  // A wild timestamp must not make every later event of its location look backwards.
-  if (!outside) {
-    last_time_[loc] = std::max(seen_[loc] ? last_time_[loc] : event.time, event.time);
-    seen_[loc] = true;
-  }
+  if (order_.size() <= loc) order_.resize(loc + 1);
+  if (order_[loc].take(event.time, *definitions_)) note_problem(time_order, event.pos);
 }
 
 // On each channel (source, destination, tag, communicator) the k-th receive gets the k-th

@@ -7,6 +7,7 @@
 
 #include "model/definitions.h"
 #include "model/event.h"
+#include "model/location_time_order.h"
 #include "model/message_channel.h"
 
 namespace earl {
@@ -64,8 +65,7 @@ class TimeChecks {
   void check_collective(const Event& event, const Event* taken, ProblemKind& clock_condition);
 
   const Definitions* definitions_;
-  std::vector<double> last_time_;  // per location
-  std::vector<bool> seen_;
+  std::vector<LocationTimeOrder> order_;  // per location
   struct Waiting {
     bool receives = false;  // which side the events are
     std::deque<std::pair<Position, double>> events;

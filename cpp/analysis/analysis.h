@@ -37,7 +37,8 @@ struct AnalysisOptions {
 // Point-to-point traffic from one location to another (sends, matched or not).
 struct TrafficCell {
   Location src, dest;
-  std::uint64_t bytes, messages;
+  ByteSum bytes;  // exact: 64-bit lengths add up without wrapping
+  std::uint64_t messages;
 };
 
 // A counter the trace defines (MetricDefinition::sum not None) per call path and location:

@@ -30,7 +30,24 @@ void LocationProfile::ensure(CallPathId id) {
   tally_slot.resize(n, 0);
 }
 
+// An event out of time order (a clock stepping back, a wild timestamp) counts as
+// time_order and is analysed at the latest in-order time of its location, so no interval,
+// region time or wait is ever negative (the reader's problems() counts the same events).
 void LocationPass::event(const Event& e) {
+  if (e.flags & kUnresolvedReference) problems_.note(Problem::UnresolvedReference);
+  if (order_.take(e.time, regions_.definitions())) {
+    problems_.note(Problem::TimeOrder);
+    if (order_.seen()) {
+      Event in_order = e;
+      in_order.time = order_.latest();
+      dispatch(in_order);
+      return;
+    }
+  }
+  dispatch(e);
+}
+
+void LocationPass::dispatch(const Event& e) {
   switch (e.kind) {
     case EventKind::Enter: enter(e); break;
     case EventKind::Exit:

@@ -15,6 +15,7 @@
 #include "analysis/region_catalog.h"
 #include "analysis/severities.h"
 #include "model/event.h"
+#include "model/location_time_order.h"
 
 namespace earl::analysis {
 
@@ -31,7 +32,7 @@ constexpr Metric kTallyMetric[kTallies] = {
     Metric::SyncsSend, Metric::CommsSend, Metric::BytesSent, Metric::SyncsRecv, Metric::CommsRecv,
     Metric::BytesRcvd, Metric::SyncsColl, Metric::CommsCxch, Metric::CommsCsrc, Metric::CommsCdst,
     Metric::BytesCout, Metric::BytesCin, Metric::BytesPut, Metric::BytesGet};
-using Tallies = std::array<std::uint64_t, kTallies>;
+using Tallies = std::array<ByteSum, kTallies>;
 
 // Per call path of one location (indexed by CallPathId).
 struct LocationProfile {
@@ -58,7 +59,8 @@ struct LocationProfile {
     t[static_cast<std::size_t>(bytes_tally)] += bytes;
   }
   struct Traffic {
-    std::uint64_t bytes = 0, messages = 0;
+    ByteSum bytes = 0;
+    std::uint64_t messages = 0;
   };
   std::unordered_map<Location, Traffic> sent_to;  // point-to-point sends by destination
 };
@@ -106,6 +108,7 @@ class LocationPass {
     std::vector<RmaOpCall> ops;  // access: its operations on its window so far
   };
 
+  void dispatch(const Event& e);
   void enter(const Event& e);
   void exit(const Event& e);
   void send(const Event& e);
@@ -150,6 +153,7 @@ class LocationPass {
   SymbolId program_region_ = kNoProgram;  // the root a ProgramBegin entered
   LocationProfile profile_;
   CounterSamples counters_;
+  LocationTimeOrder order_;
 };
 
 }  // namespace earl::analysis

@@ -15,6 +15,8 @@ const char* problem_name(Problem problem) {
     case Problem::MismatchedCollective: return "mismatched_collective";
     case Problem::CollectiveRootUnknown: return "collective_root_unknown";
     case Problem::UnmatchedRmaEpoch: return "unmatched_rma_epoch";
+    case Problem::TimeOrder: return "time_order";
+    case Problem::UnresolvedReference: return "unresolved_reference";
     case Problem::Count: break;
   }
   return "?";

@@ -15,6 +15,10 @@
 
 namespace earl::analysis {
 
+// Sums of 64-bit message lengths (byte tallies, the traffic matrix): 2^64 messages of
+// 2^64 - 1 bytes cannot wrap 128 bits, where a 64-bit sum would wrap to a small number.
+using ByteSum = unsigned __int128;
+
 inline std::uint64_t cell_key(CallPathId callpath, Location loc) {
   return (static_cast<std::uint64_t>(callpath) << 32) | static_cast<std::uint32_t>(loc);
 }
@@ -92,6 +96,10 @@ enum class Problem : std::uint8_t {
   MismatchedCollective,   // members of one instance called different operations
   CollectiveRootUnknown,  // a rooted collective whose root is unknown (ALOG) or absent
   UnmatchedRmaEpoch,      // an access/exposure epoch whose partner epoch is not in the trace
+  // What the reader counts too (EventTrace.problems()), by the same rules:
+  TimeOrder,              // an event before the latest of its location, or a wild timestamp
+                          // (model/location_time_order.h); analysed at that latest time
+  UnresolvedReference,    // a record referring to something the trace does not define
   Count
 };
 

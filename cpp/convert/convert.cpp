@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <unordered_map>
+#include <optional>
 
 #include "format_interface/trace_writer.h"
 #include "model/clock.h"
@@ -26,11 +26,23 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// "A / B" -> {"A", "B"}; anything else -> {name, ""}.
-std::pair<std::string, std::string> split_location_name(const std::string& name) {
-  const std::size_t at = name.rfind(" / ");
-  if (at == std::string::npos || at == 0 || at + 3 >= name.size()) return {name, ""};
-  return {name.substr(0, at), name.substr(at + 3)};
+// OTF2 output's names of location `l`: its process (location group) and thread, exactly
+// as OTF2 input names them (its system tree says which process; the location name is
+// "process / thread"), else from "A / B" -> {"A", "B"}, any other name -> {name, none}; an
+// unnamed location -> {none, none} (the writer's Score-P names).
+using Name = std::optional<std::string>;
+std::pair<Name, Name> process_and_thread(const Definitions& defs, Location l, const std::string& name) {
+  const SystemTree& tree = defs.system_tree;
+  const std::string separator = " / ";
+  if (static_cast<std::size_t>(l) < tree.location_process.size()) {
+    const std::string& process = tree.processes[static_cast<std::size_t>(tree.location_process[l])].name;
+    if (name.compare(0, process.size() + separator.size(), process + separator) == 0)
+      return {process, name.substr(process.size() + separator.size())};
+  }
+  if (name.empty()) return {std::nullopt, std::nullopt};
+  const std::size_t at = name.rfind(separator);
+  if (at == std::string::npos) return {name, std::nullopt};
+  return {name.substr(0, at), name.substr(at + separator.size())};
 }
 
 // OTF2 output: the threads of one process stay its threads (as Score-P names and orders
@@ -40,14 +52,14 @@ void group_threads(TraceHeader& h) {
   const int n = h.locations;
   int t = 0;
   while (t < n && h.process_names[t] == h.process_names[0]) ++t;
-  if (t <= 1 || n % t != 0 || h.process_names[0].empty()) return;
+  if (t <= 1 || n % t != 0 || !h.process_names[0]) return;
   for (int l = 0; l < n; ++l) {
     const int first = l - l % t;
     if (h.process_names[l] != h.process_names[first]) return;
-    if ((l == first) != (h.thread_names[l] == "Master thread")) return;
+    if ((l == first) != (h.thread_names[l] == Name("Master thread"))) return;
     if (l == first && l > 0 && h.process_names[l] == h.process_names[l - t]) return;
   }
-  std::vector<std::string> processes;
+  std::vector<Name> processes;
   for (int p = 0; p < n / t; ++p) processes.push_back(h.process_names[static_cast<std::size_t>(p) * t]);
   h.process_names = std::move(processes);
   h.threads = t;
@@ -60,16 +72,17 @@ TraceHeader header_of(const EventTrace& trace, bool otf2_output) {
   h.threads = 1;
   for (Location l = 0; l < h.locations; ++l) {
     const std::optional<std::string> name = trace.locsym(l);
-    // ALOG locations are processes: "MPI Rank 3 / Master thread" is "MPI Rank 3" there.
+    // ALOG locations are processes: "MPI Rank 3 / Master thread" is "MPI Rank 3" there (and
+    // " / Master thread", of a process named "", unnamed).
     std::string flat = name ? *name : std::string();
     const std::string master = " / Master thread";
-    if (!otf2_output && ends_with(flat, master) && flat.size() > master.size())
+    if (!otf2_output && ends_with(flat, master))
       flat.resize(flat.size() - master.size());
     h.location_names.push_back(flat);
     if (otf2_output) {
-      const auto [process, thread] = split_location_name(name ? *name : std::string());
-      h.process_names.push_back(process);
-      h.thread_names.push_back(thread);
+      auto [process, thread] = process_and_thread(defs, l, name ? *name : std::string());
+      h.process_names.push_back(std::move(process));
+      h.thread_names.push_back(std::move(thread));
     }
   }
   if (otf2_output) group_threads(h);
@@ -166,6 +179,13 @@ AddedFrame plan_added_frame(TraceHeader& header, EventTrace& trace) {
   return frame;
 }
 
+// One more of `what` in a list counted by first appearance (a few distinct entries).
+void add_count(std::vector<std::pair<std::string, std::uint64_t>>& counts, const std::string& what) {
+  auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& entry) { return entry.first == what; });
+  if (it == counts.end()) it = counts.insert(counts.end(), {what, 0});
+  ++it->second;
+}
+
 void add_call(std::vector<WriterEvent>& batch, Location loc, std::int32_t region, std::int64_t time) {
   WriterEvent e;
   e.loc = loc;
@@ -218,7 +238,6 @@ ConvertSummary convert(const std::string& input, const std::string& output,
     writer->begin(header);
     std::vector<WriterEvent> batch;
     batch.reserve(kBatch);
-    std::unordered_map<SymbolId, std::size_t> dropped_index;
     std::int64_t prev_time = INT64_MIN;
     Location prev_loc = -1;
     const Position m = trace.size();
@@ -242,7 +261,7 @@ ConvertSummary convert(const std::string& input, const std::string& output,
           if (otf2) {
             g.flags = kWriterCollective;
             g.len = e.len;         // sent
-            g.received = e.tag;    // recvd
+            g.received = static_cast<std::uint64_t>(e.tag);    // recvd (uint64 in OTF2)
             g.peer = e.peer;       // root
           } else {
             ++summary.collective_exits_plain;
@@ -251,11 +270,8 @@ ConvertSummary convert(const std::string& input, const std::string& output,
         case EventKind::Send:
         case EventKind::Recv:
           g.kind = e.kind == EventKind::Send ? WriterEventKind::Send : WriterEventKind::Recv;
-          if (e.tag < INT32_MIN || e.tag > INT32_MAX)
-            bad("event " + std::to_string(pos) + " of '" + input + "': tag " +
-                std::to_string(e.tag) + " does not fit 32 bits");
           g.peer = e.peer;
-          g.tag = static_cast<std::int32_t>(e.tag);
+          g.tag = e.tag;
           g.len = e.len;
           break;
         case EventKind::Other:
@@ -267,12 +283,9 @@ ConvertSummary convert(const std::string& input, const std::string& output,
             }
           }
           [[fallthrough]];
-        default: {
-          auto [it, fresh] = dropped_index.emplace(e.type, summary.dropped.size());
-          if (fresh) summary.dropped.emplace_back(defs.types.name(e.type), 0);
-          ++summary.dropped[it->second].second;
+        default:
+          add_count(summary.dropped, defs.types.name(e.type));
           continue;
-        }
       }
       const double us = e.time * kMicrosecondsPerSecond;
       const double rounded = std::nearbyint(us);
@@ -281,6 +294,10 @@ ConvertSummary convert(const std::string& input, const std::string& output,
       if (std::fabs(us - rounded) > 1e-3) ++summary.times_rounded;
       g.time = static_cast<std::int64_t>(rounded);
       g.loc = e.loc;
+      if (const std::string why = writer->refusal(g); !why.empty()) {
+        add_count(summary.refused, why);
+        continue;
+      }
       if (otf2 && g.time == prev_time && g.loc < prev_loc) ++summary.ties_reordered;
       prev_time = g.time;
       prev_loc = g.loc;
@@ -308,6 +325,8 @@ ConvertSummary convert(const std::string& input, const std::string& output,
     summary.events_written += batch.size();
     summary.events_written -= summary.frame_events_added;  // the input's events only
     writer->finish();
+    summary.renamed = writer->renamed();  // OTF2 writes its names at the end
+    writer->commit();
   } catch (...) {
     writer->discard();
     throw;

@@ -13,9 +13,10 @@
 // loses anything).
 //
 // Location names: ALOG output gets EARL's location names (locsym), "A / Master thread"
-// shortened to "A" (an ALOG location is a process). OTF2 output: a location name "A / B"
-// names the process A and the thread B, any other name names the process (thread "Master
-// thread"), so names survive round trips both ways. Where every process has the same
+// shortened to "A" (an ALOG location is a process). OTF2 output: OTF2 input's process and
+// thread names exactly (from its system tree; empty names stay empty); otherwise a location
+// name "A / B" names the process A and the thread B (at its last " / "), any other name
+// names the process (thread "Master thread"), so names survive round trips both ways. Where every process has the same
 // number of threads, its master first and process-major (as Score-P writes them), they stay
 // threads of their process and MPI_COMM_WORLD's rank r is process r; otherwise every
 // location becomes its own MPI process, MPI_COMM_WORLD rank = location. OTF2 output is shaped for Scalasca as Score-P's:
@@ -24,6 +25,13 @@
 // its last (counted in the summary), the synchronisation point Scalasca's analysis needs. Communicators other than MPI_COMM_WORLD are not kept (src/dest are global
 // locations anyway). Equal times on different locations are ordered by location in OTF2,
 // so ALOG files that order them differently come back reordered (counted).
+//
+// Nothing the output cannot hold is written wrong: an event the writer refuses
+// (TraceWriter::refusal: a receive from an unknown source, a tag or length beyond the
+// format's fields) is left out and counted by reason in `refused`; a name holding bytes the
+// format cannot carry is written escaped (format_interface/written_names.h) and counted
+// by kind in `renamed`. So the output reads back to the events written, and the summary
+// says what differs.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -43,6 +51,11 @@ struct ConvertSummary {
   std::string input_format, output_format;
   std::uint64_t events_read = 0, events_written = 0;
   std::vector<std::pair<std::string, std::uint64_t>> dropped;  // type -> count, by first drop
+  // Events of a kept type the output cannot hold as they are (a message without a known
+  // peer, a tag or length beyond the format's fields): reason (TraceWriter::refusal) -> count.
+  std::vector<std::pair<std::string, std::uint64_t>> refused;
+  // Names written changed (bytes the output cannot hold, escaped as \xNN): kind -> count.
+  std::vector<std::pair<std::string, std::uint64_t>> renamed;
   std::uint64_t collective_exits_plain = 0;  // collective exits written without com/root/sizes
   std::uint64_t times_rounded = 0;           // events whose time was no whole microsecond
   std::uint64_t ties_reordered = 0;          // equal times that OTF2 orders by location

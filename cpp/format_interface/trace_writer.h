@@ -6,7 +6,9 @@
 // formats/otf2), made through the format registry; the generator's ground-truth collector
 // is a TraceWriter as well.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace earl {
@@ -48,12 +50,12 @@ constexpr std::uint8_t kWriterRmaCollective = 2;
 // One event to write. Times are integer microseconds since the start of the run.
 struct WriterEvent {
   std::int64_t time = 0;
-  std::int64_t len = 0;    // send/recv: bytes; collective exit: bytes sent
-  std::int64_t received = 0;  // collective exit: bytes received
+  std::uint64_t len = 0;    // send/recv: bytes; collective exit: bytes sent
+  std::uint64_t received = 0;  // collective exit: bytes received
   std::int32_t loc = 0;
   std::int32_t region = -1;  // enter/exit: index into TraceHeader::regions
   std::int32_t peer = -1;    // send: destination, recv: source (locations); collective exit: root
-  std::int32_t tag = 0;      // send/recv; fork/join: team size
+  std::int64_t tag = 0;      // send/recv; fork/join: team size
   std::int64_t request = -1;  // non-blocking send/recv and their request records; -1: none
   std::uint32_t seq = 0;     // per-location order within a batch (ties of time and location)
   WriterEventKind kind = WriterEventKind::Enter;
@@ -84,13 +86,16 @@ struct RegionDef {
 struct TraceHeader {
   int locations = 0;
   std::vector<std::string> location_names;  // ALOG -15 names; "" = none
+  // Names may hold any bytes: each writer writes what its format cannot hold escaped and
+  // counts it (format_interface/written_names.h, TraceWriter::renamed).
   std::vector<RegionDef> regions;
   int threads = 1;
   std::vector<int> rank_process;
-  // OTF2 names: location group (process) and location (thread). "" or missing = the
-  // Score-P names "MPI Rank <rank>", "Master thread", "OpenMP thread <k>".
-  std::vector<std::string> process_names;
-  std::vector<std::string> thread_names;
+  // OTF2 names: location group (process) and location (thread), by process and by
+  // location. Missing (no entry, or nullopt) = the Score-P names "MPI Rank <rank>", "Master
+  // thread", "OpenMP thread <k>"; "" is an empty name.
+  std::vector<std::optional<std::string>> process_names;
+  std::vector<std::optional<std::string>> thread_names;
   // One RMA window over MPI_COMM_WORLD (OTF2 RmaWin 0), the window of the RMA events.
   bool rma_window = false;
   // The program of the ProgramBegin events ("" when there are none).
@@ -107,9 +112,20 @@ class TraceWriter {
   // A batch of events in output order; batches never overlap in time.
   virtual void write(const WriterEvent* events, std::size_t count) = 0;
   // Called once after the last event; flushes and closes. Errors throw EarlError.
+  // A file writer writes under a staging name beside its path (output/staged_output.h).
   virtual void finish() = 0;
+  // After finish(): puts the output under its path (flushed to disk, renamed into place;
+  // the part OTF2 readers open last). A writer destroyed without it leaves no output and
+  // any old file at its path untouched.
+  virtual void commit() {}
   // Removes whatever the writer wrote (after a failure; the writer is unusable afterwards).
   virtual void discard() {}
+  // Why the format cannot hold `e` as it is ("recv from an unknown source", ...), "" when it
+  // can: a caller that must not fail (earl convert) leaves such events out and counts them
+  // by this reason; write() refuses them with an error.
+  virtual std::string refusal(const WriterEvent& e) const { return ""; }
+  // The names begin() had to write changed, per kind (written_names.h).
+  virtual std::vector<std::pair<std::string, std::uint64_t>> renamed() const { return {}; }
 };
 
 // Writer options every format may use.

@@ -33,6 +33,7 @@ class SkewedWriter : public TraceWriter {
   void begin(const TraceHeader& header) override { target_.begin(header); }
   void write(const WriterEvent* events, std::size_t count) override;
   void finish() override { target_.finish(); }
+  void commit() override { target_.commit(); }
   void discard() override { target_.discard(); }
 
  private:

@@ -52,7 +52,10 @@ GenResult generate(const GenOptions& options, const std::string& trace_path,
     for (const ClockSkew& skew : skews)
       truth.clocks.push_back(GroundTruth::Clock{seconds(skew.offset_us), skew.drift * 1e6});
     result.truth = std::make_shared<const GroundTruth>(std::move(truth));
+    // The truth is written (by `keep`) before the trace is put in place: a failure to write
+    // it leaves the old trace, if any, untouched.
     if (keep) keep(result);
+    writer->commit();
     return result;
   } catch (...) {
     if (writer) writer->discard();

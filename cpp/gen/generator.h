@@ -235,8 +235,10 @@ struct GenResult {
 };
 
 // Writes the trace in options.format to trace_path. `keep`, when given, receives the result
-// once the trace is complete (the Python binding writes the truth file there); when it or
-// anything before it throws, the trace is removed and the exception propagates.
+// once the trace is complete but still under its staging name (output/staged_output.h; the
+// Python binding writes the truth file there); then the trace is put under trace_path. When
+// it or anything before it throws, the staged trace is removed (an old file at trace_path
+// stays as it was) and the exception propagates.
 GenResult generate(const GenOptions& options, const std::string& trace_path,
                    const std::function<void(const GenResult&)>& keep = {});
 

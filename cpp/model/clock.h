@@ -13,9 +13,13 @@ inline double ticks_to_seconds(std::int64_t ticks, double ticks_per_second) {
   return static_cast<double>(ticks) / ticks_per_second;
 }
 
-// Unsigned ticks from an offset (OTF2's global offset); wraps to negative before it.
+// Unsigned ticks from an offset (OTF2's global offset): negative before it. The distance
+// is taken in unsigned arithmetic on the side where it cannot wrap, so every pair of 64-bit
+// ticks gives its true difference (a signed difference would turn 2^63 ticks after the
+// offset into a negative time).
 inline double ticks_to_seconds(std::uint64_t tick, std::uint64_t offset, double ticks_per_second) {
-  return ticks_to_seconds(static_cast<std::int64_t>(tick - offset), ticks_per_second);
+  if (tick >= offset) return static_cast<double>(tick - offset) / ticks_per_second;
+  return -(static_cast<double>(offset - tick) / ticks_per_second);
 }
 
 }  // namespace earl

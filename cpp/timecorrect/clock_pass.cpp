@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <iomanip>
+#include <sstream>
+#include <string>
 #include <limits>
 #include <unordered_map>
 #include <vector>
@@ -401,6 +404,35 @@ class ClockPass {
   std::size_t queued_ = 0;
 };
 
+// The recorded times a trace spans (wild timestamps aside), and whether it has a message
+// that min_latency would bound. A latency beyond the whole span is no latency the run can
+// have had: each message hop would add it again, and a chain of hops reaches infinity
+// (min_latency=1e308 made most corrected times inf), so it is refused, naming the argument.
+struct RecordedSpan {
+  double first = std::numeric_limits<double>::infinity();
+  double last = -std::numeric_limits<double>::infinity();
+  bool messages = false;
+
+  void add(const Event& event, const Definitions& definitions) {
+    if (definitions.outside_declared_span(event.time) || !std::isfinite(event.time)) return;
+    first = std::min(first, event.time);
+    last = std::max(last, event.time);
+    if (event.kind == EventKind::Send && event.peer >= 0) messages = true;
+  }
+  void check(double min_latency) const {
+    if (!messages || min_latency == 0.0) return;
+    const double span = last - first;
+    if (min_latency > span)
+      throw EarlError("min_latency must not exceed the trace's recorded span of " + seconds_text(span) +
+                      " s, got " + seconds_text(min_latency));
+  }
+  static std::string seconds_text(double s) {
+    std::ostringstream out;
+    out << std::setprecision(17) << s;
+    return out.str();
+  }
+};
+
 }  // namespace
 
 std::unique_ptr<ClockCorrections> correct_clocks(TraceDecoder& decoder,
@@ -411,11 +443,14 @@ std::unique_ptr<ClockCorrections> correct_clocks(TraceDecoder& decoder,
     ClockPass pass(decoder.definitions(), options);
     Event event;
     std::uint64_t ordinal = 0;
+    RecordedSpan span;
     while (decoder.read(event)) {
       pass.add(event, ++ordinal);
+      span.add(event, decoder.definitions());
       if (ordinal % kProgressEvery == 0 && progress && !progress(decoder.progress()))
         throw Interrupted();
     }
+    span.check(options.min_latency);
     return pass.finish();
   });
 }

@@ -78,8 +78,8 @@ const std::vector<OpenOption>& open_options() {
       {"memory", "-memory", nullptr, T::Integer, "bytes", true, kMemoryEnv,
        "bytes the bookmarks may hold (default: $EARL_MEMORY, bytes or with K/M/G, else 256 MiB)",
        [](const OpenOptions& o) -> OptionValue {
-         if (o.memory == -1) return std::monostate{};
-         return o.memory;
+         if (!o.memory) return std::monostate{};
+         return *o.memory;
        },
        [](OpenOptions& o, const OptionValue& v) { o.memory = std::get<std::int64_t>(v); },
        [](const OptionValue& v) -> std::string {
@@ -162,9 +162,11 @@ bool use_event_cache(const OpenOptions& options) {
   return first == std::string::npos || value.substr(first, last - first + 1) != "0";
 }
 
-std::uint64_t memory_budget(std::int64_t memory) {
-  if (memory > 0) return static_cast<std::uint64_t>(memory);
-  if (memory != -1) throw EarlError("memory must be a positive number of bytes, got " + std::to_string(memory));
+std::uint64_t memory_budget(std::optional<std::int64_t> memory) {
+  if (memory) {
+    if (*memory > 0) return static_cast<std::uint64_t>(*memory);
+    throw EarlError("memory must be a positive number of bytes, got " + std::to_string(*memory));
+  }
   const char* env = std::getenv(kMemoryEnv);
   if (env && *env) return parse_memory(env, kMemoryEnv);
   return RandomAccessTrace::kDefaultMemory;

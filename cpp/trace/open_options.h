@@ -5,6 +5,7 @@
 // Lua and Tcl mappings and the command line read this table for names, order and
 // defaults, and only convert values of their language into OptionValue.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -20,9 +21,10 @@ struct OpenOptions {
   // Read slow-seeking formats (OTF2) once into EARL's event cache: 1 yes, 0 no, -1 unless
   // $EARL_CACHE is 0.
   int cache = -1;
-  // Bytes the bookmarks may hold; -1: $EARL_MEMORY (bytes, or with a K/M/G suffix), else
-  // 256 MiB.
-  std::int64_t memory = -1;
+  // Bytes the bookmarks may hold; not given: $EARL_MEMORY (bytes, or with a K/M/G suffix),
+  // else 256 MiB. An optional, not a sentinel: every given value is checked, so -1 is an
+  // error like -2 rather than "not given".
+  std::optional<std::int64_t> memory;
   // The persisted index (index/index_settings.h): -1 automatic ($EARL_INDEX, traces of
   // at least $EARL_INDEX_MIN_BYTES), 0 never, 1 always. Off with time_correct.
   int index = -1;
@@ -81,6 +83,6 @@ void check_open_options(const OpenOptions& options);
 bool use_event_cache(const OpenOptions& options);
 
 // The bookmark budget `memory` stands for (EarlError for a bad value or $EARL_MEMORY).
-std::uint64_t memory_budget(std::int64_t memory);
+std::uint64_t memory_budget(std::optional<std::int64_t> memory);
 
 }  // namespace earl

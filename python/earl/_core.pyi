@@ -121,6 +121,8 @@ class ConvertSummary(TypedDict):
     events_read: int
     events_written: int
     dropped: dict[str, int]
+    refused: dict[str, int]     # reason -> events the output cannot hold, left out
+    renamed: dict[str, int]     # kind -> names written with escaped bytes
     collective_exits_plain: int
     times_rounded: int
     ties_reordered: int

@@ -7,7 +7,9 @@
 The output format comes from `format`, else OUT's suffix (.alog, .otf2), else IN's format;
 IN's format is detected from its content. IN is read through EventTrace and streamed, so
 memory stays bounded. Kept: enter, exit, send, recv, location names, regions; collective
-exits become plain exits in ALOG. Times are integer microseconds: ALOG -> OTF2 exactly
+exits become plain exits in ALOG. Events the output cannot hold (a receive from an unknown
+source, a tag or length beyond its fields) are left out and names with bytes it cannot carry
+are written escaped, both counted (docs/robustness.md#names). Times are integer microseconds: ALOG -> OTF2 exactly
 (timer resolution 1e6), OTF2 -> ALOG rounded. Every other event type is dropped and
 counted in the summary (``summary["dropped"]``: type -> count); the command prints it. The
 details are in cpp/convert/convert.h.
@@ -22,7 +24,11 @@ __all__ = ["convert", "describe"]
 def convert(input, output, format=None, strict=False):
     """Convert the trace `input` into `output`; returns the summary dict (input_format,
     output_format, events_read, events_written, dropped {type: count},
-    collective_exits_plain, times_rounded, ties_reordered, frame_events_added [OTF2: the
+    refused {reason: count} [events of a kept type the output cannot hold as they are, e.g.
+    "recv from an unknown source": left out], renamed {kind: count} [names holding bytes the
+    output cannot carry, written with those bytes as \\xNN: "region", "location",
+    "process", "thread", "program"], collective_exits_plain, times_rounded, ties_reordered,
+    frame_events_added [OTF2: the
     enters and exits of the zero-length MPI_Init/MPI_Finalize added to the MPI processes
     without MPI_Init], damaged [what the input's damage left out, one line each]). A damaged input is converted up to the damage, or
     with `strict` is an error. Errors raise earl.EarlError naming the file; a partial
@@ -40,6 +46,16 @@ def describe(input, output, summary):
         lines.append("  dropped (no %s equivalent): %s"
                      % (summary["output_format"].upper(),
                         ", ".join("%s %d" % (t, n) for t, n in dropped.items())))
+    refused = summary["refused"]
+    if refused:
+        lines.append("  not written (%s cannot hold them): %s"
+                     % (summary["output_format"].upper(),
+                        ", ".join("%s %d" % (why, n) for why, n in refused.items())))
+    renamed = summary["renamed"]
+    if renamed:
+        lines.append("  names with bytes %s cannot hold, written with them as \\xNN: %s"
+                     % (summary["output_format"].upper(),
+                        ", ".join("%s %d" % (kind, n) for kind, n in renamed.items())))
     if summary["collective_exits_plain"]:
         lines.append("  %d collective exits written as plain exits (com, root, sent, recvd, "
                      "collbegin, collend dropped)" % summary["collective_exits_plain"])

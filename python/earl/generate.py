@@ -27,13 +27,13 @@ first messages go with MPI_Ssend to a receiver that posts late (truth: ``late_re
 trace's integer microseconds (``us / 1e6``, see docs/api-contract.md); totals are summed in file order, the way the
 example scripts of the EARL 2.0 reference do.
 """
-import contextlib
 import functools
 import json
 import os
 
 from earl import _core
 from earl._core import EarlError
+from earl.output_paths import staged_output
 
 __all__ = ["generate", "options", "defaults", "format_for_path", "INEFFICIENCY_OPTIONS"]
 
@@ -91,15 +91,6 @@ def generate(path, *, format=None, truth_path=None, progress=None, **options):
 
 
 def _write_truth(path, truth):
-    try:
-        f = open(path, "w", encoding="utf-8")
-    except OSError as error:
-        raise EarlError(f"cannot write '{path}': {error.strerror or error}") from None
-    try:
-        with f:
-            json.dump(truth, f, indent=2)
-            f.write("\n")
-    except OSError as error:
-        with contextlib.suppress(OSError):
-            os.remove(path)
-        raise EarlError(f"cannot write '{path}': {error.strerror or error}") from None
+    with staged_output(path) as f:
+        json.dump(truth, f, indent=2)
+        f.write("\n")

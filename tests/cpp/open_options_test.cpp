@@ -106,12 +106,20 @@ TEST_CASE("EARL_CACHE decides the cache where the option is not given") {
 TEST_CASE("EARL_MEMORY decides the bookmark budget where memory is not given") {
   {
     Environment unset("EARL_MEMORY", nullptr);
-    CHECK(memory_budget(-1) == (std::uint64_t(256) << 20));
+    CHECK(memory_budget(std::nullopt) == (std::uint64_t(256) << 20));
   }
   Environment set("EARL_MEMORY", "64K");
-  CHECK(memory_budget(-1) == 65536);
+  CHECK(memory_budget(std::nullopt) == 65536);
   CHECK(memory_budget(1000) == 1000);
+  // Only "not given" falls back: every given value is checked, -1 like -2 (it was once the
+  // sentinel for "not given" and slipped through).
+  for (std::int64_t given : {std::int64_t(0), std::int64_t(-1), std::int64_t(-2), INT64_MIN})
+    CHECK_THROWS_WITH_AS(memory_budget(given), ("memory must be a positive number of bytes, got " + std::to_string(given)).c_str(),
+                         EarlError);
+  OpenOptions given;
+  given.memory = -1;
+  CHECK_THROWS_WITH_AS(check_open_options(given), "memory must be a positive number of bytes, got -1", EarlError);
   Environment bad("EARL_MEMORY", "12X");
-  CHECK_THROWS_WITH_AS(memory_budget(-1), "EARL_MEMORY must be a number of bytes, optionally with K, M or G, got '12X'",
+  CHECK_THROWS_WITH_AS(memory_budget(std::nullopt), "EARL_MEMORY must be a number of bytes, optionally with K, M or G, got '12X'",
                        EarlError);
 }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "model/error.h"
+#include "output/staged_output.h"
 
 namespace earl {
 
@@ -16,29 +17,41 @@ constexpr std::size_t kFlushAt = 1 << 20;
 AlogWriter::AlogWriter(std::string path, const WriterOptions& options)
     : path_(std::move(path)), options_(options) {
   if (options_.rollover < 0) throw EarlError("roll-over point must be positive");
-  file_ = std::fopen(path_.c_str(), "wb");
-  if (!file_) throw EarlError("cannot write '" + path_ + "': " + std::strerror(errno));
+  file_ = std::make_unique<output::StagedFile>(path_);
   buffer_.reserve(kFlushAt + 4096);
 }
 
-AlogWriter::~AlogWriter() {
-  if (file_) std::fclose(file_);
-}
+AlogWriter::~AlogWriter() = default;  // an uncommitted output is removed
 
 void AlogWriter::fail(const std::string& what) {
   throw EarlError("cannot write '" + path_ + "': " + what);
 }
 
 void AlogWriter::put_int(std::int64_t v) {
+  if (v < 0) put('-');
+  put_uint(v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v));
+}
+
+void AlogWriter::put_uint(std::uint64_t u) {
   char digits[24];
   int n = 0;
-  std::uint64_t u = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
   do {
     digits[n++] = static_cast<char>('0' + u % 10);
     u /= 10;
   } while (u);
-  if (v < 0) put('-');
   while (n) put(digits[--n]);
+}
+
+std::string AlogWriter::refusal(const WriterEvent& e) const {
+  if (e.kind != WriterEventKind::Send && e.kind != WriterEventKind::Recv) return "";
+  const bool send = e.kind == WriterEventKind::Send;
+  // The reader takes the peer as a location of the -3 count and the length as a
+  // non-negative 64-bit integer.
+  if (e.peer < 0 || e.peer >= locations_)
+    return send ? "send to an unknown destination" : "recv from an unknown source";
+  if (e.len > static_cast<std::uint64_t>(INT64_MAX))
+    return std::string(send ? "send" : "recv") + " of more than 2^63-1 bytes";
+  return "";
 }
 
 void AlogWriter::put_time(std::int64_t us) {
@@ -53,15 +66,16 @@ void AlogWriter::put_time(std::int64_t us) {
 }
 
 void AlogWriter::flush(bool force) {
-  if (!file_) fail("file already closed");
+  if (!file_ || finished_) fail("file already closed");
   if (!force && buffer_.size() < kFlushAt) return;
-  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
+  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_->stream()) != buffer_.size())
     fail(std::strerror(errno));
   buffer_.clear();
 }
 
 void AlogWriter::begin(const TraceHeader& header) {
   // -3: process count in data.
+  locations_ = header.locations;
   put("-3 0 0 ");
   put_int(header.locations);
   put(" 0 0\n");
@@ -81,7 +95,7 @@ void AlogWriter::begin(const TraceHeader& header) {
     put(" 0 0 ");
     put(region.style.empty() ? std::string("black:solid") : region.style);
     put(' ');
-    put(region.name);
+    put(renamed_.note("region", region.name, alog_name(region.name, true)));
     put('\n');
   }
   // -9: fork and join of thread teams, after the region types.
@@ -96,11 +110,13 @@ void AlogWriter::begin(const TraceHeader& header) {
   }
   // -15: location names.
   for (std::size_t l = 0; l < header.location_names.size(); ++l) {
-    if (header.location_names[l].empty()) continue;
+    const std::string name = renamed_.note("location", header.location_names[l],
+                                           alog_name(header.location_names[l], false));
+    if (name.empty()) continue;
     put("-15 ");
     put_int(static_cast<std::int64_t>(l));
     put(" 0 0 0 0 ");
-    put(header.location_names[l]);
+    put(name);
     put('\n');
   }
   flush(false);
@@ -120,6 +136,7 @@ void AlogWriter::write(const WriterEvent* events, std::size_t count) {
         break;
       case WriterEventKind::Send:
       case WriterEventKind::Recv:
+        if (const std::string why = refusal(e); !why.empty()) fail(why);
         put(e.kind == WriterEventKind::Send ? "-101 " : "-102 ");
         put_int(e.loc);
         put(" 0 ");
@@ -129,7 +146,7 @@ void AlogWriter::write(const WriterEvent* events, std::size_t count) {
         put(' ');
         put_int(e.tag);
         put(' ');
-        put_int(e.len);
+        put_uint(e.len);
         break;
       case WriterEventKind::Fork:
       case WriterEventKind::Join:
@@ -160,15 +177,15 @@ void AlogWriter::write(const WriterEvent* events, std::size_t count) {
 
 void AlogWriter::finish() {
   flush(true);
-  std::FILE* file = file_;
-  file_ = nullptr;
-  if (std::fclose(file) != 0) fail(std::strerror(errno));
+  finished_ = true;
 }
 
-void AlogWriter::discard() {
-  if (file_) std::fclose(file_);
-  file_ = nullptr;
-  std::remove(path_.c_str());
+void AlogWriter::commit() {
+  if (!file_ || !finished_) fail("commit before finish");
+  file_->commit();
+  file_.reset();
 }
+
+void AlogWriter::discard() { file_.reset(); }
 
 }  // namespace earl

@@ -3,47 +3,16 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cstdarg>
 #include <cstdio>
 
 #include "format_interface/file_kind.h"
 #include "formats/otf2/otf2_anchor.h"
+#include "formats/otf2/otf2_errors.h"
 #include "formats/otf2/otf2_event_file_end.h"
 #include "formats/otf2/otf2_records.h"
 #include "model/error.h"
 
 namespace earl {
-
-namespace {
-
-// libotf2 reports errors through one process-wide callback; we keep the last message for
-// our own error, instead of letting the library print it.
-thread_local std::string last_otf2_message;
-
-OTF2_ErrorCode remember_otf2_error(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code,
-                                   const char* format, va_list arguments) {
-  char text[512];
-  std::vsnprintf(text, sizeof(text), format ? format : "", arguments);
-  last_otf2_message = text;
-  return code;
-}
-
-void install_error_handler() {
-  static bool installed = [] {
-    OTF2_Error_RegisterCallback(remember_otf2_error, nullptr);
-    return true;
-  }();
-  (void)installed;
-}
-
-std::string otf2_problem(OTF2_ErrorCode code) {
-  std::string text = OTF2_Error_GetDescription(code);
-  if (!last_otf2_message.empty()) text += " (" + last_otf2_message + ")";
-  last_otf2_message.clear();
-  return text;
-}
-
-}  // namespace
 
 void Otf2Archive::fail(const std::string& what) const { throw EarlError(path_ + ": " + what); }
 
@@ -53,8 +22,8 @@ std::string Otf2Archive::location_label(const Stream& stream) const {
 
 Otf2Archive::Otf2Archive(const std::string& path, const ReadOptions& options)
     : path_(path), strict_(options.strict) {
-  install_error_handler();
-  last_otf2_message.clear();
+  install_otf2_error_handler();
+  take_otf2_message();  // a message of an earlier archive is not this one's
   anchor_ = find_otf2_anchor(path);
   if (anchor_.empty()) fail("no OTF2 anchor file found");
   const std::string base = anchor_.substr(0, anchor_.size() - 5);

@@ -9,9 +9,11 @@
 #include <utility>
 
 #include "formats/otf2/otf2_anchor.h"
+#include "formats/otf2/otf2_errors.h"
 #include "formats/otf2/otf2_paradigms.h"
 #include "formats/otf2/otf2_scorep_regions.h"
 #include "model/error.h"
+#include "output/staged_output.h"
 
 namespace fs = std::filesystem;
 
@@ -96,6 +98,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 Otf2Writer::Otf2Writer(std::string path, const WriterOptions& options) : path_(std::move(path)) {
   (void)options;  // no OTF2-specific options (roll-over is an ALOG notion)
+  install_otf2_error_handler();
   if (!ends_with(path_, ".otf2") || fs::path(path_).filename() == ".otf2")
     fail("an OTF2 archive is named by its anchor file, which must end in .otf2");
   const fs::path anchor(path_);
@@ -106,35 +109,35 @@ Otf2Writer::Otf2Writer(std::string path, const WriterOptions& options) : path_(s
   name_ = anchor.filename().string();
   name_.resize(name_.size() - 5);
 
-  // An archive of the same name is replaced (libotf2 refuses to write into an existing
-  // one); anything else in the way is an error, never deleted.
+  // An archive of the same name is replaced, when the new one is whole (commit()); anything
+  // else in the way is an error, never deleted.
   const fs::path def = parent / (name_ + ".def"), dir = parent / name_;
-  if (fs::exists(anchor, ec) || fs::exists(dir, ec)) {
-    if (fs::exists(anchor, ec) && (!fs::is_regular_file(anchor, ec) || !has_otf2_magic(anchor.string())))
-      fail("exists and is not an OTF2 anchor file (not replaced)");
-    if (fs::exists(dir, ec)) {
-      if (!fs::is_directory(dir, ec)) fail("'" + dir.string() + "' exists and is not a directory");
-      for (const auto& entry : fs::directory_iterator(dir, ec)) {
-        const std::string ext = entry.path().extension().string();
-        if (!entry.is_regular_file() || (ext != ".evt" && ext != ".def" && ext != ".snap"))
-          fail("'" + dir.string() + "' holds '" + entry.path().filename().string() +
-               "', which is not part of an OTF2 archive (not replaced)");
-      }
-      fs::remove_all(dir, ec);
-      if (ec) fail("cannot remove the old archive directory '" + dir.string() + "': " + ec.message());
+  if (fs::exists(anchor, ec) && (!fs::is_regular_file(anchor, ec) || !has_otf2_magic(anchor.string())))
+    fail("exists and is not an OTF2 anchor file (not replaced)");
+  if (fs::exists(dir, ec)) {
+    if (!fs::is_directory(dir, ec)) fail("'" + dir.string() + "' exists and is not a directory");
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      const std::string ext = entry.path().extension().string();
+      if (!entry.is_regular_file() || (ext != ".evt" && ext != ".def" && ext != ".snap"))
+        fail("'" + dir.string() + "' holds '" + entry.path().filename().string() +
+             "', which is not part of an OTF2 archive (not replaced)");
     }
-    fs::remove(anchor, ec);
-    fs::remove(def, ec);
   }
-  // Probe writability the way ALOG's writer does: by creating the anchor.
+  if (fs::exists(def, ec) && fs::is_directory(def, ec)) fail("'" + def.string() + "' is a directory");
+  // The archive is written under a staging name (all three parts free), whose anchor is
+  // created here to probe that the directory can be written.
+  staged_ = fs::path(output::staging_name((parent / name_).string(), [](const std::string& stem) {
+                       std::error_code e;
+                       return fs::exists(stem + ".otf2", e) || fs::exists(stem + ".def", e) || fs::exists(stem, e);
+                     })).filename().string();
   {
-    std::ofstream probe(anchor, std::ios::binary);
+    std::ofstream probe(parent / (staged_ + ".otf2"), std::ios::binary);
     if (!probe) fail(std::strerror(errno));
   }
-  fs::remove(anchor, ec);
+  fs::remove(parent / (staged_ + ".otf2"), ec);
 }
 
-Otf2Writer::~Otf2Writer() { close_archive(); }
+Otf2Writer::~Otf2Writer() { discard(); }  // an uncommitted archive is removed
 
 void Otf2Writer::close_archive() noexcept {
   if (!archive_) return;
@@ -147,10 +150,12 @@ void Otf2Writer::fail(const std::string& what) const {
   throw EarlError("cannot write '" + path_ + "': " + what);
 }
 
+// A call fails by its result or by an error libotf2 reported meanwhile (a buffer it
+// flushed to a full disk: otf2_errors.h).
 void Otf2Writer::check(OTF2_ErrorCode code, const char* what) const {
-  if (code == OTF2_SUCCESS) return;
-  fail(std::string(what) + " failed: " + OTF2_Error_GetName(code) + " (" +
-       OTF2_Error_GetDescription(code) + ")");
+  if (code == OTF2_SUCCESS && errors_.count == 0) return;
+  if (errors_.count) fail(std::string(what) + " failed: " + errors_.first);
+  fail(std::string(what) + " failed: " + OTF2_Error_GetName(code) + " (" + otf2_problem(code) + ")");
 }
 
 std::uint32_t Otf2Writer::string_id(const std::string& s) {
@@ -165,6 +170,7 @@ std::uint32_t Otf2Writer::string_id(const std::string& s) {
 // --- begin ----------------------------------------------------------------------------
 
 void Otf2Writer::begin(const TraceHeader& header) {
+  Otf2ErrorWatch watch(errors_);
   if (begun_) fail("begin called twice");
   begun_ = true;
   header_ = header;
@@ -213,7 +219,7 @@ void Otf2Writer::begin(const TraceHeader& header) {
   const std::uint64_t per_location = n > 0 ? kMemoryBudget / (chunk * n) : 1;
   memory_.max_chunks = std::clamp<std::uint64_t>(per_location, 1, kMaxChunksPerBuffer);
 
-  archive_ = OTF2_Archive_Open(directory_.c_str(), name_.c_str(), OTF2_FILEMODE_WRITE, chunk,
+  archive_ = OTF2_Archive_Open(directory_.c_str(), staged_.c_str(), OTF2_FILEMODE_WRITE, chunk,
                                OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
                                OTF2_COMPRESSION_NONE);
   if (!archive_) fail("libotf2 cannot create the archive");
@@ -254,6 +260,7 @@ std::uint32_t Otf2Writer::rank_of(std::int32_t location, const char* role) const
 }
 
 void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
+  Otf2ErrorWatch watch(errors_);
   if (!begun_ || finished_ || !archive_) fail("write outside begin/finish");
   for (std::size_t i = 0; i < count; ++i) {
     const WriterEvent& e = events[i];
@@ -308,11 +315,9 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
         if ((e.flags & kWriterCollective) && op >= 0) {
           if (!collective_open_[e.loc])
             check(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, ts), "MpiCollectiveBegin");
-          if (e.len < 0 || e.received < 0) fail("negative collective byte count");
           const std::uint32_t root = e.peer < 0 ? OTF2_UNDEFINED_UINT32 : rank_of(e.peer, "root");
           check(OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, ts, static_cast<OTF2_CollectiveOp>(op),
-                                                0, root, static_cast<std::uint64_t>(e.len),
-                                                static_cast<std::uint64_t>(e.received)),
+                                                0, root, e.len, e.received),
                 "MpiCollectiveEnd");
           collective_open_[e.loc] = 0;
         } else if (collective_open_[e.loc]) {
@@ -328,12 +333,12 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
       case WriterEventKind::Send:
       case WriterEventKind::Recv: {
         const bool send = e.kind == WriterEventKind::Send;
-        if (e.tag < 0) fail("negative message tag " + std::to_string(e.tag) + " (OTF2 tags are unsigned)");
-        if (e.len < 0) fail("negative message length " + std::to_string(e.len));
+        if (e.tag < 0 || e.tag > static_cast<std::int64_t>(UINT32_MAX))
+          fail("message tag " + std::to_string(e.tag) + " outside OTF2's 0..2^32-1");
         const std::uint32_t peer = rank_of(e.peer, send ? "destination" : "source");
         rank_of(e.loc, send ? "sending" : "receiving");
         const auto tag = static_cast<std::uint32_t>(e.tag);
-        const auto len = static_cast<std::uint64_t>(e.len);
+        const std::uint64_t len = e.len;
         const auto request = static_cast<std::uint64_t>(e.request);
         if (send && e.request >= 0)
           check(OTF2_EvtWriter_MpiIsend(w, nullptr, ts, peer, 0, tag, len, request), "MpiIsend");
@@ -366,9 +371,8 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
                 "RmaOpCompleteBlocking");
           break;
         }
-        if (e.len < 0) fail("negative put length " + std::to_string(e.len));
-        check(OTF2_EvtWriter_RmaPut(w, nullptr, ts, kWindow, rank_of(e.peer, "target"),
-                                    static_cast<std::uint64_t>(e.len), static_cast<std::uint64_t>(e.tag)),
+        check(OTF2_EvtWriter_RmaPut(w, nullptr, ts, kWindow, rank_of(e.peer, "target"), e.len,
+                                    static_cast<std::uint64_t>(e.tag)),
               "RmaPut");
         break;
       }
@@ -399,7 +403,7 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
         break;
       case WriterEventKind::Fork:
         check(OTF2_EvtWriter_ThreadFork(w, nullptr, ts, OTF2_PARADIGM_OPENMP,
-                                        static_cast<std::uint32_t>(std::max(e.tag, 0))),
+                                        static_cast<std::uint32_t>(std::max<std::int64_t>(e.tag, 0))),
               "ThreadFork");
         break;
       case WriterEventKind::Join:
@@ -407,6 +411,19 @@ void Otf2Writer::write(const WriterEvent* events, std::size_t count) {
         break;
     }
   }
+}
+
+std::string Otf2Writer::refusal(const WriterEvent& e) const {
+  if (e.kind != WriterEventKind::Send && e.kind != WriterEventKind::Recv) return "";
+  const bool send = e.kind == WriterEventKind::Send;
+  const std::string what = send ? "send" : "recv";
+  auto rank = [this](std::int32_t l) { return l >= 0 && l < header_.locations && l % threads_ == 0; };
+  if (e.peer < 0 || e.peer >= header_.locations)
+    return send ? "send to an unknown destination" : "recv from an unknown source";
+  if (!rank(e.peer)) return what + (send ? " to" : " from") + " a thread that is no MPI rank";
+  if (!rank(e.loc)) return what + " on a thread that is no MPI rank";
+  if (e.tag < 0 || e.tag > static_cast<std::int64_t>(UINT32_MAX)) return what + " with a tag outside 0..2^32-1";
+  return "";
 }
 
 void Otf2Writer::check_rma_collective(const WriterEvent& e) const {
@@ -420,6 +437,7 @@ void Otf2Writer::check_rma_collective(const WriterEvent& e) const {
 // --- finish ---------------------------------------------------------------------------
 
 void Otf2Writer::finish() {
+  Otf2ErrorWatch watch(errors_);
   if (!begun_ || finished_ || !archive_) fail("finish without begin");
   finished_ = true;
   const int n = header_.locations;
@@ -456,26 +474,29 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
   strings_.clear();
   string_ids_.clear();
   const std::uint32_t empty = string_id("");
-  if (!header_.program_name.empty() && string_id(header_.program_name) != kProgramNameString)
+  if (!header_.program_name.empty() &&
+      string_id(renamed_.note("program", header_.program_name, otf2_name(header_.program_name))) != kProgramNameString)
     fail("the program name must differ from the empty string");
   const std::uint32_t machine_class = string_id("machine"), node_class = string_id("node");
   const std::uint32_t machine_name = string_id("EARL"), node_name = string_id("node 0");
   std::vector<std::uint32_t> process_name(processes), location_name(n);
+  auto named = [this](const char* kind, const std::string& name) {
+    return string_id(renamed_.note(kind, name, otf2_name(name)));
+  };
   for (int p = 0; p < processes; ++p) {
-    const bool given = p < static_cast<int>(header_.process_names.size()) && !header_.process_names[p].empty();
-    process_name[p] = string_id(given ? header_.process_names[p]
-                                      : "MPI Rank " + std::to_string(rank_of_process_[p]));
+    const bool given = p < static_cast<int>(header_.process_names.size()) && header_.process_names[p];
+    process_name[p] = given ? named("process", *header_.process_names[p])
+                            : string_id("MPI Rank " + std::to_string(rank_of_process_[p]));
   }
   for (int l = 0; l < n; ++l) {
-    const bool given = l < static_cast<int>(header_.thread_names.size()) && !header_.thread_names[l].empty();
+    const bool given = l < static_cast<int>(header_.thread_names.size()) && header_.thread_names[l];
     const int k = l % threads_;
-    location_name[l] = string_id(given ? header_.thread_names[l]
-                                 : k == 0 ? std::string("Master thread")
-                                          : "OpenMP thread " + std::to_string(k));
+    location_name[l] = given ? named("thread", *header_.thread_names[l])
+                             : string_id(k == 0 ? std::string("Master thread") : "OpenMP thread " + std::to_string(k));
   }
   std::vector<std::uint32_t> region_name, region_file;
   for (std::size_t r = 0; r < header_.regions.size(); ++r) {
-    region_name.push_back(string_id(header_.regions[r].name));
+    region_name.push_back(named("region", header_.regions[r].name));
     region_file.push_back(string_id(regions_[r].file));
   }
   // The program's region, as Score-P defines it (and Scalasca looks it up for the
@@ -483,7 +504,7 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
   // its path, canonically with it.
   const bool program = !header_.program_name.empty();
   const std::uint32_t program_display =
-      program ? string_id(fs::path(header_.program_name).filename().string()) : empty;
+      program ? string_id(otf2_name(fs::path(header_.program_name).filename().string())) : empty;
   const std::uint32_t world = string_id("MPI_COMM_WORLD"), self = string_id("MPI_COMM_SELF");
   const std::uint32_t mpi = string_id("MPI");
   const std::uint32_t comm_template = string_id("Comm ${id}"), window_template = string_id("Win ${id}");
@@ -578,18 +599,49 @@ void Otf2Writer::write_definitions(const std::vector<std::uint64_t>& events_per_
 
 // --- discard --------------------------------------------------------------------------
 
+// The staged archive's parts; the anchor last, as commit() renames them.
+std::vector<std::pair<fs::path, fs::path>> Otf2Writer::parts() const {
+  const fs::path parent(directory_);
+  return {{parent / staged_, parent / name_},
+          {parent / (staged_ + ".def"), parent / (name_ + ".def")},
+          {parent / (staged_ + ".otf2"), parent / (name_ + ".otf2")}};
+}
+
+// Every file flushed to disk, then the old archive (if any) replaced part by part: its
+// anchor removed first (no reader opens a mixed archive), its directory moved aside, the
+// new directory and definitions renamed into place, the new anchor last, the old
+// directory removed. libotf2's anchor holds no archive name (the files are found beside
+// it), so the renamed archive reads as written.
+void Otf2Writer::commit() {
+  if (!finished_ || archive_ || committed_) fail("commit before finish");
+  const fs::path parent(directory_);
+  std::error_code ec;
+  const fs::path staged_dir = parent / staged_;
+  for (const auto& entry : fs::directory_iterator(staged_dir, ec))
+    output::sync_file(entry.path().string(), path_);
+  if (ec) fail("cannot list '" + staged_dir.string() + "': " + ec.message());
+  output::sync_file((parent / (staged_ + ".def")).string(), path_);
+  output::sync_file((parent / (staged_ + ".otf2")).string(), path_);
+  output::sync_directory_of((staged_dir / "events").string());  // the directory itself
+
+  const fs::path anchor = parent / (name_ + ".otf2"), dir = parent / name_;
+  fs::remove(anchor, ec);
+  std::string old_dir;
+  if (fs::exists(dir, ec)) {
+    old_dir = output::staging_name(dir.string());
+    output::move_into_place(dir.string(), old_dir, path_);
+  }
+  for (const auto& [from, to] : parts()) output::move_into_place(from.string(), to.string(), path_);
+  committed_ = true;
+  output::sync_directory_of(path_);
+  if (!old_dir.empty()) fs::remove_all(old_dir, ec);
+}
+
 void Otf2Writer::discard() {
   close_archive();
+  if (committed_ || staged_.empty()) return;
   std::error_code ec;
-  const fs::path parent(directory_);
-  fs::remove(parent / (name_ + ".otf2"), ec);
-  fs::remove(parent / (name_ + ".def"), ec);
-  const fs::path dir = parent / name_;
-  for (std::uint64_t id : location_ids_) {
-    fs::remove(dir / (std::to_string(id) + ".evt"), ec);
-    fs::remove(dir / (std::to_string(id) + ".def"), ec);
-  }
-  fs::remove(dir, ec);  // only when empty
+  for (const auto& part : parts()) fs::remove_all(part.first, ec);  // staging names are ours alone
 }
 
 }  // namespace earl

@@ -5,14 +5,17 @@
 // (docs/api-contract.md, OTF2; docs/formats.md, Writing OTF2):
 //
 // - path "DIR/NAME.otf2" is the anchor; NAME.def and the directory NAME/ go beside it.
-//   An existing OTF2 archive of that name is replaced.
+//   The archive is written under a staging name in DIR and renamed into place by
+//   commit() (output/staged_output.h); an existing OTF2 archive of that name is replaced
+//   then, and stays as it was when writing fails.
 // - ClockProperties: timer resolution 1e6 ticks/s, so a timestamp is the event's time in
 //   microseconds; global offset 0 (or -t for a first event at t < 0 microseconds).
 // - System tree machine "EARL" > node "node 0" (with their domains); per process p a
 //   LocationGroup (type process, under the node) named "MPI Rank <its MPI_COMM_WORLD
 //   rank>", holding its threads' Locations (type CPU thread) "Master thread", "OpenMP
 //   thread 1", ...; definition order is process-major, so OTF2 location definition i is
-//   EARL location i. Location ids follow Score-P: (thread << 32) | process.
+//   EARL location i. Location ids follow Score-P: (thread << 32) | process. Names given
+//   in the header are written as they are, "" included, but NUL (written_names.h).
 // - Regions as Score-P defines them (otf2_scorep_regions.h: paradigm, role, source file
 //   "MPI"/"OMP"), then, with TraceHeader::program_name, the program's region (artificial,
 //   measurement system) that ProgramBegin/ProgramEnd refer to. Paradigm MPI with its
@@ -42,11 +45,15 @@
 #include <otf2/otf2.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "format_interface/trace_writer.h"
+#include "format_interface/written_names.h"
+#include "formats/otf2/otf2_errors.h"
 
 namespace earl {
 
@@ -60,7 +67,12 @@ class Otf2Writer : public TraceWriter {
   void begin(const TraceHeader& header) override;
   void write(const WriterEvent* events, std::size_t count) override;
   void finish() override;
+  void commit() override;
   void discard() override;
+  // Sends and receives need MPI ranks at both ends (master threads of existing locations)
+  // and a tag OTF2 holds (0..2^32-1).
+  std::string refusal(const WriterEvent& e) const override;
+  std::vector<std::pair<std::string, std::uint64_t>> renamed() const override { return renamed_.counts(); }
 
   // Per-buffer chunk accounting for libotf2's memory callbacks (public for them only).
   struct Memory {
@@ -84,10 +96,14 @@ class Otf2Writer : public TraceWriter {
   std::uint32_t string_id(const std::string& s);
   void write_definitions(const std::vector<std::uint64_t>& events_per_location);
   void close_archive() noexcept;
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> parts() const;
 
   std::string path_;       // the anchor as given
   std::string directory_;  // where the anchor lives
   std::string name_;       // archive name (anchor without .otf2)
+  std::string staged_;     // the archive name written under until commit()
+  bool committed_ = false;
+  Otf2Errors errors_;  // libotf2's errors in this writer's calls
   OTF2_Archive* archive_ = nullptr;
   Memory memory_;
   bool begun_ = false, finished_ = false;
@@ -104,6 +120,7 @@ class Otf2Writer : public TraceWriter {
   std::int64_t offset_ = 0;  // added to every time (microseconds) to make it unsigned
   std::uint64_t first_ts_ = 0, last_ts_ = 0;
 
+  RenamedNames renamed_;
   std::vector<std::string> strings_;
   std::unordered_map<std::string, std::uint32_t> string_ids_;
 };

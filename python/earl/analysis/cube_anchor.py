@@ -23,7 +23,8 @@ def anchor_xml(metrics, tree, machine):
     out += ["</program>", "<system>"]
     out += _system_lines(machine)
     out += ["</system>", "</cube>", ""]
-    return "\n".join(out).encode(errors="surrogateescape")   # names as the trace's bytes
+    # The report's names are printable Unicode (earl.analysis.names), as XML 1.0 needs them.
+    return "\n".join(out).encode()
 
 
 def _metric_lines(metrics):

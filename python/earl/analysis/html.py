@@ -5,6 +5,7 @@ opens offline: HTML, inline SVG and a few lines of JavaScript, nothing fetched."
 import html
 import json
 
+from earl.output_paths import staged_output
 from earl.analysis.counter_view import counter_heading, counter_rows
 from earl.analysis.formatting import byte_size, counted, metric_value, patterns_found, prints_as_zero, seconds
 
@@ -87,7 +88,6 @@ def counter_tables(report, top=10):
 
 
 def write_html(report, path):
-    from earl import _core
     from earl.analysis.html_plots import communication_matrix, timeline
     patterns = patterns_found(report)
     nlocs = len(report.locations)
@@ -124,8 +124,5 @@ def write_html(report, path):
     page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>earl analyze</title>"
             f"<style>{_STYLE}</style></head><body>" + "\n".join(sections) + _SCRIPT
             + "</body></html>")
-    try:
-        with open(path, "w", encoding="utf-8", errors="surrogateescape") as out:
-            out.write(page)
-    except OSError as error:
-        raise _core.EarlError(f"cannot write '{path}': {error.strerror or error}") from None
+    with staged_output(path) as out:
+        out.write(page)

@@ -3,6 +3,7 @@ import json
 import os
 
 from earl import _core
+from earl.analysis.names import shown_result
 from earl.analysis.report_schema import (CounterTotals, MetricRow, MetricTotals, PatternTotals,
                                          ReportJson, TrafficRow, WaitRow, engine_result)
 from earl.optional import require
@@ -48,14 +49,47 @@ def analyze(trace, format=None, progress=None, engine="native", time_correct=Fal
     return Report(dict(raw, time_corrected=bool(time_correct)), origin="the native engine")
 
 
+# Call paths deeper than this many levels are named by their first and last HEAD_LEVELS
+# regions around "/...N levels.../" and their id: a full name per call path costs memory
+# with the square of the depth (a recursion 10^5 deep made 5 * 10^9 characters).
+MAX_NAMED_LEVELS = 24
+HEAD_LEVELS = 6
+
+
+def callpath_names(callpaths, regions):
+    """The name of every call path ((parent, region) pairs, parents first): its regions
+    joined by "/" up to MAX_NAMED_LEVELS deep, else "first/regions/...N levels.../last/
+    regions [call path ID]" (the id keeps names unique). Time and memory are linear in the
+    number of call paths, whatever their depth: a shallow name extends its parent's, a deep
+    one takes its head from its ancestor HEAD_LEVELS deep and keeps its last HEAD_LEVELS
+    regions as a tuple that extends its parent's."""
+    region_names = [regions[r] if r < len(regions) else f"region {r}"
+                    for r in range(max((r for _, r in callpaths), default=-1) + 1)]
+    depth, head, tail, names = [], [], [], []
+    for cp, (parent, region) in enumerate(callpaths):
+        name = region_names[region]
+        d = 1 if parent < 0 else depth[parent] + 1
+        depth.append(d)
+        head.append(cp if d <= HEAD_LEVELS else head[parent])
+        tail.append(((tail[parent] if parent >= 0 else ()) + (name,))[-HEAD_LEVELS:])
+        if d <= MAX_NAMED_LEVELS:
+            names.append(name if parent < 0 else f"{names[parent]}/{name}")
+        else:
+            names.append(f"{names[head[cp]]}/...{d - 2 * HEAD_LEVELS} levels.../"
+                         f"{'/'.join(tail[cp])} [call path {cp}]")
+    return names
+
+
 class Report:
     """Severities per (metric, call path, location): values are inclusive along the metric
     tree (a child's time is part of its parent's) and exclusive along call paths."""
 
     def __init__(self, raw, origin="analysis result"):
         """`raw`: an EngineResult (earl.analysis.report_schema), checked here; EarlError
-        naming `origin` and the key when it does not conform."""
-        self.raw = engine_result(raw, origin)
+        naming `origin` and the key when it does not conform. The trace's names are kept in
+        the form every output shows them (earl.analysis.names: bytes that are not UTF-8 and
+        control characters as \\xNN)."""
+        self.raw = shown_result(engine_result(raw, origin))
         self.metrics = {m["id"]: m for m in metrics()}
         self.file, self.format, self.events = (self.raw[k] for k in ("file", "format", "events"))
         self.locations = self.raw["locations"]
@@ -64,13 +98,10 @@ class Report:
         self.damaged = list(self.raw.get("damaged", []))
         # Events the clock correction moved, where the analysis read corrected times.
         self.clock_jumps = self.raw["clock_jumps"] if self.raw["time_corrected"] else None
-        regions = self.raw["regions"]
-        self.callpaths = []          # call path id -> "main/step/MPI_Recv"
-        self.callpath_parents = []   # call path id -> parent id (-1: root)
-        for parent, region in self.raw["callpaths"]:
-            name = regions[region] if region < len(regions) else f"region {region}"
-            self.callpaths.append(name if parent < 0 else f"{self.callpaths[parent]}/{name}")
-            self.callpath_parents.append(parent)
+        # call path id -> parent id (-1: root); call path id -> "main/step/MPI_Recv"
+        # (bounded in length: callpath_names)
+        self.callpath_parents = [parent for parent, _ in self.raw["callpaths"]]
+        self.callpaths = callpath_names(self.raw["callpaths"], self.raw["regions"])
         self._values = self.raw["values"]
         self._instances = self.raw["instances"]
         # Hardware counters per call path (report_schema.Counter), by name.

@@ -5,7 +5,8 @@ from earl.convert import convert, describe
 HELP = "convert a trace: ALOG <-> OTF2 (earl convert IN OUT)"
 DESCRIPTION = ("Rewrite a trace in another format where the EARL model allows it: enter, exit, "
                "send, recv, location names and regions are kept; other event types are "
-               "dropped and reported. OTF2 output is shaped as Score-P's for Scalasca: OTF2's "
+               "dropped and reported, as are events the output cannot hold and names written "
+               "with escaped bytes. OTF2 output is shaped as Score-P's for Scalasca: OTF2's "
                "program records are kept, and every MPI process without MPI_Init gets a "
                "zero-length MPI_Init and MPI_Finalize (reported).")
 
@@ -18,14 +19,15 @@ def configure(parser):
                         help="output format (supported: %s; default: from OUTPUT's suffix, "
                              "else the input's format)" % ", ".join(_core.generator_formats()))
     parser.add_argument("-q", "--quiet", action="store_true",
-                        help="print nothing on success unless events were dropped or the "
-                             "input is damaged")
+                        help="print nothing on success unless events were dropped or left "
+                             "out, names changed or the input is damaged")
     parser.add_argument("--strict", action="store_true", help=open_arguments.table_help("strict"))
 
 
 def run(args):
     """`earl convert`: returns 0; errors raise EarlError (the command line prints them)."""
     summary = convert(args.input, args.output, args.format, strict=args.strict)
-    if not args.quiet or summary["dropped"] or summary["damaged"]:
+    changed = ("dropped", "refused", "renamed", "damaged")
+    if not args.quiet or any(summary[key] for key in changed):
         print(describe(args.input, args.output, summary))
     return 0
