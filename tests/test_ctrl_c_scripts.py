@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -48,6 +49,9 @@ def interrupted(command, tmp_path):
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=env, cwd=tmp_path)
+    # a script that never says "started" must not hang the suite
+    guard = threading.Timer(30, process.kill)
+    guard.start()
     try:
         assert process.stdout.readline() == "started\n", process.stderr.read()
         time.sleep(0.2)  # well inside the loop
@@ -56,6 +60,7 @@ def interrupted(command, tmp_path):
         code = process.wait(timeout=10)
         took = time.monotonic() - sent
     finally:
+        guard.cancel()
         process.kill()
         process.wait()
     return took, code, process.stdout.read(), process.stderr.read()
