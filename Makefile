@@ -117,8 +117,8 @@ test-tsan: $(VENV)/.deps
 test-sanitizers: test-asan test-tsan
 
 # Coverage-guided fuzzing (fuzz/README.md): the libFuzzer targets, built by clang with
-# AddressSanitizer and UndefinedBehaviorSanitizer in build/fuzz, and the atheris target
-# of the Python API, each for FUZZ_SECONDS (`make fuzz`) or FUZZ_SMOKE_SECONDS (the smoke
+# AddressSanitizer and UndefinedBehaviorSanitizer in build/fuzz, and the atheris targets
+# of the Python API, the Lua module and the Tcl extension, each for FUZZ_SECONDS (`make fuzz`) or FUZZ_SMOKE_SECONDS (the smoke
 # run of `make test`, with the fixed mutation seed FUZZ_SMOKE_SEED so that it tries the
 # same inputs on every run and its result is reproducible; `make fuzz` explores afresh),
 # seeded from generated traces. A finding fails the run. Without clang's libFuzzer the

@@ -2,8 +2,9 @@
 
 Each libFuzzer target of BUILD/fuzz/ runs for SECONDS on its corpus (BUILD/corpus/<target>,
 kept between runs), its seeds (BUILD/seeds/<target>, fuzz/seed_corpora.py) and its kept
-findings (fuzz/regressions/<target>/); the atheris targets fuzz/python_api_fuzzer.py and
-fuzz/cli_fuzzer.py likewise when atheris is installed (a message says so when it is not). A new finding is
+findings (fuzz/regressions/<target>/); the atheris targets fuzz/python_api_fuzzer.py,
+lua_api_fuzzer.py (lupa), tcl_api_fuzzer.py (tkinter) and cli_fuzzer.py likewise when
+atheris is installed (a message says so when it is not). A new finding is
 written to BUILD/findings/<target>/ and fails the run: keep it in
 fuzz/regressions/<target>/ with its fix.
 
@@ -31,8 +32,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBFUZZER_TARGETS = ["alog_decoder", "otf2_definitions", "otf2_events", "event_codec"]
-# atheris targets: fuzz/<target>_fuzzer.py
-ATHERIS_TARGETS = ["python_api", "cli"]
+# The atheris targets and the modules each needs besides atheris: the Python API, the Lua
+# module through lupa, the Tcl extension through tkinter, the command line.
+PYTHON_TARGETS = [("python_api", ()), ("lua_api", ("lupa",)), ("tcl_api", ("tkinter",)),
+                  ("cli", ())]
 # A run that takes longer or grows larger is a finding (a hang, a runaway allocation).
 LIMITS = ["-timeout=10", "-rss_limit_mb=2048"]
 # libotf2 asks malloc for what a hostile count says (16 GB, 34 GB: fuzz/regressions/) and
@@ -122,13 +125,14 @@ def main(build: Path, seconds: int, seed: int | None = None) -> int:
             ok = ok and "otf2" in target
             continue
         ok = run(target, [str(binary)], build, seconds, seed) and ok
-    for target in ATHERIS_TARGETS:
-        if importlib.util.find_spec("atheris") is None:
-            print(f"{target:17} skipped: atheris is not installed for this Python "
-                  "(`make setup` installs it where pip can)", flush=True)
-        else:
-            ok = run(target, [sys.executable, str(ROOT / "fuzz" / f"{target}_fuzzer.py")],
-                     build, seconds, seed) and ok
+    for target, needs in PYTHON_TARGETS:
+        missing = [name for name in ("atheris", *needs) if importlib.util.find_spec(name) is None]
+        if missing:
+            print(f"{target:17} skipped: {', '.join(missing)} not installed for this Python "
+                  "(`make setup` installs atheris where pip can)", flush=True)
+            continue
+        ok = run(target, [sys.executable, str(ROOT / "fuzz" / f"{target}_fuzzer.py")],
+                 build, seconds, seed) and ok
     return 0 if ok else 1
 
 

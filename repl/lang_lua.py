@@ -75,12 +75,22 @@ function repl.complete(source)
 end
 
 -- Runs a compiled chunk; returns its results shown and separated by tabs, or nil.
+-- Results and messages as text Python can always take (lupa decodes strictly as UTF-8, and
+-- names may hold any bytes: \xNN); an error object that is no string becomes its message,
+-- whatever its __tostring does. Python's exceptions (Ctrl-C) go on as themselves.
+local registry = debug.getregistry()
+local escaped, message_of = registry["earl.escaped"], registry["earl.message_of"]
 function repl.run(chunk)
-  local results = pack(chunk())
-  if results.n == 0 then return nil end
+  local results = pack(pcall(chunk))
+  if not results[1] then
+    local problem = results[2]
+    if type(problem) == "userdata" then error(problem, 0) end
+    error(escaped(message_of(problem)), 0)
+  end
+  if results.n == 1 then return nil end
   local parts = {}
-  for i = 1, results.n do parts[i] = show(results[i], 0) end
-  return concat(parts, "\t")
+  for i = 2, results.n do parts[i - 1] = show(results[i], 0) end
+  return escaped(concat(parts, "\t"))
 end
 
 -- os.exit typed at the prompt stops the chunk as it stops a script (earl.lua's os.exit)
@@ -130,7 +140,10 @@ function repl.searcher(expression)
       local ok, found = pcall(scan, pos, last, step)
       if ok then return found end
       -- Python's errors (Ctrl-C) are userdata: never a nil failure
-      if not (missed and nil_failure(found)) then error(found, 0) end
+      if not (missed and nil_failure(found)) then
+        if type(found) ~= "userdata" then found = escaped(message_of(found)) end  -- as repl.run
+        error(found, 0)
+      end
       pos = repl.at + step
     end
     return 0
@@ -148,7 +161,7 @@ end
 
 function repl.globals()
   local names = {}
-  for name in pairs(_G) do if type(name) == "string" then names[#names + 1] = name end end
+  for name in pairs(_G) do if type(name) == "string" then names[#names + 1] = escaped(name) end end
   table.sort(names)
   return names
 end

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -48,6 +49,9 @@ def interrupted(command, tmp_path):
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=env, cwd=tmp_path)
+    # a script that never says "started" must not hang the suite
+    guard = threading.Timer(30, process.kill)
+    guard.start()
     try:
         assert process.stdout.readline() == "started\n", process.stderr.read()
         time.sleep(0.2)  # well inside the loop
@@ -56,6 +60,7 @@ def interrupted(command, tmp_path):
         code = process.wait(timeout=10)
         took = time.monotonic() - sent
     finally:
+        guard.cancel()
         process.kill()
         process.wait()
     return took, code, process.stdout.read(), process.stderr.read()
@@ -111,3 +116,47 @@ def test_python_api(tmp_path, trace, program):
     script = tmp_path / "loop.py"
     script.write_text(program)
     assert_stopped(interrupted([EARL, "run", str(script), trace], tmp_path), rest="42\n")
+
+
+# In the REPL: a SIGINT (sent by the loop itself, as a terminal would on Ctrl-C) stops an
+# endless loop with "interrupted", and the session goes on in the same language.
+def test_repl_lua_and_tcl_loops_stop_and_the_session_goes_on(tmp_path):
+    from repl_driver import Driver, small_trace
+
+    repl = Driver(small_trace(tmp_path))
+    try:
+        interrupt = lambda: os.kill(os.getpid(), signal.SIGINT)  # noqa: E731
+        repl.session.evaluator("lua").lua.globals().interrupt = interrupt
+        repl.session.evaluator("tcl").tcl.createcommand("interrupt", interrupt)
+        out, err = repl.lines(
+            ":lang lua", "local i = 0 while true do i = i + 1 if i == 1000 then interrupt() end end",
+            "while true do pcall(function() for i = 1, 100 do e:next() end end) interrupt() end", "6 * 7",
+            ":lang tcl", "set i 0; while 1 {incr i; if {$i == 1000} interrupt}",
+            "while 1 {catch {e next}; interrupt}", "expr {6 * 7}")
+        assert err == ["interrupted"] * 4
+        assert [line for line in out if line == "42"] == ["42", "42"]
+    finally:
+        repl.close()
+
+
+def test_a_ctrl_c_python_handled_does_not_cancel_the_next_tcl_evaluation(tmp_path):
+    # The SIGINT handler marks Tcl's async handler whatever runs; a Ctrl-C that arrived
+    # while Python ran (at the REPL's prompt) is consumed when the next evaluation starts.
+    from repl_driver import small_trace
+    from earl.repl.lang_tcl import Evaluator
+
+    tcl = Evaluator(earl.EventTrace(small_trace(tmp_path)))
+    with pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)
+    assert tcl.evaluate("expr {6 * 7}") == "42"
+    with pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)
+    assert earl.tcl.run(_script(tmp_path, "puts [expr {6 * 7}]"), []) is None
+
+
+def _script(tmp_path, text):
+    path = tmp_path / "after.tcl"
+    path.write_text(text)
+    return path

@@ -63,3 +63,17 @@ def test_a_first_init_after_new_or_after_a_failed_one_opens(traces, tmp_path):
     stat = _core.P2Statistic.__new__(_core.P2Statistic)
     stat.__init__()
     assert stat.count() == 0
+
+
+def test_an_object_at_the_address_of_a_dead_one_is_new():
+    # Python reuses the memory of a freed object at once: each new statistic often sits
+    # where the last one died, and its first __init__ must still go through.
+    addresses = set()
+    for _ in range(200):
+        stat = _core.P2Statistic.__new__(_core.P2Statistic)
+        addresses.add(id(stat))
+        stat.__init__()
+        stat.add(1.0)
+        assert stat.count() == 1
+        del stat
+    assert len(addresses) < 200  # the reuse this test is about happened

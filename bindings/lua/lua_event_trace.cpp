@@ -90,7 +90,7 @@ std::int64_t position_argument(const Call& c, int idx) {
 Location location_argument(const Call& c, int idx, const char* name) {
   lua_Integer loc = integer_argument(c.L, idx, c.where, name);
   if (loc < std::numeric_limits<Location>::min() || loc > std::numeric_limits<Location>::max())
-    fail(c.L, "%s %I is not a location", name, loc);
+    fail(c.L, "%s: %s %I is not a location", c.where, name, loc);
   return static_cast<Location>(loc);
 }
 

@@ -1,10 +1,12 @@
 #include "bindings/lua/lua_support.h"
 
-#include "model/path_check.h"
-
+#include <cmath>
 #include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
+
+#include "model/path_check.h"
 
 namespace earl::lua {
 
@@ -51,8 +53,16 @@ lua_Integer integer_argument(lua_State* L, int idx, const char* where, const cha
   lua_Integer value = 0;
   if (lua_type(L, idx) == LUA_TNUMBER) value = lua_tointegerx(L, idx, &is_integer);
   if (!is_integer) {
-    if (lua_type(L, idx) == LUA_TNUMBER)
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+      // A whole float beyond 64 bits (2^63, 2^64-1 written in decimal): never wrapped.
+      const lua_Number number = lua_tonumber(L, idx);
+      if (std::isfinite(number) && std::floor(number) == number) {
+        char text[32];  // lua_pushfstring has no %.17g; every digit of the float
+        std::snprintf(text, sizeof text, "%.17g", number);
+        fail(L, "%s: %s must be an integer from -2^63 to 2^63-1 (got %s)", where, name, text);
+      }
       fail(L, "%s: %s must be an integer (got %s)", where, name, lua_tostring(L, idx));
+    }
     fail(L, "%s: %s must be an integer (got %s)", where, name, type_of(L, idx));
   }
   return value;

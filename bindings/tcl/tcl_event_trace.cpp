@@ -86,9 +86,7 @@ struct ToCell {
 // An optional position: the iterator when omitted.
 std::int64_t position_argument(Tcl_Obj* const objv[], int objc, int idx) {
   if (idx >= objc) return EventTrace::kAtIterator;
-  Tcl_WideInt pos = 0;
-  if (Tcl_GetWideIntFromObj(nullptr, objv[idx], &pos) != TCL_OK) integer_argument(objv[idx], where(objv, 2), "pos");
-  return EventTrace::checked_position(pos);
+  return EventTrace::checked_position(integer_argument(objv[idx], where(objv, 2), "pos"));
 }
 
 // The event's attributes in model order, each with its element name.
@@ -211,9 +209,7 @@ const TclMethod<TraceCommand> kMethods[] = {
     {"prev", "", true, [](const Call& c) { return c.answer(position_obj(trace_of(c).prev())); }},
     {"jump", "pos", true,
      [](const Call& c) {
-       Tcl_WideInt target = 0;
-       if (Tcl_GetWideIntFromObj(nullptr, c.objv[2], &target) != TCL_OK) integer_argument(c.objv[2], c.where(), "pos");
-       return c.answer(position_obj(trace_of(c).jump(target)));
+       return c.answer(position_obj(trace_of(c).jump(integer_argument(c.objv[2], c.where(), "pos"))));
      }},
     {"reset", "", true, [](const Call& c) { trace_of(c).reset(); return TCL_OK; }},
     {"attributes", "?pos?", false, [](const Call& c) { return row_list(c, true); }},

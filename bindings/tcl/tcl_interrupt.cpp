@@ -16,12 +16,17 @@ namespace {
 // plain atomics, no locks, no allocation.
 constexpr std::size_t kSlots = 64;
 std::atomic<Tcl_AsyncHandler> slots[kSlots];
+// Whether the slot's thread is evaluating for a caller that wants Ctrl-C to stop it: a
+// SIGINT while Python runs must not cancel whatever Tcl evaluates next (a new
+// interpreter's initialisation, say).
+std::atomic<bool> armed[kSlots];
 
 struct sigaction host_action;  // the handler ours replaced, called after ours
 
 void on_sigint(int signal, siginfo_t* info, void* context) {
-  for (auto& slot : slots)
-    if (Tcl_AsyncHandler handler = slot.load(std::memory_order_acquire)) Tcl_AsyncMark(handler);
+  for (std::size_t i = 0; i < kSlots; ++i)
+    if (Tcl_AsyncHandler handler = slots[i].load(std::memory_order_acquire))
+      if (armed[i].load(std::memory_order_acquire)) Tcl_AsyncMark(handler);
   if (host_action.sa_flags & SA_SIGINFO) {
     if (host_action.sa_sigaction) host_action.sa_sigaction(signal, info, context);
   } else if (host_action.sa_handler == SIG_DFL) {
@@ -55,28 +60,31 @@ int on_async(ClientData, Tcl_Interp* interp, int code) {
   return code;
 }
 
-// This thread's handler, made at its first call.
-bool have_handler() {
-  thread_local Tcl_AsyncHandler handler = nullptr;
-  if (handler) return true;
-  for (auto& slot : slots) {
+// This thread's slot, with its handler made at the first call; kSlots when all are taken.
+std::size_t own_slot() {
+  thread_local std::size_t mine = kSlots;
+  if (mine < kSlots) return mine;
+  Tcl_AsyncHandler made = Tcl_AsyncCreate(on_async, nullptr);
+  for (std::size_t i = 0; i < kSlots; ++i) {
     Tcl_AsyncHandler empty = nullptr;
-    Tcl_AsyncHandler made = Tcl_AsyncCreate(on_async, nullptr);
-    if (slot.compare_exchange_strong(empty, made)) {
-      handler = made;
-      return true;
-    }
-    Tcl_AsyncDelete(made);
+    if (slots[i].compare_exchange_strong(empty, made)) return mine = i;
   }
-  return false;
+  Tcl_AsyncDelete(made);
+  return kSlots;
 }
 
+// earl::_interruptible arm|disarm
 int interruptible(ClientData, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {
-  if (objc != 1) {
-    Tcl_WrongNumArgs(interp, 1, objv, "");
+  static const char* const words[] = {"arm", "disarm", nullptr};
+  int which = 0;
+  if (objc != 2) {
+    Tcl_WrongNumArgs(interp, 1, objv, "arm|disarm");
     return TCL_ERROR;
   }
-  if (!have_handler()) return report(interp, "earl::_interruptible: too many threads");
+  if (Tcl_GetIndexFromObj(interp, objv[1], words, "word", 0, &which) != TCL_OK) return TCL_ERROR;
+  const std::size_t slot = own_slot();
+  if (slot == kSlots) return report(interp, "earl::_interruptible: too many threads");
+  armed[slot].store(which == 0, std::memory_order_release);
   install();
   return TCL_OK;
 }

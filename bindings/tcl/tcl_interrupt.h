@@ -11,9 +11,9 @@ namespace earl::tcl {
 // The message and errorCode of an evaluation that Ctrl-C cancelled.
 inline constexpr const char* kInterruptedMessage = "interrupted";
 
-// Defines earl::_interruptible: from then on SIGINT cancels the evaluation running in
-// this thread's interpreters; called again it places the handler in front once more (the
-// host may have replaced it).
+// Defines `earl::_interruptible arm|disarm`: while armed, SIGINT cancels the evaluation
+// running in this thread's interpreters; each call places the handler in front once more
+// (the host may have replaced it).
 void register_interrupt(Tcl_Interp* interp);
 
 }  // namespace earl::tcl

@@ -27,12 +27,22 @@ namespace {
   throw EarlError(where + ": " + name + " must be " + what + " (got \"" + Tcl_GetString(obj) + "\")");
 }
 
+// Tcl 8.6 reads 2^63..2^64-1 as their two's complement (18446744073709551615 and
+// 0xFFFFFFFFFFFFFFFF become -1): a negative value whose number is not negative is such a
+// one, beyond what a 64-bit argument holds.
+bool wrapped(Tcl_Obj* obj, Tcl_WideInt value) {
+  if (value >= 0) return false;
+  double number = 0;
+  return Tcl_GetDoubleFromObj(nullptr, obj, &number) == TCL_OK && number >= 0;
+}
+
 }  // namespace
 
 Tcl_WideInt integer_argument(Tcl_Obj* obj, const std::string& where, const char* name) {
   Tcl_WideInt value = 0;
-  // No interp: the message is ours, naming the argument.
+  // No interp: the messages are ours, naming the argument.
   if (Tcl_GetWideIntFromObj(nullptr, obj, &value) != TCL_OK) bad(obj, where, name, "an integer");
+  if (wrapped(obj, value)) bad(obj, where, name, "an integer from -2^63 to 2^63-1");
   return value;
 }
 
@@ -45,13 +55,13 @@ double number_argument(Tcl_Obj* obj, const std::string& where, const char* name)
 Location location_argument(Tcl_Obj* obj, const std::string& where, const char* name) {
   Tcl_WideInt value = integer_argument(obj, where, name);
   if (value < std::numeric_limits<Location>::min() || value > std::numeric_limits<Location>::max())
-    throw EarlError(std::string(name) + " " + std::to_string(value) + " is not a location");
+    throw EarlError(where + ": " + name + " " + std::to_string(value) + " is not a location");
   return static_cast<Location>(value);
 }
 
 Tcl_WideInt count_argument(Tcl_Obj* obj, const std::string& where, const char* name, bool allow_zero) {
   Tcl_WideInt value = 0;
-  if (Tcl_GetWideIntFromObj(nullptr, obj, &value) != TCL_OK || value < (allow_zero ? 0 : 1))
+  if (Tcl_GetWideIntFromObj(nullptr, obj, &value) != TCL_OK || wrapped(obj, value) || value < (allow_zero ? 0 : 1))
     bad(obj, where, name, allow_zero ? "a nonnegative integer" : "a positive integer");
   return value;
 }

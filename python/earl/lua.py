@@ -63,6 +63,52 @@ local open, message = package.loadlib(path, "luaopen_earl")
 if not open then error("cannot load the EARL Lua module " .. path .. ": " .. tostring(message), 0) end
 package.loaded.earl = open()
 
+-- Text for Python: lupa decodes Lua strings as strict UTF-8, and names in traces may hold
+-- any bytes. A string that is not UTF-8 goes as a table of its bytes, which Python's
+-- _text() decodes with surrogate escapes (what earl.EventTrace gives for the same name).
+local byte, concat, utf8len = string.byte, table.concat, utf8.len
+local function host_text(text)
+  if utf8len(text) then return text end
+  local bytes = {}
+  for first = 1, #text, 4096 do  -- in slices: string.byte returns them on the stack
+    local slice = {byte(text, first, math.min(first + 4095, #text))}
+    table.move(slice, 1, #slice, first, bytes)
+  end
+  return bytes
+end
+debug.getregistry()["earl.host_text"] = host_text
+
+-- The text with each byte that is not part of UTF-8 shown as \xNN, as earl's messages
+-- show them: for text shown where raw bytes have no place (the REPL).
+local function escaped(text)
+  local parts, from = {}, 1
+  while true do
+    local ok, bad = utf8len(text, from)
+    if ok then parts[#parts + 1] = text:sub(from) break end
+    parts[#parts + 1] = text:sub(from, bad - 1)
+    parts[#parts + 1] = ("\\x%02x"):format(byte(text, bad))
+    from = bad + 1
+  end
+  return concat(parts)
+end
+debug.getregistry()["earl.escaped"] = escaped
+
+-- An error object's message, never failing: a string or number as it is, else what
+-- __tostring makes of it if that works and gives a string, else the object's type
+-- (lua.c's rule).
+local function message_of(err)
+  if type(err) == "string" or type(err) == "number" then return tostring(err) end
+  local meta = getmetatable(err)
+  if type(meta) == "table" and rawget(meta, "__tostring") ~= nil then
+    local ok, text = pcall(tostring, err)
+    if ok and type(text) == "string" then return text end
+    return ("(error object is a %s value; its __tostring failed: %s)"):format(
+      type(err), ok and ("it returned a " .. type(text)) or message_of(text))
+  end
+  return ("(error object is a %s value)"):format(type(err))
+end
+debug.getregistry()["earl.message_of"] = message_of
+
 local function joined(...)
   local parts = {}
   for i = 1, select("#", ...) do
@@ -77,7 +123,7 @@ end
 
 local function stream(write)
   local methods = {}
-  function methods:write(...) write(joined(...)) return self end
+  function methods:write(...) write(host_text(joined(...))) return self end
   function methods:flush() return self end
   function methods:setvbuf() return true end
   return setmetatable({}, {__index = methods, __name = "FILE*"})
@@ -85,11 +131,11 @@ end
 
 io.stdout = stream(write_out)
 io.stderr = stream(write_err)
-function io.write(...) write_out(joined(...)) return io.stdout end
+function io.write(...) write_out(host_text(joined(...))) return io.stdout end
 function print(...)
   local parts = {}
   for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
-  write_out(table.concat(parts, "\t") .. "\n")
+  write_out(host_text(table.concat(parts, "\t") .. "\n"))
 end
 
 local exit = {}
@@ -109,7 +155,7 @@ debug.getregistry()["earl.run"] = function(script, ...)
   local ok, err = pcall(chunk, ...)
   if ok then return "ok" end
   if getmetatable(err) == exit then return "exit", err.code end
-  return "error", tostring(err)
+  return "error", host_text(message_of(err))
 end
 """
 
@@ -122,8 +168,8 @@ def runtime():
     lua = lua54.LuaRuntime()
     # sys.stdout is looked up at each write: tests and tools replace it.
     try:
-        lua.execute(_SETUP, path, lambda text: sys.stdout.write(text),
-                    lambda text: sys.stderr.write(text), _poll)
+        lua.execute(_SETUP, path, lambda text: _write(sys.stdout, text),
+                    lambda text: _write(sys.stderr, text), _poll)
     except lua54.LuaError as error:
         raise EarlError(_first_line(error)) from None
     return lua
@@ -142,11 +188,29 @@ def run(path, args=(), runtime=None):
     outcome = runner(path, *[str(a) for a in args])
     kind, value = (outcome, None) if isinstance(outcome, str) else (outcome[0], outcome[1])
     if kind == "error":
-        raise EarlError(_with_full_path(value, path))
+        raise EarlError(_with_full_path(_text(value, "backslashreplace"), path))  # as messages show bytes
     if kind == "exit":
         code = 0 if value is None or value is True else 1 if value is False else value
         if code != 0:
             raise SystemExit(code)
+
+
+def _text(value, errors="surrogateescape"):
+    """A Lua string as Python text: as it is, or (host_text's table of bytes: not UTF-8)
+    decoded with `errors`."""
+    if isinstance(value, str) or value is None:
+        return value
+    return bytes(value.values()).decode("utf-8", errors)
+
+
+def _write(stream, text):
+    """print and io.write: bytes that are not UTF-8 as they are where the stream writes
+    surrogate escapes so (`earl`'s stdout), as \\xNN elsewhere (stderr, as messages)."""
+    if not isinstance(text, str):
+        text = _text(text)
+        if getattr(stream, "errors", None) != "surrogateescape":
+            text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    stream.write(text)
 
 
 # Runs Python's pending signal handlers (Ctrl-C's KeyboardInterrupt raises here); called

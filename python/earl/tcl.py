@@ -5,6 +5,8 @@
     tcl.eval('EventTrace e -file run.otf2; while {[e next]} {e event ev}')
     earl.tcl.run("scripts/wasted_time.tcl", ["run.otf2"])
     name = earl.tcl.share(trace, tcl)        # the same C++ trace (one iterator) in Tcl
+    with earl.tcl.interruptible(tcl):        # Ctrl-C stops the evaluations: KeyboardInterrupt
+        tcl.eval('while 1 {e next}')
 
 The Tcl side is a native extension (bindings/tcl, installed as earl/tcl8.6/ with its
 pkgIndex.tcl): every Tcl command goes straight to the C++ core, never through Python.
@@ -114,41 +116,43 @@ def interpreter():
         raise EarlError(f"cannot load the EARL Tcl extension from {library}: {error}") from None
     interp.createcommand("::earl::_write", _write)
     interp.eval(_SETUP)
-    interp.tk.call("::earl::_interruptible")
     return interp
 
 
-def _clear_interrupt(tcl):
-    """Ctrl-C cancels the interpreter's evaluation (bindings/tcl/tcl_interrupt.h), and Tcl
-    keeps it cancelled until a command called at top level fails on it (tkinter's eval
-    never clears it): this call does, and places the SIGINT handler in front again (Python
-    may have replaced it). True when the interpreter was cancelled."""
+def _interruptible(tcl, word):
+    """`::earl::_interruptible arm|disarm` (bindings/tcl/tcl_interrupt.h). Ctrl-C cancels
+    the interpreter's evaluation, and Tcl keeps it cancelled until a command called at top
+    level fails on it (tkinter's eval never clears it); a cancel may take a call or two to
+    fire. The call is repeated until it works; True when a cancel was cleared so."""
     import tkinter
 
-    try:
-        tcl.tk.call("::earl::_interruptible")
-        return False
-    except tkinter.TclError:
-        tcl.tk.call("::earl::_interruptible")
-        return True
+    for attempt in range(4):
+        try:
+            tcl.tk.call("::earl::_interruptible", word)
+            return attempt > 0
+        except tkinter.TclError:
+            if attempt == 3:
+                raise
+    return True
 
 
 @contextlib.contextmanager
 def interruptible(tcl):
-    """Runs the block's evaluations in `tcl` so that Ctrl-C raises KeyboardInterrupt. The
-    interpreter is made ready first, clearing an earlier interrupt (Python's handler raises
-    KeyboardInterrupt at whichever line of Python runs next, so clearing afterwards could
-    be skipped); the cancel's TclError, should it come before Python's handler ran,
-    becomes KeyboardInterrupt."""
+    """Runs the block's evaluations in `tcl` so that Ctrl-C stops them: KeyboardInterrupt
+    (the cancel's TclError, should it come before Python's handler ran, becomes one), and
+    the interpreter is ready for the next evaluation. Outside such a block Ctrl-C does not
+    reach Tcl: a Ctrl-C that Python handled must not cancel what Tcl evaluates later."""
     import tkinter
 
-    _clear_interrupt(tcl)
+    _interruptible(tcl, "arm")
     try:
         yield
     except tkinter.TclError:
-        if _clear_interrupt(tcl):
+        if _interruptible(tcl, "disarm"):
             raise KeyboardInterrupt from None
         raise
+    finally:
+        _interruptible(tcl, "disarm")
 
 
 def run(path, args=(), interp=None):
@@ -179,7 +183,13 @@ def run(path, args=(), interp=None):
             if code != 0:
                 raise SystemExit(code)
             return
-        raise EarlError(_located(str(error), _info(tcl, "::errorInfo"), path)) from None
+        raise EarlError(_escaped(_located(str(error), _info(tcl, "::errorInfo"), path))) from None
+
+
+def _escaped(message):
+    """Bytes of a trace's names that are not UTF-8 reach Python as surrogate escapes; a
+    message shows them as \\xNN, as earl's other messages do."""
+    return message.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _first_line(path):
