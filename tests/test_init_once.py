@@ -35,6 +35,9 @@ def made(name, traces):
         stat = earl.P2Statistic()
         stat.add(3.0)
         return stat, (), lambda s: s.state()
+    if name == "StagedFile":
+        staged = _core.StagedFile(one + ".out")
+        return staged, (two + ".out",), lambda f: f.staged_path
     raise AssertionError(f"a new bound class {name}: add it here")
 
 
@@ -50,7 +53,7 @@ def test_a_second_init_is_a_type_error_naming_the_class(name, traces):
 
 
 def test_the_classes_tested_are_every_bound_class():
-    assert bound_classes() == {"EventTrace", "P2Statistic"}
+    assert bound_classes() == {"EventTrace", "P2Statistic", "StagedFile"}
 
 
 def test_a_first_init_after_new_or_after_a_failed_one_opens(traces, tmp_path):

@@ -10,4 +10,5 @@ PYBIND11_MODULE(_core, m) {
   earl::bindings::bind_generator(m);
   earl::bindings::bind_convert(m);
   earl::bindings::bind_analysis(m);
+  earl::bindings::bind_outputs(m);
 }

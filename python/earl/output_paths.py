@@ -2,18 +2,15 @@
 
 - an output never overwrites the trace it comes from (by file identity, the rule of
   `earl convert`, cpp/convert/trace_files.h);
-- an output is written under a staging name beside it ("NAME.earl-partial-PID-N", the
-  naming of cpp/output/staged_output.h) and renamed to its name only when whole and flushed
-  to disk: a reader sees the old file or the whole new one; after any failure (no room, an
+- an output is written under a staging name beside it ("NAME.earl-partial-PID-N",
+  cpp/output/staged_output.h, bound as _core.StagedFile) and renamed to its name only when
+  whole and flushed to disk: a reader sees the old file or the whole new one; after any failure (no room, an
   error, Ctrl-C) the staging file is removed and an old file under the name is untouched.
 """
 import contextlib
-import itertools
 import os
 
 from earl import _core
-
-_counter = itertools.count()
 
 
 def refuse_trace_files(output, trace):
@@ -28,50 +25,19 @@ def _cannot_write(path, error):
     return _core.EarlError(f"cannot write '{os.fsdecode(path)}': {error.strerror or error}")
 
 
-def _create_staging_file(path):
-    """A new file (0666 less the umask, as `open` would make it) under a free staging name."""
-    while True:
-        staged = f"{path}.earl-partial-{os.getpid()}-{next(_counter)}"
-        try:
-            return staged, os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
-        except FileExistsError:  # a leftover of a killed process of the same pid
-            continue
-
-
 @contextlib.contextmanager
 def staged_output(path, binary=False):
     """Yields a file open for writing that becomes `path` when the block ends without an
-    exception (flushed, synced to disk, renamed into place); otherwise it is removed.
-    OSError (no room, no permission, no directory) becomes EarlError naming `path`."""
-    path = os.fspath(path)
-    _core.check_path(path, "output")
-    if os.path.isdir(path):
-        raise _core.EarlError(f"cannot write '{os.fsdecode(path)}': it is a directory")
+    exception (flushed, synced to disk, renamed into place by the C++ rule, _core.StagedFile);
+    otherwise it is removed. OSError (no room, no permission) becomes EarlError naming `path`."""
+    staged = _core.StagedFile(path)  # EarlError: a directory, a NUL, no directory, no permission
     try:
-        staged, fd = _create_staging_file(path)
-    except OSError as error:
-        raise _cannot_write(path, error) from None
-    try:
-        with (os.fdopen(fd, "wb") if binary else
-              os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape")) as out:
+        with (open(staged.staged_path, "wb") if binary else
+              open(staged.staged_path, "w", encoding="utf-8", errors="surrogateescape")) as out:
             yield out
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(staged, path)
+        staged.commit()
     except BaseException as error:
-        with contextlib.suppress(OSError):
-            os.remove(staged)
+        staged.discard()
         if isinstance(error, OSError):
             raise _cannot_write(path, error) from None
         raise
-    _sync_directory_of(path)
-
-
-def _sync_directory_of(path):
-    """The rename reaches the disk with its directory."""
-    with contextlib.suppress(OSError):
-        fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
