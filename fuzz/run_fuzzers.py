@@ -114,6 +114,7 @@ def run(target: str, command: list[str], build: Path, seconds: int, seed: int | 
 
 
 def main(build: Path, seconds: int, seed: int | None = None) -> int:
+    build = build.resolve()  # a target may change its directory (cli_fuzzer does)
     ok = True
     print(f"fuzzing each target for {seconds} s" + (f", seed {seed}" if seed is not None else ""),
           flush=True)

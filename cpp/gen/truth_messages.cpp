@@ -7,13 +7,20 @@
 
 namespace earl::gen {
 
+namespace {
+// The generator's own tags are small (round_plan.h's Message::tag is an int); the writer's
+// event carries any 64-bit tag.
+int tag_of(const WriterEvent& e) { return static_cast<int>(e.tag); }
+}  // namespace
+
 void TruthCollector::on_send(const WriterEvent& e, std::vector<Frame>& stack) {
   if (e.peer < 0 || e.peer >= n_) fail("send destination out of range");
   const int region = stack.empty() ? -1 : stack.back().region;
   const std::int64_t enter = stack.empty() ? 0 : stack.back().enter;
   const bool blocking = region >= 0 && (region == send_region_ || region == ssend_region_);
   if (blocking) stack.back().send = sends_;
-  in_flight_[e.peer].push_back({e.loc, e.tag, region, enter, blocking ? sends_ : -1, sends_, e.len});
+  in_flight_[e.peer].push_back({e.loc, tag_of(e), region, enter, blocking ? sends_ : -1, sends_,
+                                 static_cast<std::int64_t>(e.len)});
   if (e.request >= 0) message_of_request_[request_key(e.loc, e.request)] = sends_;
   ++sends_;
   bytes_sent_[e.loc] += e.len;
@@ -34,7 +41,7 @@ void TruthCollector::on_recv(const WriterEvent& e, const std::vector<Frame>& sta
   // Completed in MPI_Wait/MPI_Waitall: judged when the wait ends.
   if (!stack.empty() && (stack.back().region == wait_region_ || stack.back().region == waitall_region_) &&
       (sent.send_region == send_region_ || sent.send_region == isend_region_))
-    completed_[e.loc].push_back({e.peer, e.tag, sent.send_enter});
+    completed_[e.loc].push_back({e.peer, tag_of(e), sent.send_enter});
 }
 
 // The oldest message in flight from the source with the receive's tag, taken out of the
@@ -60,7 +67,7 @@ TruthCollector::InFlight TruthCollector::match_receive(const WriterEvent& e) {
     ++ooo_count_;
     ooo_reports_ += older;
     if (static_cast<std::int64_t>(ooo_.size()) < list_limit_)
-      ooo_.push_back({e.peer, e.loc, oldest_tag, e.tag, seconds(e.time)});
+      ooo_.push_back({e.peer, e.loc, oldest_tag, tag_of(e), seconds(e.time)});
   }
   return sent;
 }
@@ -72,7 +79,7 @@ void TruthCollector::judge_blocking_receive(const WriterEvent& e, const InFlight
       sent.send_region == send_region_ || (ssend_region_ >= 0 && sent.send_region == ssend_region_);
   if (stack.empty() || stack.back().region != recv_region_ || !blocking_send) return;
   const double wait = seconds(sent.send_enter) - seconds(stack.back().enter);
-  if (wait > 0) late_sender(e.peer, e.loc, e.tag, sent.send_enter, stack.back().enter, wait);
+  if (wait > 0) late_sender(e.peer, e.loc, tag_of(e), sent.send_enter, stack.back().enter, wait);
 }
 
 // Late receiver: a blocking send's call still running when MPI_Recv was entered. Judged
@@ -81,7 +88,7 @@ void TruthCollector::track_late_receiver(const WriterEvent& e, const InFlight& s
                                          const std::vector<Frame>& stack) {
   auto left = send_left_.find(sent.number);
   const bool posted = !stack.empty() && stack.back().region == recv_region_;
-  const Posted post{e.loc, e.tag, posted ? stack.back().enter : 0};
+  const Posted post{e.loc, tag_of(e), posted ? stack.back().enter : 0};
   if (left != send_left_.end()) {
     if (posted) late_receiver(e.peer, post, sent.send_enter, left->second);
     send_left_.erase(left);
