@@ -8,6 +8,16 @@ import earl
 from alog_traces import open_trace
 
 
+@pytest.fixture(scope="session")
+def hand(tmp_path_factory):
+    """The path of the trace worked out by hand in tests/conformance/receive_order.toml, as
+    an ALOG file (the mapping and binding tests of every language read it)."""
+    from conformance_cases import load_cases
+    path = tmp_path_factory.mktemp("hand") / "hand.alog"
+    path.write_text(load_cases("receive_order")["trace"])
+    return str(path)
+
+
 @pytest.fixture
 def EventTrace():
     """A constructor for earl.EventTrace (skip while the class is not built yet) that raises

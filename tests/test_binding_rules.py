@@ -8,7 +8,6 @@ import pytest
 
 import earl
 import earl.lua
-from conformance_cases import load_cases
 from test_tcl_common import LIBRARY, error_of, interp
 
 BINDINGS = Path(__file__).resolve().parents[1] / "bindings" / "python"
@@ -66,18 +65,10 @@ def test_lock_then_call_is_written_once_per_language():
 
 
 # ------------------------------------------------------------------ the same rules, each language
-# The hand-worked trace of tests/conformance/receive_order.toml: 17 events.
-HAND = load_cases("receive_order")["trace"]
+# The hand-worked trace of tests/conformance/receive_order.toml (the `hand` fixture): 17 events.
 
 AT_ITERATOR = "no event at the iterator: it stands at 0 (call next{0} or jump{0} first)"
 NEGATIVE = "no event at position -1 (positions are numbered from 1)"
-
-
-@pytest.fixture(scope="module")
-def hand(tmp_path_factory):
-    path = tmp_path_factory.mktemp("binding rules") / "hand.alog"
-    path.write_text(HAND)
-    return str(path)
 
 
 def lua_error(lua, chunk):

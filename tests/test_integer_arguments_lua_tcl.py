@@ -7,17 +7,9 @@ import pytest
 
 import earl
 import earl.lua
-from conformance_cases import load_cases
 from test_tcl_common import error_of, interp, needs_extension
 
 RANGE = "must be an integer from -2^63 to 2^63-1"
-
-
-@pytest.fixture(scope="module")
-def hand(tmp_path_factory):
-    path = tmp_path_factory.mktemp("integers") / "hand.alog"
-    path.write_text(load_cases("receive_order")["trace"])
-    return str(path)
 
 
 @pytest.fixture(scope="module")

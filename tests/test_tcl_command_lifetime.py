@@ -6,7 +6,6 @@ namespace or its interpreter, and the call still ends with its answer, never a c
 tclsh died of SIGSEGV). Each case runs in its own tclsh8.6, so a crash fails only it."""
 import pytest
 
-from conformance_cases import load_cases
 from test_tcl_common import needs_tclsh, tclsh_eval
 
 pytestmark = needs_tclsh
@@ -14,13 +13,6 @@ pytestmark = needs_tclsh
 # Event 2 of tests/conformance/receive_order.toml: location 1 enters main at time 0.
 EVENT2 = "enterptr 0 loc 1 pos 2 region main time 0.0 type enter"
 EVENT2_98 = "com {} data {} dest {} enterptr -1 group All len {} node 1 num 2 region main sendptr {} src {} tag {} time 0.000000000 type enter"
-
-
-@pytest.fixture(scope="module")
-def hand(tmp_path_factory):
-    path = tmp_path_factory.mktemp("tcl-lifetime") / "hand.alog"
-    path.write_text(load_cases("receive_order")["trace"])
-    return str(path)
 
 
 def run(tmp_path, hand, text):

@@ -7,16 +7,8 @@ import pytest
 import earl
 from test_tcl_common import as_list, error_of, interp, needs_extension, needs_tclsh, tclsh_eval
 from script_checks import have_otf2
-from test_tcl_mapping import HAND
 
 pytestmark = needs_extension
-
-
-@pytest.fixture(scope="module")
-def hand(tmp_path_factory):
-    path = tmp_path_factory.mktemp("tcl-1998") / "hand.alog"
-    path.write_text(HAND)
-    return str(path)
 
 
 @pytest.fixture

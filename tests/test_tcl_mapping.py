@@ -19,13 +19,6 @@ pytestmark = needs_extension
 HAND = load_cases("receive_order")["trace"]
 
 
-@pytest.fixture(scope="module")
-def hand(tmp_path_factory):
-    path = tmp_path_factory.mktemp("tcl-hand") / "hand.alog"
-    path.write_text(HAND)
-    return str(path)
-
-
 @pytest.fixture
 def tcl(hand):
     t = interp()
