@@ -25,6 +25,11 @@ import earl.lua
 import language_loops
 
 LUA_LOOP = "local n = 0; e:reset(); while e:next() do local ev = e:event(); n = n + 1 end; return n"
+# What the Ctrl-C hook costs (bindings/lua/lua_interrupt.h: a count hook makes Lua 5.4 trap
+# every instruction): the loops above and an arithmetic loop, each also without the hook
+# (removed for the run, then set again as earl.lua sets it).
+ARITHMETIC = "local s = 0; for i = 1, 3 * 10^7 do s = s + i % 7 end; return 3 * 10^7"
+UNHOOKED = "debug.sethook(); local ok, n = pcall(function() {loop} end); earl_rehook(); return n"
 
 STANDALONE = """
 require "earl"
@@ -63,9 +68,17 @@ def main():
 
         lua = earl.lua.runtime()
         lua.globals().e = earl.lua.share(e, lua)
+        rehook = lua.eval("package.loaded.earl._interruptible")
+        lua.globals().earl_rehook = lambda: rehook(earl.lua._poll)
         results = [("Python  while e.next(): e.event()", *language_loops.timed(language_loops.python_loop(e), args.repeat)),
                    ("Lua     while e:next() do local ev = e:event() end  (lupa)",
-                    *language_loops.timed(lambda: lua.execute(LUA_LOOP), args.repeat))]
+                    *language_loops.timed(lambda: lua.execute(LUA_LOOP), args.repeat)),
+                   ("Lua     the same loop without the Ctrl-C hook  (lupa)",
+                    *language_loops.timed(lambda: lua.execute(UNHOOKED.format(loop=LUA_LOOP)), args.repeat)),
+                   ("Lua     for i = 1, 3*10^7 do s = s + i % 7 end  (lupa)",
+                    *language_loops.timed(lambda: lua.execute(ARITHMETIC), args.repeat)),
+                   ("Lua     the same, without the Ctrl-C hook  (lupa)",
+                    *language_loops.timed(lambda: lua.execute(UNHOOKED.format(loop=ARITHMETIC)), args.repeat))]
         e.close()
         alone = standalone(path, args.repeat)
         if alone:
