@@ -94,7 +94,7 @@ function repl.run(chunk)
 end
 
 -- os.exit typed at the prompt stops the chunk as it stops a script (earl.lua's os.exit)
--- and notes the code; the shell refuses to end the session for it (only :quit does)
+-- and notes the code, with which the shell ends the session (docs/repl.md)
 local stop = os.exit
 function os.exit(code)
   repl.exit_code = code == nil and 0 or code
