@@ -1,0 +1,101 @@
+"""Round trips between every pair of formats this build writes (issue 23, part 5): each of
+the generator's shapes is written in format A by `earl gen`, converted to format B by `earl
+convert`, and both are read back by EARL. Where the two models agree the events are the same:
+every enter and exit (location, time, region) and every send and receive (location, time,
+peer, tag, bytes), in the same order, and converting back to A gives A's events again.
+What B cannot hold is left out and reported by the conversion, never silently changed.
+
+The formats' shared model is stated here, by the test, independently of the writers: all
+of them hold regions and point-to-point messages with a microsecond clock."""
+import itertools
+
+import pytest
+
+import earl
+from earl import _core
+from earl.convert import convert
+from earl.generate import generate
+
+WRITABLE = _core.generator_formats()
+
+# Generator shapes: one per group of options, small enough that the matrix stays quick.
+SHAPES = {
+    "plain": dict(locations=4, events=3000),
+    "neighbors_late": dict(locations=6, events=3000, pattern="neighbors", late_sender_rate=0.3,
+                           late_receiver_rate=0.2, out_of_order_rate=0.2),
+    "collectives": dict(locations=5, events=3000, barrier_every=3, imbalance_rate=0.3),
+    "nonblocking": dict(locations=4, events=3000, nonblocking=True, in_flight=8),
+    "threads": dict(locations=3, threads=2, events=3000, permute_ranks=True),
+    "rma": dict(locations=4, events=3000, rma_every=2, lock_every=3),
+    "deep_tags": dict(locations=3, events=3000, depth=12, tag_per_message=True),
+    "skewed": dict(locations=3, events=3000, clock_offset=0.002, clock_drift=1e-5),
+}
+
+# What every format holds: the core of the EARL model.
+SHARED_TYPES = {"enter", "exit", "send", "recv"}
+
+
+def shared_events(path):
+    """The events every format holds, as tuples in global order. Events of different
+    locations at equal times are in an order each format defines (OTF2: by location; ALOG:
+    as the file has them), so they are compared sorted by location within one time."""
+    rows = []
+    with earl.EventTrace(str(path)) as trace:
+        for event in trace:
+            kind = event["type"]
+            if kind in ("enter", "exit"):
+                rows.append((event["loc"], event["time"], kind, event["region"]))
+            elif kind in ("send", "recv"):
+                peer = event["dest"] if kind == "send" else event["src"]
+                rows.append((event["loc"], event["time"], kind, peer, event["tag"], event["len"]))
+    return sorted(rows, key=lambda row: (row[1], row[0]))  # stable: a location's own order stays
+
+
+def without_added_frames(rows, reference):
+    """Writers may add frames the source did not have on a location (OTF2 output gives
+    every MPI process without MPI_Init a zero-length MPI_Init and MPI_Finalize, said in the
+    conversion's summary): `rows` without the enters and exits of regions that `reference`
+    has no visit of on that location."""
+    visited = {(row[0], row[3]) for row in reference if row[2] in ("enter", "exit")}
+    return [row for row in rows if row[2] not in ("enter", "exit") or (row[0], row[3]) in visited]
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    root = tmp_path_factory.mktemp("matrix")
+    made = {}
+    for fmt, (shape, options) in itertools.product(WRITABLE, SHAPES.items()):
+        path = root / f"{shape}.{fmt}"
+        generate(str(path), format=fmt, seed=11, **options)
+        made[fmt, shape] = path
+    return made
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_every_format_writes_the_same_program(generated, shape):
+    """`earl gen -f A` and `-f B` write one program: the same shared events."""
+    first = WRITABLE[0]
+    expected = shared_events(generated[first, shape])
+    assert len(expected) > 1000
+    for fmt in WRITABLE[1:]:
+        got = shared_events(generated[fmt, shape])
+        assert without_added_frames(got, expected) == without_added_frames(expected, got), (fmt, shape)
+
+
+@pytest.mark.parametrize("source,target", list(itertools.product(WRITABLE, WRITABLE)))
+def test_round_trip_keeps_the_shared_model(generated, tmp_path, source, target):
+    for shape in SHAPES:
+        original = generated[source, shape]
+        middle = tmp_path / f"{shape}.mid.{target}"
+        summary = convert(original, middle, target)
+        assert summary["output_format"] == target
+        # every event read is written (added frames are counted apart), or left out and
+        # counted by type or reason
+        assert summary["events_written"] == summary["events_read"] - sum(summary["dropped"].values()) \
+            - sum(summary["refused"].values()), summary
+        before = shared_events(original)
+        after = shared_events(middle)
+        assert without_added_frames(after, before) == before, (source, target, shape)
+        back = tmp_path / f"{shape}.back.{source}"
+        convert(middle, back, source)
+        assert without_added_frames(shared_events(back), before) == before, (source, target, shape)
