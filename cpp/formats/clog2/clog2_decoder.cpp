@@ -1,0 +1,345 @@
+#include "formats/clog2/clog2_decoder.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <unordered_set>
+
+#include "format_interface/file_kind.h"
+#include "formats/clog2/clog2_layout.h"
+#include "model/error.h"
+
+namespace earl {
+
+using namespace clog2;
+
+namespace {
+
+// A fixed-size string field up to its first NUL.
+std::string field_string(const unsigned char* p, std::size_t size) {
+  const char* text = reinterpret_cast<const char*>(p);
+  std::size_t n = 0;
+  while (n < size && text[n] != '\0') ++n;
+  return std::string(text, n);
+}
+
+std::uint64_t comm_key(std::int32_t icomm, std::int32_t rank) {
+  return (std::uint64_t(std::uint32_t(icomm)) << 32) | std::uint32_t(rank);
+}
+
+const char* record_name(std::int32_t type) {
+  static const char* const names[kRecordTypes] = {
+      "end-of-log", "end-of-block", "state definition", "event definition", "constant definition",
+      "bare event", "cargo event", "message event", "collective event", "communicator event",
+      "source location", "time shift"};
+  return type >= 0 && type < kRecordTypes ? names[type] : "record";
+}
+
+}  // namespace
+
+Clog2Decoder::Clog2Decoder(const std::string& path, const ReadOptions&) : path_(path) {
+  refuse_special_file(path_);
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_NONBLOCK);
+  if (fd_ < 0) throw EarlError(path_ + ": cannot open: " + std::strerror(errno));
+  try {
+    struct stat info;
+    if (::fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode))
+      throw EarlError(path_ + ": not a regular file");
+    file_size_ = static_cast<std::uint64_t>(info.st_size);
+    std::string head(std::min<std::uint64_t>(kPreambleSize, file_size_), '\0');
+    if (::pread(fd_, head.data(), head.size(), 0) != static_cast<ssize_t>(head.size()))
+      throw EarlError(path_ + ": cannot read the preamble: " + std::strerror(errno));
+    preamble_ = parse_preamble(head, path_);
+    big_ = preamble_.big_endian;
+    threads_ = preamble_.thread_count;
+    data_end_ = file_size_;
+    if (preamble_.commtable_offset != 0) {
+      if (preamble_.commtable_offset < kPreambleSize || preamble_.commtable_offset > file_size_)
+        throw EarlError("'" + path_ + "': the communicator table's offset " +
+                        std::to_string(preamble_.commtable_offset) + " lies outside the file (" +
+                        std::to_string(file_size_) + " bytes; cut short?)");
+      data_end_ = preamble_.commtable_offset;
+    }
+    scan_definitions();
+  } catch (...) {
+    ::close(fd_);
+    throw;
+  }
+}
+
+Clog2Decoder::~Clog2Decoder() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void Clog2Decoder::fail_at(std::uint64_t offset, const std::string& problem) const {
+  throw EarlError("'" + path_ + "', record at byte " + std::to_string(offset) + ": " + problem);
+}
+
+void Clog2Decoder::load_block(std::uint64_t start) {
+  if (block_loaded_ && block_start_ == start) return;
+  const std::uint64_t size = std::min<std::uint64_t>(preamble_.block_size, data_end_ - start);
+  block_.resize(size);
+  std::uint64_t done = 0;
+  while (done < size) {
+    ssize_t got = ::pread(fd_, block_.data() + done, size - done, static_cast<off_t>(start + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      block_loaded_ = false;
+      fail_at(start + done, got < 0 ? std::string("cannot read: ") + std::strerror(errno)
+                                    : "the file ended while being read (changed?)");
+    }
+    done += static_cast<std::uint64_t>(got);
+  }
+  block_start_ = start;
+  block_loaded_ = true;
+}
+
+bool Clog2Decoder::next_record(Record& record) {
+  if (offset_ >= data_end_)
+    fail_at(offset_, "the blocks end without an end-of-log record (file cut short?)");
+  const std::uint64_t bs = preamble_.block_size;
+  const std::uint64_t start = kPreambleSize + (offset_ - kPreambleSize) / bs * bs;
+  load_block(start);
+  const std::uint64_t end = start + block_.size();
+  const bool short_block = block_.size() < bs;
+  auto cut = [&](const char* what) {
+    fail_at(offset_, short_block ? std::string(what) + " cut short: the block at byte " + std::to_string(start) +
+                                       " has " + std::to_string(block_.size()) + " of " + std::to_string(bs) +
+                                       " bytes (file cut short?)"
+                                 : std::string(what) + " crosses the end of its block (block size " +
+                                       std::to_string(bs) + ")");
+  };
+  if (offset_ + kHeaderSize > end) cut("record header");
+  const unsigned char* p = block_.data() + (offset_ - start);
+  record.offset = offset_;
+  record.time = load_f64(p, big_);
+  record.icomm = load_i32(p + 8, big_);
+  record.rank = load_i32(p + 12, big_);
+  record.thread = load_i32(p + 16, big_);
+  record.type = load_i32(p + 20, big_);
+  record.body = p + kHeaderSize;
+  if (record.type < 0 || record.type >= kRecordTypes)
+    fail_at(offset_, "unknown record type " + std::to_string(record.type));
+  if (offset_ + kHeaderSize + kBodySize[record.type] > end) cut(record_name(record.type));
+  if (record.type == kEndLog) return false;
+  if (!std::isfinite(record.time)) fail_at(offset_, "time is not a finite number");
+  offset_ = record.type == kEndBlock ? start + bs : offset_ + kHeaderSize + kBodySize[record.type];
+  return true;
+}
+
+std::int32_t Clog2Decoder::i32(const Record& record, std::size_t at) const {
+  return load_i32(record.body + at, big_);
+}
+
+void Clog2Decoder::define_communicator(const Record& r) {
+  const std::int32_t etype = i32(r, comm_evt::etype);
+  if (etype == kCommFree) return;
+  const std::int32_t icomm = i32(r, comm_evt::icomm), rank = i32(r, comm_evt::rank),
+                     wrank = i32(r, comm_evt::wrank);
+  if (rank < 0 || wrank < 0) return;  // a process outside the communicator (CLOG_COMM_RANK_NULL)
+  if ((std::int64_t(wrank) + 1) * threads_ > kMaxLocations)
+    fail_at(r.offset, "world rank " + std::to_string(wrank) + " is absurd");
+  if (rank >= kMaxLocations) fail_at(r.offset, "rank " + std::to_string(rank) + " is absurd");
+  world_ranks_.emplace(comm_key(icomm, rank), wrank);
+  definitions_.ensure_location(static_cast<Location>(std::int64_t(wrank) * threads_ + threads_ - 1));
+}
+
+void Clog2Decoder::scan_definitions() {
+  if (preamble_.world_size > 0) {
+    if (preamble_.world_size * threads_ > kMaxLocations)
+      throw EarlError("'" + path_ + "': preamble declares " + std::to_string(preamble_.world_size) + " x " +
+                      std::to_string(threads_) + " locations, more than EARL reads");
+    definitions_.ensure_location(static_cast<Location>(preamble_.world_size * threads_ - 1));
+  }
+  // Definitions and communicators first (they may follow the events that use them), the
+  // etypes used without a definition after them, in order of first use.
+  std::vector<std::pair<std::int32_t, bool>> used;  // etype, collective
+  std::unordered_set<std::uint64_t> seen;
+  struct Pending {
+    std::int32_t start, final;
+    SymbolId region;
+  };
+  Record r;
+  offset_ = kPreambleSize;
+  while (next_record(r)) {
+    switch (r.type) {
+      case kStateDef: {
+        const std::int32_t start = i32(r, state_def::start), final = i32(r, state_def::final);
+        const std::string name = field_string(r.body + state_def::name, kNameSize);
+        if (event_types_.count(start) || event_types_.count(final)) break;  // the first wins
+        const SymbolId region = definitions_.define_region(name, "All");
+        event_types_[start] = EventType{EventKind::Enter, kEnterType, region};
+        event_types_[final] = EventType{EventKind::Exit, kExitType, region};
+        break;
+      }
+      case kEventDef: {
+        const std::int32_t etype = i32(r, event_def::etype);
+        if (event_types_.count(etype)) break;
+        std::string name = field_string(r.body + event_def::name, kNameSize);
+        SymbolId type = definitions_.types.intern(name);
+        if (type <= kRecvType) type = definitions_.types.intern("event " + name);  // not a builtin
+        event_types_[etype] = EventType{EventKind::Other, type, 0};
+        break;
+      }
+      case kCommEvt:
+        define_communicator(r);
+        break;
+      case kBareEvt:
+      case kCargoEvt:
+      case kCollEvt: {
+        const bool coll = r.type == kCollEvt;
+        const std::int32_t etype = i32(r, 0);
+        if (seen.insert((std::uint64_t(coll) << 32) | std::uint32_t(etype)).second) used.emplace_back(etype, coll);
+        break;
+      }
+      case kMsgEvt: {
+        const std::int32_t etype = i32(r, msg_evt::etype);
+        if (etype != kSendMsg && etype != kRecvMsg)
+          fail_at(r.offset, "message event type " + std::to_string(etype) + " is neither send (-101) nor receive (-102)");
+        if (i32(r, msg_evt::size) < 0) fail_at(r.offset, "negative message size " + std::to_string(i32(r, msg_evt::size)));
+        break;
+      }
+      default:
+        break;
+    }
+    if (r.type >= kBareEvt && r.type <= kCollEvt) {
+      if (r.thread < 0 || r.thread >= threads_)
+        fail_at(r.offset, "thread " + std::to_string(r.thread) + " outside the preamble's " +
+                              std::to_string(threads_) + " threads");
+    }
+  }
+  for (const auto& [etype, coll] : used) event_type(etype, coll);
+  // Communicators as location groups: rank r of com c is the master thread of its world rank.
+  std::unordered_map<std::int32_t, std::int32_t> sizes;
+  for (const auto& [key, wrank] : world_ranks_) {
+    const std::int32_t icomm = static_cast<std::int32_t>(key >> 32), rank = static_cast<std::int32_t>(key);
+    sizes[icomm] = std::max(sizes[icomm], rank + 1);
+  }
+  for (const auto& [icomm, size] : sizes) {
+    if (size > definitions_.location_count)
+      throw EarlError("'" + path_ + "': communicator " + std::to_string(icomm) + " has rank " +
+                      std::to_string(size - 1) + ", beyond the " + std::to_string(definitions_.location_count) +
+                      " locations");
+    std::vector<Location> members(static_cast<std::size_t>(size), -1);
+    for (std::int32_t rank = 0; rank < size; ++rank) {
+      auto it = world_ranks_.find(comm_key(icomm, rank));
+      if (it != world_ranks_.end()) members[rank] = static_cast<Location>(std::int64_t(it->second) * threads_);
+    }
+    definitions_.communicator_sizes[icomm] = static_cast<std::uint32_t>(size);
+    definitions_.location_groups[icomm] = std::move(members);
+    definitions_.communicator_groups[icomm] = icomm;
+  }
+  // Every record's own location must resolve: a second pass would otherwise fail midway.
+  offset_ = kPreambleSize;
+  while (next_record(r))
+    if (r.type >= kBareEvt && r.type <= kCollEvt) definitions_.ensure_location(own_location(r));
+  offset_ = kPreambleSize;
+}
+
+const Clog2Decoder::EventType& Clog2Decoder::event_type(std::int32_t etype, bool coll) {
+  auto& table = coll ? collective_types_ : event_types_;
+  auto it = table.find(etype);
+  if (it != table.end()) return it->second;
+  if (coll) {  // a collective's etype named by an event definition keeps that name
+    auto named = event_types_.find(etype);
+    if (named != event_types_.end() && named->second.kind == EventKind::Other)
+      return table[etype] = named->second;
+  }
+  const SymbolId type = definitions_.types.intern((coll ? "collective " : "event ") + std::to_string(etype));
+  return table[etype] = EventType{EventKind::Other, type, 0};
+}
+
+std::int64_t Clog2Decoder::world_rank(std::int32_t icomm, std::int32_t rank) const {
+  if (world_ranks_.empty()) return rank;  // no communicator records: ranks are world ranks
+  auto it = world_ranks_.find(comm_key(icomm, rank));
+  return it == world_ranks_.end() ? -1 : it->second;
+}
+
+Location Clog2Decoder::own_location(const Record& r) const {
+  const std::int64_t wrank = world_rank(r.icomm, r.rank);
+  if (wrank < 0 || wrank * threads_ >= kMaxLocations)
+    fail_at(r.offset, "rank " + std::to_string(r.rank) + " of communicator " + std::to_string(r.icomm) +
+                          " is not defined by any communicator record");
+  return static_cast<Location>(wrank * threads_ + r.thread);
+}
+
+Location Clog2Decoder::peer_location(std::int32_t icomm, std::int32_t rank) const {
+  const std::int64_t wrank = world_rank(icomm, rank);
+  if (wrank < 0 || wrank * threads_ >= definitions_.location_count) return -1;
+  return static_cast<Location>(wrank * threads_);
+}
+
+bool Clog2Decoder::read(Event& e) {
+  Record r;
+  for (;;) {
+    if (!next_record(r)) return false;
+    if (r.type == kBareEvt || r.type == kCargoEvt || r.type == kMsgEvt || r.type == kCollEvt) break;
+  }
+  e.time = r.time;
+  e.loc = own_location(r);
+  e.sendptr = 0;
+  e.tag = 0;
+  e.com = -1;
+  e.len = 0;
+  e.peer = -1;
+  e.region = 0;
+  e.flags = 0;
+  e.data1 = Value();
+  e.data2 = Value();
+  switch (r.type) {
+    case kBareEvt:
+    case kCargoEvt: {
+      auto it = event_types_.find(i32(r, 0));
+      if (it == event_types_.end()) fail_at(r.offset, "event type unknown to the first pass (file changed?)");
+      e.kind = it->second.kind;
+      e.type = it->second.type;
+      e.region = it->second.region;
+      if (r.type == kCargoEvt && e.kind == EventKind::Other) {
+        std::size_t n = kCargoSize;
+        while (n > 0 && r.body[cargo_evt::bytes + n - 1] == 0) --n;  // the unused tail
+        e.data1 = Value::of_string(definitions_.strings.intern(
+            std::string_view(reinterpret_cast<const char*>(r.body + cargo_evt::bytes), n)));
+      }
+      break;
+    }
+    case kMsgEvt: {
+      const std::int32_t etype = i32(r, msg_evt::etype);
+      e.kind = etype == kSendMsg ? EventKind::Send : EventKind::Recv;
+      e.type = etype == kSendMsg ? kSendType : kRecvType;
+      e.peer = peer_location(i32(r, msg_evt::icomm), i32(r, msg_evt::rank));
+      if (e.peer < 0) e.flags |= kUnresolvedReference;
+      e.tag = i32(r, msg_evt::tag);
+      e.com = r.icomm;
+      e.len = static_cast<std::uint64_t>(std::max(0, i32(r, msg_evt::size)));
+      break;
+    }
+    case kCollEvt: {
+      auto it = collective_types_.find(i32(r, coll_evt::etype));
+      if (it == collective_types_.end()) fail_at(r.offset, "event type unknown to the first pass (file changed?)");
+      e.kind = EventKind::Other;
+      e.type = it->second.type;
+      const Location root = peer_location(r.icomm, i32(r, coll_evt::root));
+      e.data1 = Value::of_int(root);
+      e.data2 = Value::of_int(i32(r, coll_evt::size));
+      break;
+    }
+  }
+  return true;
+}
+
+void Clog2Decoder::seek(const DecoderPosition& position) {
+  if (position.words.size() != 1 || position.words[0] < kPreambleSize || position.words[0] > data_end_)
+    throw EarlError(path_ + ": invalid decoder position");
+  offset_ = position.words[0];
+}
+
+double Clog2Decoder::progress() const {
+  return data_end_ <= kPreambleSize ? 1.0 : double(offset_ - kPreambleSize) / double(data_end_ - kPreambleSize);
+}
+
+}  // namespace earl

@@ -1,0 +1,326 @@
+"""The CLOG2 mapping (MPE's binary logs; docs/api-contract.md, "CLOG2"). Files come from
+tests/clog2_files.py, a CLOG2 writer and reader in plain Python written from the layout
+MPE's headers publish, so every expected event below is worked out from what the test
+wrote, not from EARL's output; EARL's own writer is checked against EARL's ALOG reading
+of the same generated program and against the Python reader."""
+import random
+import struct
+
+import pytest
+
+import earl
+from clog2_files import (BAREEVT, CARGOEVT, COLLEVT, COMM_INTRA_CREATE, CONSTDEF, ENDBLOCK,
+                         ENDLOG, MSGEVT, RECV, SEND, SRCLOC, STATEDEF, TIMESHIFT, Clog2Builder,
+                         cstr, read_clog2, record_size)
+
+
+def events(tr):
+    return [tr.event(p) for p in range(1, len(tr) + 1)]
+
+
+def every_kind(big, block_size=256):
+    """Three ranks; communicator 5 holds world ranks 2 and 0 as its ranks 0 and 1; the
+    state definition comes last, as MPE writes MPI's states at finalize."""
+    b = Clog2Builder(big=big, block_size=block_size, world_size=3)
+    b.world(3)
+    b.comm(0.5, COMM_INTRA_CREATE, 5, 0, 2)
+    b.comm(0.5, COMM_INTRA_CREATE, 5, 1, 0)
+    b.eventdef(0.6, 5001, "marker")
+    b.add(CONSTDEF, 0.7, etype=-201, value=3, name=b"const")
+    b.add(SRCLOC, 0.7, srcloc=1, line=42, file=b"main.c")
+    b.add(TIMESHIFT, 0.7, 1, shift=0.25)
+    b.bare(1.0, 0, 20)
+    b.msg(1.5, 0, SEND, 1, 7, 64)
+    b.bare(2.0, 0, 21)
+    b.msg(2.5, 1, RECV, 0, 7, 64)
+    b.msg(3.0, 1, SEND, 0, 9, 8, icomm=5)        # header: rank 1 of comm 5 = world 0
+    b.msg(3.5, 0, RECV, 1, 9, 8, icomm=5)        # rank 0 of comm 5 = world 2
+    b.add(CARGOEVT, 4.0, 2, etype=5001, bytes=b"hello")
+    b.bare(4.5, 1, 4242)
+    b.add(COLLEVT, 5.0, 2, etype=77, root=1, size=100)
+    b.add(CARGOEVT, 5.5, 1, etype=20, bytes=b"x")   # cargo on a state's start: still an enter
+    b.bare(6.0, 1, 21)
+    b.state(7.0, 10, 20, 21, "MPI_Send")
+    return b
+
+
+EXPECTED = [
+    {"pos": 1, "loc": 0, "time": 1.0, "type": "enter", "enterptr": 0, "region": "MPI_Send"},
+    {"pos": 2, "loc": 0, "time": 1.5, "type": "send", "enterptr": 1, "dest": 1, "tag": 7, "com": 0, "len": 64},
+    {"pos": 3, "loc": 0, "time": 2.0, "type": "exit", "enterptr": 1, "region": "MPI_Send"},
+    {"pos": 4, "loc": 1, "time": 2.5, "type": "recv", "enterptr": 0, "src": 0, "tag": 7, "com": 0, "len": 64,
+     "sendptr": 2},
+    {"pos": 5, "loc": 0, "time": 3.0, "type": "send", "enterptr": 0, "dest": 2, "tag": 9, "com": 5, "len": 8},
+    {"pos": 6, "loc": 2, "time": 3.5, "type": "recv", "enterptr": 0, "src": 0, "tag": 9, "com": 5, "len": 8,
+     "sendptr": 5},
+    {"pos": 7, "loc": 2, "time": 4.0, "type": "marker", "enterptr": 0, "data1": "hello", "data2": None},
+    {"pos": 8, "loc": 1, "time": 4.5, "type": "event 4242", "enterptr": 0, "data1": None, "data2": None},
+    {"pos": 9, "loc": 2, "time": 5.0, "type": "collective 77", "enterptr": 0, "data1": 1, "data2": 100},
+    {"pos": 10, "loc": 1, "time": 5.5, "type": "enter", "enterptr": 0, "region": "MPI_Send"},
+    {"pos": 11, "loc": 1, "time": 6.0, "type": "exit", "enterptr": 10, "region": "MPI_Send"},
+]
+
+
+@pytest.mark.parametrize("big", [True, False], ids=["big-endian", "little-endian"])
+def test_every_record_kind_in_both_byte_orders(EventTrace, tmp_path, big):
+    path = every_kind(big).write(tmp_path / "t.clog2")
+    tr = EventTrace(path)
+    assert tr.format() == "clog2"
+    assert events(tr) == EXPECTED
+    assert tr.types() == ["enter", "exit", "send", "recv", "marker", "event 4242", "collective 77"]
+    assert tr.regions() == ["MPI_Send"]
+    assert tr.nrlocs() == 3
+
+
+def test_detected_by_content_and_named_clog2(EventTrace, tmp_path):
+    path = every_kind(True).write(tmp_path / "no_ending.bin")
+    assert EventTrace(path).format() == "clog2"
+    assert EventTrace(path, format="clog2").format() == "clog2"
+
+
+def test_threads_are_locations_of_their_process(EventTrace, tmp_path):
+    b = Clog2Builder(big=True, world_size=2, threads=2).world(2)
+    b.state(0.1, 300, 600, 601, "work")
+    b.bare(1.0, 1, 600, thread=1)                 # world 1, thread 1 -> location 3
+    b.msg(2.0, 0, SEND, 1, 3, 16, thread=1)       # from location 1 to process 1's location 2
+    b.msg(3.0, 1, RECV, 0, 3, 16)
+    b.bare(4.0, 1, 601, thread=1)
+    tr = EventTrace(b.write(tmp_path / "t.clog2"))
+    assert tr.nrlocs() == 4
+    assert [(e["loc"], e["type"]) for e in events(tr)] == [(3, "enter"), (1, "send"), (2, "recv"), (3, "exit")]
+    assert tr.event(2)["dest"] == 2 and tr.event(3)["src"] == 0 and tr.event(3)["sendptr"] == 2
+
+
+def test_without_communicator_records_ranks_are_world_ranks(EventTrace, tmp_path):
+    b = Clog2Builder(big=False, world_size=2)
+    b.msg(1.0, 1, SEND, 0, 1, 4)
+    b.msg(2.0, 0, RECV, 1, 1, 4)
+    tr = EventTrace(b.write(tmp_path / "t.clog2"))
+    assert [(e["loc"], e["type"]) for e in events(tr)] == [(1, "send"), (0, "recv")]
+    assert tr.event(2)["sendptr"] == 1
+
+
+def test_random_access_equals_the_scan(EventTrace, tmp_path):
+    rng = random.Random(5)
+    b = Clog2Builder(big=True, block_size=512, world_size=4).world(4)
+    b.state(0.0, 300, 600, 601, "A")
+    b.eventdef(0.0, 5000, "tick")
+    depth = [0] * 4
+    t = 1.0
+    for _ in range(3000):
+        t += rng.random()
+        r = rng.randrange(4)
+        what = rng.random()
+        if what < 0.4 and depth[r] < 5:
+            b.bare(t, r, 600)
+            depth[r] += 1
+        elif what < 0.8 and depth[r]:
+            b.bare(t, r, 601)
+            depth[r] -= 1
+        elif what < 0.9:
+            b.add(CARGOEVT, t, r, etype=5000, bytes=str(rng.randrange(99)).encode())
+        else:
+            b.msg(t, r, SEND, rng.randrange(4), 1, 10)
+    path = b.write(tmp_path / "t.clog2")
+    scan = []
+    tr = EventTrace(path, bdist=50, hsize=10)
+    while tr.next():
+        scan.append(tr.event())
+    assert len(scan) == len(tr) > 2000
+    jumper = EventTrace(path, bdist=50, hsize=10)
+    for p in rng.sample(range(1, len(scan) + 1), 400):
+        assert jumper.event(p) == scan[p - 1]
+
+
+# ------------------------------------------------------------------ EARL's writer
+SHAPES = [
+    dict(locations=2, events=300, seed=1),
+    dict(locations=3, events=500, seed=2, pattern="neighbors"),
+    dict(locations=4, events=800, seed=4, permute_ranks=True, in_flight=4),
+    dict(locations=5, events=1500, seed=7, collectives="bcast,reduce,gather,alltoall"),
+]
+
+
+def generated(tmp_path, fmt, shape):
+    from earl.generate import generate
+    path = str(tmp_path / f"g.{fmt}")
+    generate(path, format=fmt, truth_path=str(tmp_path / f"g.{fmt}.truth.json"), **shape)
+    return path
+
+
+def without_com(ev):
+    return {k: v for k, v in ev.items() if k != "com"}
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=[f"shape{i}" for i in range(len(SHAPES))])
+def test_written_file_reads_back_as_the_alog_of_the_same_program(EventTrace, tmp_path, shape):
+    """ALOG has no communicators (com -1); CLOG2 writes MPI_COMM_WORLD (com 0)."""
+    clog = EventTrace(generated(tmp_path, "clog2", shape))
+    alog = EventTrace(generated(tmp_path, "alog", shape))
+    assert len(clog) == len(alog) > 0
+    assert clog.nrlocs() == alog.nrlocs() and clog.regions() == alog.regions()
+    a, c = events(alog), events(clog)
+    assert [without_com(e) for e in c] == [without_com(e) for e in a]
+    assert {e["com"] for e in c if e["type"] in ("send", "recv")} <= {0}
+
+
+@pytest.mark.parametrize("shape", SHAPES[:3], ids=[f"shape{i}" for i in range(3)])
+def test_python_reader_parses_earls_written_file(EventTrace, tmp_path, shape):
+    """The writer's bytes, read by tests/clog2_files.py: MPE's merged layout (big-endian,
+    blocks, world communicator, state definitions), and the events of EARL's ALOG reading
+    of the same program."""
+    path = generated(tmp_path, "clog2", shape)
+    version, values, records, table = read_clog2(path)
+    assert version.startswith("CLOG-02.") and values["is_big_endian="] == ["TRUE "]
+    assert values["max_comm_world_size="] == [str(shape["locations"])]
+    assert [(lid, kind) for _, _, _, lid, kind in table] == [(0, 1)]
+    assert records[-1][5] == ENDLOG
+    block = int(values["block_size="][0])
+    for off, time, icomm, rank, thread, rectype, body in records:
+        assert (off - 1024) // block == (off + record_size(rectype) - 1 - 1024) // block
+    states = {}
+    for r in records:
+        if r[5] == STATEDEF:
+            states[r[6]["start"]] = ("enter", cstr(r[6]["name"]))
+            states[r[6]["final"]] = ("exit", cstr(r[6]["name"]))
+    world = {r[6]["rank"]: r[6]["wrank"] for r in records if r[5] == 9 and r[6]["icomm"] == 0}
+    assert world == {r: r for r in range(shape["locations"])}
+    mine = []
+    for off, time, icomm, rank, thread, rectype, body in records:
+        if rectype == BAREEVT:
+            kind, region = states[body["etype"]]
+            mine.append((rank, time, kind, region))
+        elif rectype == MSGEVT:
+            kind = {SEND: "send", RECV: "recv"}[body["etype"]]
+            mine.append((rank, time, kind, world[body["rank"]], body["tag"], body["size"]))
+        else:
+            assert rectype in (ENDBLOCK, ENDLOG, STATEDEF, 9)
+    alog = EventTrace(generated(tmp_path, "alog", shape))
+    theirs = []
+    for e in events(alog):
+        if e["type"] in ("enter", "exit"):
+            theirs.append((e["loc"], e["time"], e["type"], e["region"]))
+        else:
+            peer = e["dest"] if e["type"] == "send" else e["src"]
+            theirs.append((e["loc"], e["time"], e["type"], peer, e["tag"], e["len"]))
+    assert mine == theirs
+
+
+def test_convert_counts_what_clog2_cannot_hold(tmp_path):
+    from earl.generate import generate
+    src = str(tmp_path / "t.alog")
+    generate(src, locations=2, events=400, seed=3, threads=2, truth_path=str(tmp_path / "t.json"))
+    out = tmp_path / "t.clog2"
+    from earl.convert import convert
+    summary = convert(src, str(out), format="clog2")
+    left_out = list(summary["refused"]) + list(summary["dropped"])
+    assert any("fork" in reason for reason in left_out), summary
+    assert summary["events_written"] < summary["events_read"]
+    assert earl.EventTrace(str(out)).format() == "clog2"
+
+
+# ------------------------------------------------------------------ damaged files
+def damaged(tmp_path, data, name="bad.clog2"):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+def error_of(EventTrace, path, **kw):
+    with pytest.raises(earl.EarlError) as caught:
+        tr = EventTrace(path, format="clog2", **kw)
+        events(tr)
+    return str(caught.value)
+
+
+def test_cut_short_files_name_file_and_offset(EventTrace, tmp_path):
+    data = every_kind(True).bytes()
+    for cut in (1500, 1024 + 256 + 30, len(data) - 50, 600):
+        message = error_of(EventTrace, damaged(tmp_path, data[:cut], f"cut{cut}.clog2"))
+        assert f"cut{cut}.clog2" in message
+        assert "preamble" in message or "byte" in message or "outside the file" in message
+
+
+def test_cut_block_names_its_record(EventTrace, tmp_path):
+    b = every_kind(True)
+    data = b.bytes()
+    path = damaged(tmp_path, data[:1024 + 256 + 100], "cut.clog2")
+    # without the communicator table the preamble's offset is wrong: say so; with it
+    # pointing at the end, the cut block is what is named
+    assert "outside the file" in error_of(EventTrace, path)
+    short = b.preamble(1024 + 256 + 100) + data[1024:1024 + 256 + 100]
+    message = error_of(EventTrace, damaged(tmp_path, short, "short.clog2"))
+    assert "cut short" in message and "byte 1" in message
+
+
+def test_bad_record_type_names_its_offset(EventTrace, tmp_path):
+    data = bytearray(every_kind(True).bytes())
+    off = 1024 + 3 * record_size(9)   # the fourth record, a communicator record
+    struct.pack_into(">i", data, off + 20, 99)
+    message = error_of(EventTrace, damaged(tmp_path, bytes(data)))
+    assert f"byte {off}" in message and "unknown record type 99" in message
+
+
+def test_absurd_preamble_values(EventTrace, tmp_path):
+    b = every_kind(True)
+    for override, words in [({"block_size=": ["0"]}, "block size"),
+                            ({"block_size=": ["99999999999"]}, "block size"),
+                            ({"max_comm_world_size=": ["2000000000"]}, "max_comm_world_size"),
+                            ({"max_thread_count=": ["-3"]}, "max_thread_count"),
+                            ({"block_size=": ["12ab"]}, "not a number"),
+                            ({"commtable_fptr=": ["0", "1073741824", "99999999"]}, "outside the file")]:
+        message = error_of(EventTrace, damaged(tmp_path, b.bytes(**override)))
+        assert words in message and "bad.clog2" in message
+
+
+def test_wrong_preamble(EventTrace, tmp_path):
+    b = every_kind(True)
+    b.version = "CLOG-01.00"
+    path = damaged(tmp_path, b.bytes())
+    assert "CLOG-02" in error_of(EventTrace, path)
+    with pytest.raises(earl.EarlError):
+        EventTrace(path)           # not detected as any format
+    assert "CLOG-02" in error_of(EventTrace, damaged(tmp_path, b"\0" * 2000, "zeros.clog2"))
+
+
+def test_missing_end_of_log(EventTrace, tmp_path):
+    b = every_kind(True)
+    data = bytearray(b.bytes())
+    _, _, records, _ = read_clog2(damaged(tmp_path, bytes(data), "good.clog2"))
+    endlog = records[-1][0]
+    struct.pack_into(">i", data, endlog + 20, ENDBLOCK)
+    assert "end-of-log" in error_of(EventTrace, damaged(tmp_path, bytes(data)))
+
+
+def test_records_the_header_cannot_explain(EventTrace, tmp_path):
+    for build, words in [
+        (lambda b: b.msg(9.0, 0, -5, 1, 0, 0), "neither send"),
+        (lambda b: b.bare(9.0, 0, 20, thread=4), "thread 4"),
+        (lambda b: b.bare(9.0, 1, 20, icomm=8), "communicator 8"),
+        (lambda b: b.comm(9.0, COMM_INTRA_CREATE, 6, 0, 1 << 30), "world rank"),
+    ]:
+        b = every_kind(False)
+        build(b)
+        message = error_of(EventTrace, damaged(tmp_path, b.bytes()))
+        assert words in message and "byte" in message
+
+
+def test_undefined_peer_is_flagged_not_fatal(EventTrace, tmp_path):
+    b = Clog2Builder(world_size=2).world(2)
+    b.msg(1.0, 0, SEND, 1, 0, 1, peer_icomm=44)
+    tr = EventTrace(b.write(tmp_path / "t.clog2"))
+    assert tr.event(1)["dest"] == -1
+
+
+# ------------------------------------------------------------------ other languages
+def test_lua_and_tcl_open_one(tmp_path):
+    path = every_kind(True).write(tmp_path / "t.clog2")
+    lua = pytest.importorskip("earl.lua").runtime()
+    lua.globals().path = path
+    assert lua.execute("local t = EventTrace{file=path, format='clog2'}; return t:nrlocs()") == 3
+    from test_tcl_common import LIBRARY, interp
+    if LIBRARY is None:
+        pytest.skip("no Tcl extension")
+    tcl = interp()
+    tcl.tk.call("set", "path", path)
+    assert tcl.eval("EventTrace e -file $path -format clog2; set n [e nrlocs]; rename e {}; set n") == "3"
