@@ -52,13 +52,14 @@ class Clog2Builder:
         self.records = []   # (time, icomm, rank, thread, rectype, body dict)
         self.commtable = [(0, 1)]  # (local id, kind): MPI_COMM_WORLD, an intracommunicator
 
-    def add(self, rectype, time, rank=0, icomm=0, thread=0, **fields):
+    def add(self, rectype, time, h_rank=0, h_icomm=0, h_thread=0, /, **fields):
+        """A record with header rank, icomm, thread and the body's `fields` (others 0)."""
         body = {name: 0 for name in BODIES[rectype][1]}
         for name in ("color", "name", "format", "bytes", "file", "uname"):
             if name in body:
                 body[name] = b""
         body.update(fields)
-        self.records.append((time, icomm, rank, thread, rectype, body))
+        self.records.append((time, h_icomm, h_rank, h_thread, rectype, body))
         return self
 
     # Shorthands for the record kinds.
