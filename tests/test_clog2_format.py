@@ -140,6 +140,7 @@ SHAPES = [
     dict(locations=3, events=500, seed=2, pattern="neighbors"),
     dict(locations=4, events=800, seed=4, permute_ranks=True, in_flight=4),
     dict(locations=5, events=1500, seed=7, collectives="bcast,reduce,gather,alltoall"),
+    dict(locations=6, events=12000, seed=9),  # several 64 KiB blocks
 ]
 
 
@@ -166,7 +167,7 @@ def test_written_file_reads_back_as_the_alog_of_the_same_program(EventTrace, tmp
     assert {e["com"] for e in c if e["type"] in ("send", "recv")} <= {0}
 
 
-@pytest.mark.parametrize("shape", SHAPES[:3], ids=[f"shape{i}" for i in range(3)])
+@pytest.mark.parametrize("shape", SHAPES, ids=[f"shape{i}" for i in range(len(SHAPES))])
 def test_python_reader_parses_earls_written_file(EventTrace, tmp_path, shape):
     """The writer's bytes, read by tests/clog2_files.py: MPE's merged layout (big-endian,
     blocks, world communicator, state definitions), and the events of EARL's ALOG reading
@@ -177,6 +178,7 @@ def test_python_reader_parses_earls_written_file(EventTrace, tmp_path, shape):
     assert values["max_comm_world_size="] == [str(shape["locations"])]
     assert [(lid, kind) for _, _, _, lid, kind in table] == [(0, 1)]
     assert records[-1][5] == ENDLOG
+    assert sum(r[5] == ENDBLOCK for r in records) == (len(shape_blocks := {(r[0] - 1024) // int(values["block_size="][0]) for r in records}) - 1)
     block = int(values["block_size="][0])
     for off, time, icomm, rank, thread, rectype, body in records:
         assert (off - 1024) // block == (off + record_size(rectype) - 1 - 1024) // block

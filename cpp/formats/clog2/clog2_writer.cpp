@@ -62,7 +62,8 @@ void Clog2Writer::flush_block() {
 void Clog2Writer::record(double time, std::int32_t rank, std::int32_t thread, std::int32_t type,
                          const unsigned char* body) {
   const std::size_t size = kHeaderSize + kBodySize[type];
-  if (type != kEndLog && used_ + size + kHeaderSize > block_.size()) {
+  // Every record leaves room for the end-of-block or end-of-log record after it.
+  if (type != kEndLog && type != kEndBlock && used_ + size + kHeaderSize > block_.size()) {
     record(last_time_, 0, 0, kEndBlock, nullptr);  // MPE stamps it with the last record's time
     flush_block();
   }
