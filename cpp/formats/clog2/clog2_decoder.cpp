@@ -215,16 +215,21 @@ void Clog2Decoder::scan_definitions() {
   }
   for (const auto& [etype, coll] : used) event_type(etype, coll);
   // Communicators as location groups: rank r of com c is the master thread of its world rank.
-  std::unordered_map<std::int32_t, std::int32_t> sizes;
+  // A communicator's size is its largest rank + 1; MPE writes one record per member, so a
+  // group is kept only where most ranks are defined (a hostile file of a few records with
+  // huge ranks would otherwise cost memory for members no record names).
+  std::unordered_map<std::int32_t, std::int32_t> sizes, defined;
   for (const auto& [key, wrank] : world_ranks_) {
     const std::int32_t icomm = static_cast<std::int32_t>(key >> 32), rank = static_cast<std::int32_t>(key);
     sizes[icomm] = std::max(sizes[icomm], rank + 1);
+    ++defined[icomm];
   }
   for (const auto& [icomm, size] : sizes) {
     if (size > definitions_.location_count)
       throw EarlError("'" + path_ + "': communicator " + std::to_string(icomm) + " has rank " +
                       std::to_string(size - 1) + ", beyond the " + std::to_string(definitions_.location_count) +
                       " locations");
+    if (size > 2 * defined[icomm] + 16) continue;
     std::vector<Location> members(static_cast<std::size_t>(size), -1);
     for (std::int32_t rank = 0; rank < size; ++rank) {
       auto it = world_ranks_.find(comm_key(icomm, rank));
