@@ -328,3 +328,48 @@ def test_lua_and_tcl_open_one(tmp_path):
     tcl = interp()
     tcl.tk.call("set", "path", path)
     assert tcl.eval("EventTrace e -file $path -format clog2; set n [e nrlocs]; rename e {}; set n") == "3"
+
+
+# ------------------------------------------------------------------ a file MPE wrote
+def test_a_file_mpe_wrote_reads_as_mpes_own_printer_shows_it(EventTrace, tmp_path):
+    """tests/clog2_mpe/README.md says how the file was made; the expected events are parsed
+    from MPE's clog2_print output beside it."""
+    import gzip
+    import re
+    from pathlib import Path
+    here = Path(__file__).parent / "clog2_mpe"
+    path = tmp_path / "serial.clog2"
+    path.write_bytes(gzip.decompress((here / "serial.clog2.gz").read_bytes()))
+    states, names, expected = {}, {}, []
+    for line in (here / "serial.clog2_print.txt").read_text().splitlines():
+        fields = dict(re.findall(r"(\w+)=(\S*)", line))
+        kind = fields.get("type")
+        if kind == "sdef":
+            states[fields["s_et"]] = ("enter", fields["name"])
+            states[fields["e_et"]] = ("exit", fields["name"])
+        elif kind == "edef":
+            names[fields["et"]] = fields["name"]
+    for line in (here / "serial.clog2_print.txt").read_text().splitlines():
+        fields = dict(re.findall(r"(\w+)=(\S*)", line))
+        kind, ts = fields.get("type"), fields.get("ts")
+        if kind == "bare":
+            expected.append((float(ts), *states[fields["et"]]))
+        elif kind == "cago":
+            expected.append((float(ts), names[fields["et"]], None))
+        elif kind == "msg":
+            expected.append((float(ts), fields["et"], int(fields["tag"]), int(fields["sz"])))
+    tr = EventTrace(str(path))
+    assert tr.format() == "clog2" and tr.nrlocs() == 1
+    got = []
+    for e in events(tr):
+        t = pytest.approx(e["time"], abs=5e-7)   # clog2_print shows 6 decimals
+        if e["type"] in ("enter", "exit"):
+            got.append((t, e["type"], e["region"]))
+        elif e["type"] in ("send", "recv"):
+            got.append((t, e["type"], e["tag"], e["len"]))
+            assert (e.get("dest"), e.get("src")) in ((0, None), (None, 0))
+        else:
+            got.append((t, e["type"], None))
+    assert expected == got
+    # MPE_Log_pack's 's': a 2-byte big-endian length, then the characters
+    assert tr.event(4)["data1"] == "\x00\x05hello"
