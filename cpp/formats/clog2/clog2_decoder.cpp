@@ -344,7 +344,8 @@ void Clog2Decoder::seek(const DecoderPosition& position) {
 }
 
 double Clog2Decoder::progress() const {
-  return data_end_ <= kPreambleSize ? 1.0 : double(offset_ - kPreambleSize) / double(data_end_ - kPreambleSize);
+  if (data_end_ <= kPreambleSize) return 1.0;
+  return std::min(1.0, double(offset_ - kPreambleSize) / double(data_end_ - kPreambleSize));
 }
 
 }  // namespace earl
