@@ -3,6 +3,7 @@ tests/clog2_files.py, a CLOG2 writer and reader in plain Python written from the
 MPE's headers publish, so every expected event below is worked out from what the test
 wrote, not from EARL's output; EARL's own writer is checked against EARL's ALOG reading
 of the same generated program and against the Python reader."""
+import os
 import random
 import struct
 
@@ -230,9 +231,10 @@ def damaged(tmp_path, data, name="bad.clog2"):
     return str(path)
 
 
-def error_of(EventTrace, path, **kw):
+def error_of(EventTrace, path, strict=True, **kw):
+    """The error reading `path` gives (strict: damage after the first block too)."""
     with pytest.raises(earl.EarlError) as caught:
-        tr = EventTrace(path, format="clog2", **kw)
+        tr = EventTrace(path, format="clog2", strict=strict, **kw)
         events(tr)
     return str(caught.value)
 
@@ -314,6 +316,189 @@ def test_undefined_peer_is_flagged_not_fatal(EventTrace, tmp_path):
     b.msg(1.0, 0, SEND, 1, 0, 1, peer_icomm=44)
     tr = EventTrace(b.write(tmp_path / "t.clog2"))
     assert tr.event(1)["dest"] == -1
+
+
+# ------------------------------------------------------------------ the persisted index
+@pytest.fixture
+def index_dir(tmp_path, monkeypatch):
+    directory = tmp_path / "indexes"
+    monkeypatch.setenv("EARL_INDEX_DIR", str(directory))
+    monkeypatch.setenv("EARL_INDEX_MIN_BYTES", "0")
+    monkeypatch.delenv("EARL_INDEX", raising=False)
+    return directory
+
+
+def test_a_second_open_restores_the_definitions_from_the_index(EventTrace, tmp_path, index_dir):
+    """The index identifies a trace by size, modification time and its first and last
+    16 KiB: a state's name changed in the middle of the file with the time set back goes
+    unseen, so a second open that still shows the old name took the definitions from the
+    index, not from a pass over the file."""
+    b = Clog2Builder(block_size=4096, world_size=2).world(2)
+    for i in range(1200):
+        b.bare(1.0 + i, i % 2, 600 if i % 4 < 2 else 601)
+    b.state(1300.0, 300, 600, 601, "AAAAAAAA")
+    for i in range(1200):
+        b.bare(1400.0 + i, i % 2, 600 if i % 4 < 2 else 601)
+    path = tmp_path / "t.clog2"
+    b.write(path)
+    data = path.read_bytes()
+    at = data.index(b"AAAAAAAA")
+    assert 16 * 1024 < at < len(data) - 16 * 1024
+    first = EventTrace(str(path), bdist=100)
+    assert first.index_info()["state"] == "built"
+    expected = events(first)
+    assert first.regions() == ["AAAAAAAA"] and len(expected) == 2400
+    first.close()
+    stat = path.stat()
+    path.write_bytes(data[:at] + b"BBBBBBBB" + data[at + 8:])
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    again = EventTrace(str(path), bdist=100)
+    assert again.index_info() == {"path": again.index_info()["path"], "state": "loaded", "note": ""}
+    assert again.regions() == ["AAAAAAAA"]
+    rng = random.Random(5)
+    for pos in [rng.randint(1, 2400) for _ in range(100)]:
+        assert again.event(pos) == expected[pos - 1]
+    assert list(again) == expected
+    assert EventTrace(str(path), index=False).regions() == ["BBBBBBBB"]
+    # A visible change (the modification time): the index is not used, the file is read.
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    changed = EventTrace(str(path), bdist=100)
+    assert changed.index_info()["state"] == "rebuilt"
+    assert "was modified" in changed.index_info()["note"]
+    assert changed.regions() == ["BBBBBBBB"]
+    assert [e.get("region") for e in events(changed)] == ["BBBBBBBB"] * 2400
+
+
+def test_a_damaged_trace_keeps_no_index(EventTrace, tmp_path, index_dir):
+    b = ping_pong()
+    data = b.bytes()
+    path = damaged(tmp_path, data[:1024 + 3 * 512 + 100], "cut.clog2")
+    tr = EventTrace(path)
+    assert tr.problems()["damaged"]["count"] == 1
+    assert tr.index_info()["state"] == "off" or "damaged" in tr.index_info()["note"]
+    assert not index_dir.exists() or not list(index_dir.iterdir())
+
+
+# ------------------------------------------------------------------ read up to the damage
+def ping_pong(cycles=40, block_size=512):
+    """Two ranks, the state defined first (as a program's MPE_Describe_state does), then
+    `cycles` of enter, send / receive, exit: many blocks of `block_size` bytes."""
+    b = Clog2Builder(block_size=block_size, world_size=2).world(2)
+    b.state(0.1, 300, 600, 601, "Exchange")
+    t = 1.0
+    for _ in range(cycles):
+        b.bare(t, 0, 600).bare(t + 0.1, 1, 600)
+        b.msg(t + 0.2, 0, SEND, 1, 3, 16).msg(t + 0.3, 1, RECV, 0, 3, 16)
+        b.bare(t + 0.4, 0, 601).bare(t + 0.5, 1, 601)
+        t += 1.0
+    return b
+
+
+def expected_before(records, stop):
+    """(time, loc, type, region) of the event records wholly before byte `stop`, worked out
+    from the records the Python reader parsed (state 600/601 of "Exchange")."""
+    out = []
+    for offset, time, icomm, rank, thread, rectype, body in records:
+        if offset + record_size(rectype) > stop or rectype not in (BAREEVT, MSGEVT):
+            continue
+        if rectype == BAREEVT:
+            out.append((time, rank, "enter" if body["etype"] == 600 else "exit", "Exchange"))
+        else:
+            out.append((time, rank, "send" if body["etype"] == SEND else "recv", None))
+    return out
+
+
+def got_events(tr):
+    return [(e["time"], e["loc"], e["type"], e.get("region")) for e in events(tr)]
+
+
+def damage_of(tr):
+    [entry] = tr.problems()["damaged"]["locations"]
+    assert (entry["loc"], entry["announced"]) == (-1, 0)
+    return entry
+
+
+def test_a_file_cut_short_is_read_up_to_the_cut(EventTrace, tmp_path):
+    b = ping_pong()
+    good = b.write(tmp_path / "good.clog2")
+    _, _, records, _ = read_clog2(good)
+    data = open(good, "rb").read()
+    cut = 1024 + 3 * 512 + 100            # inside the fourth block
+    path = damaged(tmp_path, data[:cut], "cut.clog2")
+    first_lost = min(r[0] for r in records if r[0] + record_size(r[5]) > cut)
+    expected = expected_before(records, cut)
+    assert 20 < len(expected) < 6 * 40
+    tr = EventTrace(path)
+    assert got_events(tr) == expected
+    entry = damage_of(tr)
+    assert entry["record"] == len(expected) + 1
+    assert entry["message"].startswith(f"'{path}', record at byte {first_lost}: ")
+    assert "cut short" in entry["message"]
+    assert entry["message"].endswith(f"; the {len(expected)} event records before it were read, "
+                                     f"the file's bytes {first_lost} to {cut} were not")
+    # random access within what was read
+    for pos in random.Random(2).sample(range(1, len(tr) + 1), 20):
+        assert got_events(tr)[pos - 1] == (tr.event(pos)["time"], tr.event(pos)["loc"], tr.event(pos)["type"],
+                                           tr.event(pos).get("region"))
+    # strict: the preamble's communicator table lies beyond the cut, and that is the error
+    assert "outside the file" in error_of(EventTrace, path)
+
+
+@pytest.mark.parametrize("big", [True, False], ids=["big-endian", "little-endian"])
+def test_a_corrupted_record_mid_way_ends_the_trace_there(EventTrace, tmp_path, big):
+    b = ping_pong()
+    b.big = big
+    good = b.write(tmp_path / "good.clog2")
+    _, _, records, _ = read_clog2(good)
+    data = bytearray(open(good, "rb").read())
+    bad = next(r for r in records if r[0] > 1024 + 2 * 512 and r[5] == MSGEVT)[0]
+    struct.pack_into((">" if big else "<") + "i", data, bad + 20, 99)
+    path = damaged(tmp_path, bytes(data))
+    expected = expected_before(records, bad)
+    table_at = len(data) - (4 + 40)       # the blocks end where the communicator table starts
+    tr = EventTrace(path)
+    assert got_events(tr) == expected
+    entry = damage_of(tr)
+    problem = f"'{path}', record at byte {bad}: unknown record type 99"
+    assert entry == {"loc": -1, "record": len(expected) + 1, "announced": 0,
+                     "message": f"{problem}; the {len(expected)} event records before it were read, "
+                                f"the file's bytes {bad} to {table_at} were not"}
+    assert error_of(EventTrace, path) == problem
+    assert "damaged" not in EventTrace(good).problems()
+
+
+def test_definitions_after_the_damage_are_not_used(EventTrace, tmp_path):
+    """every_kind() defines its state last: damage before that definition leaves the
+    state's events as events of their own etype."""
+    b = every_kind(True, block_size=256)
+    good = b.write(tmp_path / "good.clog2")
+    _, _, records, _ = read_clog2(good)
+    data = bytearray(open(good, "rb").read())
+    bad = next(r for r in records if r[0] >= 1024 + 256 and r[5] == BAREEVT and r[6]["etype"] == 4242)[0]
+    struct.pack_into(">i", data, bad + 20, -7)
+    tr = EventTrace(damaged(tmp_path, bytes(data)))
+    got = [(e["time"], e["type"]) for e in events(tr)]
+    assert got == [(1.0, "event 20"), (1.5, "send"), (2.0, "event 21"), (2.5, "recv"), (3.0, "send"),
+                   (3.5, "recv"), (4.0, "marker")]
+    assert "unknown record type -7" in damage_of(tr)["message"]
+
+
+def test_damage_in_the_preamble_or_first_block_stays_an_error(EventTrace, tmp_path):
+    good = ping_pong().write(tmp_path / "good.clog2")
+    _, _, records, _ = read_clog2(good)
+    data = bytearray(open(good, "rb").read())
+    first = bytearray(data)
+    struct.pack_into(">i", first, records[4][0] + 20, 99)   # in the first block
+    for path in (damaged(tmp_path, bytes(first), "first.clog2"),
+                 damaged(tmp_path, b"CLOG-01.00" + bytes(data[10:]), "preamble.clog2")):
+        assert error_of(EventTrace, path, strict=False) == error_of(EventTrace, path)
+    # cut in the first block: strict names the missing communicator table, the lenient
+    # reading the cut record
+    short = damaged(tmp_path, bytes(data[:1024 + 300]), "short.clog2")
+    assert "outside the file" in error_of(EventTrace, short)
+    lost = next(r[0] for r in records if r[0] + record_size(r[5]) > 1024 + 300)
+    assert f"short.clog2', record at byte {lost}: record header cut short" in \
+        error_of(EventTrace, short, strict=False)
 
 
 # ------------------------------------------------------------------ other languages

@@ -42,7 +42,8 @@ const char* record_name(std::int32_t type) {
 
 }  // namespace
 
-Clog2Decoder::Clog2Decoder(const std::string& path, const ReadOptions&) : path_(path) {
+Clog2Decoder::Clog2Decoder(const std::string& path, const ReadOptions& options)
+    : path_(path), strict_(options.strict) {
   refuse_special_file(path_);
   fd_ = ::open(path_.c_str(), O_RDONLY | O_NONBLOCK);
   if (fd_ < 0) throw EarlError(path_ + ": cannot open: " + std::strerror(errno));
@@ -59,13 +60,21 @@ Clog2Decoder::Clog2Decoder(const std::string& path, const ReadOptions&) : path_(
     threads_ = preamble_.thread_count;
     data_end_ = file_size_;
     if (preamble_.commtable_offset != 0) {
-      if (preamble_.commtable_offset < kPreambleSize || preamble_.commtable_offset > file_size_)
-        throw EarlError("'" + path_ + "': the communicator table's offset " +
-                        std::to_string(preamble_.commtable_offset) + " lies outside the file (" +
-                        std::to_string(file_size_) + " bytes; cut short?)");
-      data_end_ = preamble_.commtable_offset;
+      const std::string outside = "'" + path_ + "': the communicator table's offset " +
+                                  std::to_string(preamble_.commtable_offset) + " lies outside the file (" +
+                                  std::to_string(file_size_) + " bytes; cut short?)";
+      if (preamble_.commtable_offset < kPreambleSize) throw EarlError(outside);
+      if (preamble_.commtable_offset <= file_size_) {
+        data_end_ = preamble_.commtable_offset;
+      } else if (strict_) {
+        throw EarlError(outside);
+      } else {
+        table_cut_ = outside;  // the blocks are read as far as the file holds them
+      }
     }
-    scan_definitions();
+    if (preamble_.world_size * threads_ > kMaxLocations)
+      throw EarlError("'" + path_ + "': preamble declares " + std::to_string(preamble_.world_size) + " x " +
+                      std::to_string(threads_) + " locations, more than EARL reads");
   } catch (...) {
     ::close(fd_);
     throw;
@@ -74,6 +83,11 @@ Clog2Decoder::Clog2Decoder(const std::string& path, const ReadOptions&) : path_(
 
 Clog2Decoder::~Clog2Decoder() {
   if (fd_ >= 0) ::close(fd_);
+}
+
+const Definitions& Clog2Decoder::definitions() const {
+  ensure_scanned();
+  return definitions_;
 }
 
 void Clog2Decoder::fail_at(std::uint64_t offset, const std::string& problem) const {
@@ -100,6 +114,7 @@ void Clog2Decoder::load_block(std::uint64_t start) {
 }
 
 bool Clog2Decoder::next_record(Record& record) {
+  if (offset_ >= stop_) return false;  // the damage: nothing from it on
   if (offset_ >= data_end_)
     fail_at(offset_, "the blocks end without an end-of-log record (file cut short?)");
   const std::uint64_t bs = preamble_.block_size;
@@ -149,13 +164,39 @@ void Clog2Decoder::define_communicator(const Record& r) {
   definitions_.ensure_location(static_cast<Location>(std::int64_t(wrank) * threads_ + threads_ - 1));
 }
 
+void Clog2Decoder::ensure_scanned() const {
+  // Every decoder is made by new (the registry's open_reader), never a const object.
+  if (!scanned_) const_cast<Clog2Decoder*>(this)->scan_definitions();
+}
+
+// The pass for definitions, up to the first damaged record: a damaged record after the
+// first block becomes the end of the trace (unless strict), and the pass runs again up to
+// it, so that nothing after the damage (a state definition, a communicator) is used.
 void Clog2Decoder::scan_definitions() {
-  if (preamble_.world_size > 0) {
-    if (preamble_.world_size * threads_ > kMaxLocations)
-      throw EarlError("'" + path_ + "': preamble declares " + std::to_string(preamble_.world_size) + " x " +
-                      std::to_string(threads_) + " locations, more than EARL reads");
-    definitions_.ensure_location(static_cast<Location>(preamble_.world_size * threads_ - 1));
+  for (;;) {
+    scan_at_ = kPreambleSize;
+    try {
+      scan_up_to_stop();
+      break;
+    } catch (const EarlError& error) {
+      if (strict_ || scan_at_ < kPreambleSize + preamble_.block_size || scan_at_ >= stop_) throw;
+      stop_ = scan_at_;
+      damage_ = Damage{scan_at_, 0, error.what()};
+    }
   }
+  if (!damage_ && !table_cut_.empty()) damage_ = Damage{data_end_, 0, table_cut_};
+  if (damage_) damage_->events_before = scanned_events_;
+  offset_ = kPreambleSize;
+  scanned_ = true;
+}
+
+void Clog2Decoder::scan_up_to_stop() {
+  definitions_ = Definitions();
+  event_types_.clear();
+  collective_types_.clear();
+  world_ranks_.clear();
+  if (preamble_.world_size > 0)
+    definitions_.ensure_location(static_cast<Location>(preamble_.world_size * threads_ - 1));
   // Definitions and communicators first (they may follow the events that use them), the
   // etypes used without a definition after them, in order of first use.
   std::vector<std::pair<std::int32_t, bool>> used;  // etype, collective
@@ -166,7 +207,9 @@ void Clog2Decoder::scan_definitions() {
   };
   Record r;
   offset_ = kPreambleSize;
-  while (next_record(r)) {
+  for (;;) {
+    scan_at_ = offset_;  // the record about to be read: where a failure is
+    if (!next_record(r)) break;
     switch (r.type) {
       case kStateDef: {
         const std::int32_t start = i32(r, state_def::start), final = i32(r, state_def::final);
@@ -241,9 +284,14 @@ void Clog2Decoder::scan_definitions() {
   }
   // Every record's own location must resolve: a second pass would otherwise fail midway.
   offset_ = kPreambleSize;
-  while (next_record(r))
-    if (r.type >= kBareEvt && r.type <= kCollEvt) definitions_.ensure_location(own_location(r));
-  offset_ = kPreambleSize;
+  scanned_events_ = 0;
+  for (;;) {
+    scan_at_ = offset_;
+    if (!next_record(r)) break;
+    if (r.type < kBareEvt || r.type > kCollEvt) continue;
+    definitions_.ensure_location(own_location(r));
+    ++scanned_events_;
+  }
 }
 
 const Clog2Decoder::EventType& Clog2Decoder::event_type(std::int32_t etype, bool coll) {
@@ -280,6 +328,7 @@ Location Clog2Decoder::peer_location(std::int32_t icomm, std::int32_t rank) cons
 }
 
 bool Clog2Decoder::read(Event& e) {
+  ensure_scanned();
   Record r;
   for (;;) {
     if (!next_record(r)) return false;
@@ -338,14 +387,93 @@ bool Clog2Decoder::read(Event& e) {
 }
 
 void Clog2Decoder::seek(const DecoderPosition& position) {
+  ensure_scanned();
   if (position.words.size() != 1 || position.words[0] < kPreambleSize || position.words[0] > data_end_)
     throw EarlError(path_ + ": invalid decoder position");
   offset_ = position.words[0];
 }
 
 double Clog2Decoder::progress() const {
-  if (data_end_ <= kPreambleSize) return 1.0;
-  return std::min(1.0, double(offset_ - kPreambleSize) / double(data_end_ - kPreambleSize));
+  const std::uint64_t end = std::min(stop_, data_end_);
+  if (end <= kPreambleSize) return 1.0;
+  return std::min(1.0, double(offset_ - kPreambleSize) / double(end - kPreambleSize));
+}
+
+std::vector<StreamDamage> Clog2Decoder::damage() const {
+  ensure_scanned();
+  if (!damage_) return {};
+  const Damage& d = *damage_;
+  StreamDamage entry;
+  entry.loc = -1;
+  entry.record = d.events_before + 1;
+  const std::string read = d.events_before == 1 ? "the event record before it was read"
+                                                : "the " + std::to_string(d.events_before) +
+                                                      " event records before it were read";
+  const std::string lost = d.offset >= data_end_
+                               ? "nothing after them was lost"
+                               : "the file's bytes " + std::to_string(d.offset) + " to " +
+                                     std::to_string(data_end_) + " were not";
+  entry.message = d.error + "; " + read + ", " + lost;
+  return {entry};
+}
+
+// The state: the definitions, then tables of the file's size and where its blocks end
+// (a check), the event types (etype, kind, type, region), the collective types, and the
+// communicators' world ranks ((icomm, rank) key, world rank), each sorted by key.
+bool Clog2Decoder::save_state(DecoderState& state) const {
+  ensure_scanned();
+  if (damage_) return false;  // found again at every open (EventTrace keeps no index then)
+  state.definitions = definitions_;
+  state.tables.assign(4, {});
+  state.tables[0] = {file_size_, data_end_};
+  auto put = [](std::vector<std::uint64_t>& out, const std::unordered_map<std::int32_t, EventType>& types) {
+    std::vector<std::int32_t> keys;
+    for (const auto& entry : types) keys.push_back(entry.first);
+    std::sort(keys.begin(), keys.end());
+    for (std::int32_t key : keys) {
+      const EventType& t = types.at(key);
+      out.insert(out.end(), {std::uint32_t(key), std::uint64_t(t.kind), t.type, t.region});
+    }
+  };
+  put(state.tables[1], event_types_);
+  put(state.tables[2], collective_types_);
+  std::vector<std::pair<std::uint64_t, std::int32_t>> ranks(world_ranks_.begin(), world_ranks_.end());
+  std::sort(ranks.begin(), ranks.end());
+  for (const auto& [key, wrank] : ranks) state.tables[3].insert(state.tables[3].end(), {key, std::uint64_t(wrank)});
+  return true;
+}
+
+void Clog2Decoder::check_state(bool ok) const {
+  if (!ok) throw EarlError(path_ + ": invalid saved decoder state");
+}
+
+void Clog2Decoder::restore_state(DecoderState& state) {
+  auto& t = state.tables;
+  check_state(t.size() == 4 && t[0].size() == 2 && t[0][0] == file_size_ && t[0][1] == data_end_ &&
+              t[1].size() % 4 == 0 && t[2].size() % 4 == 0 && t[3].size() % 2 == 0);
+  const Definitions& d = state.definitions;
+  auto take = [&](const std::vector<std::uint64_t>& in, std::unordered_map<std::int32_t, EventType>& types) {
+    types.clear();
+    for (std::size_t i = 0; i < in.size(); i += 4) {
+      const auto kind = static_cast<EventKind>(in[i + 1]);
+      check_state(in[i] <= 0xFFFFFFFFu && in[i + 1] <= 0xFF &&
+                  (kind == EventKind::Enter || kind == EventKind::Exit || kind == EventKind::Other) &&
+                  in[i + 2] < d.types.size() && (kind == EventKind::Other || in[i + 3] < d.regions.size()));
+      types[static_cast<std::int32_t>(std::uint32_t(in[i]))] =
+          EventType{kind, static_cast<SymbolId>(in[i + 2]), static_cast<SymbolId>(in[i + 3])};
+    }
+  };
+  take(t[1], event_types_);
+  take(t[2], collective_types_);
+  world_ranks_.clear();
+  for (std::size_t i = 0; i < t[3].size(); i += 2) {
+    check_state(t[3][i + 1] < std::uint64_t(kMaxLocations) &&
+                std::int64_t(t[3][i + 1]) * threads_ < d.location_count);
+    world_ranks_[t[3][i]] = static_cast<std::int32_t>(t[3][i + 1]);
+  }
+  definitions_ = std::move(state.definitions);
+  offset_ = kPreambleSize;
+  scanned_ = true;
 }
 
 }  // namespace earl

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -17,9 +18,15 @@ namespace earl {
 // one stream in time order, so the position is the byte offset of the next record.
 //
 // MPE writes the definitions of its MPI states when the program ends, after the events
-// that use them, so opening reads every record once for the definitions and the
-// communicators before the first event is decoded; a bad record is an error then, naming
-// the file and the record's byte offset (there is no partial reading of a damaged file).
+// that use them, so the first use reads every record once for the definitions and the
+// communicators before the first event is decoded; a trace's persisted index
+// (save_state/restore_state) spares later opens that pass.
+//
+// Damage (docs/formats.md, "Damaged CLOG2 files"): a record that cannot be read after the
+// first block (a block cut short, a bad record type, a record the preamble cannot
+// explain) ends the trace there unless `options.strict`: the records before it are read,
+// definitions after it are not, damage() names it. A bad preamble or first block is
+// always an error naming the file and the record's byte offset.
 class Clog2Decoder : public TraceDecoder {
  public:
   explicit Clog2Decoder(const std::string& path, const ReadOptions& options = {});
@@ -34,7 +41,11 @@ class Clog2Decoder : public TraceDecoder {
   void seek(const DecoderPosition& position) override;
   DecoderPosition start_position() const override { return DecoderPosition{{clog2::kPreambleSize}}; }
   double progress() const override;
-  const Definitions& definitions() const override { return definitions_; }
+  const Definitions& definitions() const override;
+  // One entry for the whole file (loc -1: every location loses what follows the damage).
+  std::vector<StreamDamage> damage() const override;
+  bool save_state(DecoderState& state) const override;
+  void restore_state(DecoderState& state) override;
 
  private:
   struct Record {
@@ -53,7 +64,13 @@ class Clog2Decoder : public TraceDecoder {
   // record); false at the end-of-log record, which it does not pass.
   bool next_record(Record& record);
   void load_block(std::uint64_t start);
+  // The pass for definitions, on first use rather than at construction, so that a
+  // restored state replaces it. const: definitions() and damage() trigger it.
+  void ensure_scanned() const;
   void scan_definitions();
+  // Definitions and communicators of the records before stop_; throws at a bad one.
+  void scan_up_to_stop();
+  void check_state(bool ok) const;
   void define_communicator(const Record& record);
   // The type of a bare or cargo (coll: collective) event's etype, made on first use
   // where no definition names it ("event 42", "collective 7").
@@ -71,6 +88,19 @@ class Clog2Decoder : public TraceDecoder {
   clog2::Preamble preamble_;
   bool big_ = true;
   std::uint64_t data_end_ = 0;  // where the blocks end (the communicator table starts)
+  bool strict_ = false;
+  bool scanned_ = false;
+  // Records are read up to here: the damage, or the end of the blocks.
+  std::uint64_t stop_ = ~std::uint64_t(0);
+  struct Damage {
+    std::uint64_t offset = 0;         // of the first record not read
+    std::uint64_t events_before = 0;  // event records read before it
+    std::string error;                // what strict reading throws
+  };
+  std::optional<Damage> damage_;
+  std::string table_cut_;  // why the communicator table is missing (a file cut short)
+  std::uint64_t scan_at_ = 0;          // the record the pass reads (where a failure is)
+  std::uint64_t scanned_events_ = 0;   // event records the pass found
   std::vector<unsigned char> block_;
   std::uint64_t block_start_ = 0;
   bool block_loaded_ = false;
