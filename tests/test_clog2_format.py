@@ -224,6 +224,34 @@ def test_convert_counts_what_clog2_cannot_hold(tmp_path):
     assert earl.EventTrace(str(out)).format() == "clog2"
 
 
+def test_cut_names_stay_distinct_regions(tmp_path):
+    """State names hold 31 bytes. Worked out by hand from the rule (docs/api-contract.md,
+    CLOG2 writer): the name of exactly 31 bytes fits and keeps its text; the two longer ones
+    cut to that same text get "~2" and "~3" instead; a name of 20 two-byte characters is
+    cut before the character the 31st byte would split."""
+    from earl.convert import convert
+    x31 = "x" * 31
+    names = ["x" * 40 + "one", "x" * 40 + "two", x31, "short", "\u00e9" * 20]
+    lines = ["-3 0 0 1 0 0"]
+    lines += [f"-13 0 {2 * i + 1} {2 * i + 2} 0 0 red:solid {name}" for i, name in enumerate(names)]
+    t = 10
+    for i in range(len(names)):
+        lines.append(f"{2 * i + 1} 0 0 0 0 {t}")
+        lines.append(f"{2 * i + 2} 0 0 0 0 {t + 1}")
+        t += 10
+    source = tmp_path / "long.alog"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    summary = convert(str(source), str(tmp_path / "out.clog2"))
+    assert summary["renamed"] == {"region": 3}
+    written = ["x" * 29 + "~2", "x" * 29 + "~3", x31, "short", "\u00e9" * 15]
+    tr = earl.EventTrace(str(tmp_path / "out.clog2"))
+    assert tr.regions() == written
+    assert [(e["type"], e["region"]) for e in events(tr)] == \
+        [(kind, name) for name in written for kind in ("enter", "exit")]
+    _, _, records, _ = read_clog2(str(tmp_path / "out.clog2"))
+    assert [cstr(r[6]["name"]) for r in records if r[5] == STATEDEF] == written
+
+
 # ------------------------------------------------------------------ damaged files
 def damaged(tmp_path, data, name="bad.clog2"):
     path = tmp_path / name

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <unordered_set>
 #include <utility>
 
 #include "formats/clog2/clog2_layout.h"
@@ -17,12 +18,44 @@ using namespace clog2;
 
 namespace {
 
+// `text` cut to at most `length` bytes, not inside a UTF-8 character.
+std::string cut_to(std::string text, std::size_t length) {
+  if (text.size() <= length) return text;
+  std::size_t end = length;
+  for (int back = 0; back < 3 && end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80; ++back) --end;
+  if ((static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) end = length;  // not UTF-8 after all
+  text.resize(end);
+  return text;
+}
+
 // A name as a fixed CLOG2 string field of `size` bytes: NUL escaped, cut to size - 1
 // bytes so that the NUL that ends it fits.
 std::string field_text(const std::string& name, std::size_t size) {
   std::string out;
   for (char c : name) out += c == '\0' ? escaped_byte(0) : std::string(1, c);
-  if (out.size() > size - 1) out.resize(size - 1);
+  return cut_to(std::move(out), size - 1);
+}
+
+// The state definitions' names. The reader makes one region per name, so a changed name
+// (cut or escaped) must not become another region's: names that fit are written as they
+// are and reserved first; a changed one gets its cut text where no other region has it,
+// else that text cut shorter and ended by "~2", "~3", ... (the first one free).
+std::vector<std::string> state_names(const std::vector<RegionDef>& regions) {
+  std::vector<std::string> out(regions.size());
+  std::unordered_set<std::string> taken;
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    std::string text = field_text(regions[i].name, kNameSize);
+    if (text == regions[i].name) taken.insert(out[i] = std::move(text));
+  }
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    std::string text = field_text(regions[i].name, kNameSize);
+    if (text == regions[i].name) continue;
+    for (int n = 2; taken.count(text); ++n) {
+      const std::string suffix = "~" + std::to_string(n);
+      text = cut_to(field_text(regions[i].name, kNameSize), kNameSize - 1 - suffix.size()) + suffix;
+    }
+    taken.insert(out[i] = std::move(text));
+  }
   return out;
 }
 
@@ -83,6 +116,7 @@ void Clog2Writer::begin(const TraceHeader& header) {
   threads_ = header.threads > 0 ? header.threads : 1;
   if (locations_ % threads_ != 0) fail("locations are not a whole number of processes");
   regions_ = static_cast<int>(header.regions.size());
+  const std::vector<std::string> names = state_names(header.regions);
   put_bytes(std::string(kPreambleSize, '\0').data(), kPreambleSize);  // rewritten by finish()
   const int processes = locations_ / threads_;
   unsigned char body[256];
@@ -104,7 +138,7 @@ void Clog2Writer::begin(const TraceHeader& header) {
     const std::string color = region.style.substr(0, region.style.find(':'));
     put_field(body + state_def::color, field_text(color.empty() ? "gray" : color, kColorSize));
     put_field(body + state_def::name,
-              renamed_.note("region", region.name, field_text(region.name, kNameSize)));
+              renamed_.note("region", region.name, names[static_cast<std::size_t>(i)]));
     record(0.0, 0, 0, kStateDef, body);
   }
 }

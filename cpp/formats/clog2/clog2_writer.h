@@ -11,7 +11,8 @@
 // leaves it out: fork/join, one-sided, request and program records; a message to or from a
 // thread other than a process's first (CLOG2's messages name processes), a tag outside 32
 // bits or a length of 2^31 bytes or more make write() fail. Names longer than 31 bytes are
-// cut and NUL bytes escaped (counted as renamed).
+// cut (not inside a UTF-8 character) and NUL bytes escaped, a cut name made unique with a
+// "~N" ending where it would read back as another region's (counted as renamed).
 #include <cstdint>
 #include <memory>
 #include <string>
