@@ -586,3 +586,89 @@ def test_a_file_mpe_wrote_reads_as_mpes_own_printer_shows_it(EventTrace, tmp_pat
     assert expected == got
     # MPE_Log_pack's 's': a 2-byte big-endian length, then the characters
     assert tr.event(4)["data1"] == "\x00\x05hello"
+
+
+def parse_mpe_dump(text):
+    """The events of a clog2_print dump, worked out from its lines alone: (header fields,
+    body fields) per record, the header being what precedes "type=" (the body repeats
+    the names icomm and rank)."""
+    import re
+    records = []
+    for line in text.splitlines():
+        if " type=" not in line:
+            continue
+        head, body = line.split(" type=", 1)
+        header = dict(re.findall(r"(\w+)=(\S*)", head))
+        fields = dict(re.findall(r"(\w+)=(\S*)", "type=" + body))
+        records.append((header, fields))
+    return records
+
+
+@pytest.mark.parametrize("name", ["mpi4", "mpi4_nosync"])
+def test_a_four_rank_mpi_file_mpe_wrote(EventTrace, tmp_path, name):
+    """tests/clog2_mpe/README.md: MPE's MPI logging (liblmpe) on 4 ranks of MPICH, a ring on
+    MPI_COMM_WORLD, a message in each half of a split communicator whose ranks run in
+    reverse, a barrier, a bcast and user states. Everything expected comes from MPE's
+    clog2_print dump: locations through its communicator records, regions from its state
+    definitions, matching and clock conditions per channel from its times."""
+    import gzip
+    from pathlib import Path
+    here = Path(__file__).parent / "clog2_mpe"
+    path = tmp_path / f"{name}.clog2"
+    path.write_bytes(gzip.decompress((here / f"{name}.clog2.gz").read_bytes()))
+    records = parse_mpe_dump((here / f"{name}.clog2_print.txt").read_text())
+    world, states, names = {}, {}, {}
+    for header, f in records:
+        if f["type"] == "comm" and int(f["rank"]) >= 0:
+            world.setdefault((int(f["icomm"]), int(f["rank"])), int(f["wrank"]))
+        elif f["type"] == "sdef":
+            states[f["s_et"]] = ("enter", f["name"])
+            states[f["e_et"]] = ("exit", f["name"])
+        elif f["type"] == "edef":
+            names[f["et"]] = f["name"]
+    expected = []   # (time, loc, type, region or peer, tag, len, com)
+    for header, f in records:
+        loc = world[int(header["icomm"]), int(header["rank"])]
+        ts = float(header["ts"])
+        if f["type"] in ("bare", "cago"):
+            kind, region = states.get(f["et"], (names.get(f["et"], "event " + f["et"]), None))
+            expected.append((ts, loc, kind, region, None, None, None))
+        elif f["type"] == "msg":
+            peer = world[int(f["icomm"]), int(f["rank"])]
+            expected.append((ts, loc, f["et"], peer, int(f["tag"]), int(f["sz"]), int(header["icomm"])))
+    tr = EventTrace(str(path))
+    assert tr.format() == "clog2" and tr.nrlocs() == 4
+    got = []
+    for e in events(tr):
+        t = pytest.approx(e["time"], abs=5e-7)   # clog2_print shows 6 decimals
+        if e["type"] in ("send", "recv"):
+            got.append((t, e["loc"], e["type"], e.get("dest", e.get("src")), e["tag"], e["len"], e["com"]))
+        else:
+            got.append((t, e["loc"], e["type"], e.get("region"), None, None, None))
+    assert got == expected
+    # the split communicators' messages: world 2 -> 0 and 3 -> 1 (their ranks 0 -> 1)
+    split = [g for g in got if g[2] in ("send", "recv") and g[6] != 0]
+    assert sorted((g[2], g[1], g[3]) for g in split) == [("recv", 0, 2), ("recv", 1, 3), ("send", 2, 0),
+                                                         ("send", 3, 1)]
+    # matching, per channel (source, destination, tag, communicator): the k-th receive
+    # belongs to the k-th send; it is matched where that send came first in the file,
+    # and violates the clock condition where its time is earlier than the send's.
+    sends, recvs = {}, {}
+    for pos, (ts, loc, kind, peer, tag, size, com) in enumerate(expected, 1):
+        if kind == "send":
+            sends.setdefault((loc, peer, tag, com), []).append((pos, ts))
+        elif kind == "recv":
+            recvs.setdefault((peer, loc, tag, com), []).append((pos, ts))
+    sendptr, clock = {}, []
+    for channel, received in recvs.items():
+        for k, (pos, ts) in enumerate(received):
+            send_pos, send_ts = sends[channel][k]
+            assert abs(send_ts - ts) > 1e-6, "too close to tell from the dump's 6 decimals"
+            sendptr[pos] = send_pos if send_pos < pos else 0
+            if ts < send_ts:
+                clock.append(pos)
+    assert {pos: tr.event(pos)["sendptr"] for pos in sendptr} == sendptr
+    problems = tr.problems()
+    assert problems["unmatched_recv"]["first"] == sorted(p for p, s in sendptr.items() if s == 0)
+    assert problems["clock_condition"]["first"] == sorted(clock)
+    assert "damaged" not in problems
