@@ -201,10 +201,6 @@ void Clog2Decoder::scan_up_to_stop() {
   // etypes used without a definition after them, in order of first use.
   std::vector<std::pair<std::int32_t, bool>> used;  // etype, collective
   std::unordered_set<std::uint64_t> seen;
-  struct Pending {
-    std::int32_t start, final;
-    SymbolId region;
-  };
   Record r;
   offset_ = kPreambleSize;
   for (;;) {
