@@ -495,6 +495,37 @@ def test_a_corrupted_record_mid_way_ends_the_trace_there(EventTrace, tmp_path, b
     assert "damaged" not in EventTrace(good).problems()
 
 
+def test_cuts_everywhere_after_the_first_block(EventTrace, tmp_path):
+    """Every 37th length from the second block on: the events are those of the records
+    wholly before the cut, the damage names the first record that is not (or, where the
+    end-of-log record is whole, nothing lost); strict reading fails."""
+    good = ping_pong(cycles=25).write(tmp_path / "good.clog2")
+    _, _, records, _ = read_clog2(good)
+    data = open(good, "rb").read()
+    path = tmp_path / "cut.clog2"
+    seen = set()
+    for cut in list(range(1024 + 512, len(data), 37)) + [1024 + 3 * 512]:
+        path.write_bytes(data[:cut])
+        tr = EventTrace(str(path))
+        expected = expected_before(records, cut)
+        assert got_events(tr) == expected, cut
+        entry = damage_of(tr)
+        assert entry["record"] == len(expected) + 1
+        cut_records = [r[0] for r in records if r[0] + record_size(r[5]) > cut]
+        if not cut_records:   # the end-of-log record is whole: only the table is cut
+            assert "nothing after them was lost" in entry["message"]
+        else:   # the first record not wholly in the file (in padding: the next block's first)
+            lost = min(cut_records)
+            assert entry["message"].startswith(f"'{path}', record at byte {lost}: ")
+            assert entry["message"].endswith(f" to {cut} were not" if lost < cut else
+                                             "the rest of the file is missing")
+            seen.add(lost < cut)
+        tr.close()
+        with pytest.raises(earl.EarlError):
+            events(EventTrace(str(path), strict=True))
+    assert seen == {True, False}
+
+
 def test_definitions_after_the_damage_are_not_used(EventTrace, tmp_path):
     """every_kind() defines its state last: damage before that definition leaves the
     state's events as events of their own etype."""

@@ -66,11 +66,11 @@ Clog2Decoder::Clog2Decoder(const std::string& path, const ReadOptions& options)
       if (preamble_.commtable_offset < kPreambleSize) throw EarlError(outside);
       if (preamble_.commtable_offset <= file_size_) {
         data_end_ = preamble_.commtable_offset;
-      } else if (strict_) {
-        throw EarlError(outside);
+        table_cut_ = table_problem();
       } else {
         table_cut_ = outside;  // the blocks are read as far as the file holds them
       }
+      if (strict_ && !table_cut_.empty()) throw EarlError(table_cut_);
     }
     if (preamble_.world_size * threads_ > kMaxLocations)
       throw EarlError("'" + path_ + "': preamble declares " + std::to_string(preamble_.world_size) + " x " +
@@ -83,6 +83,22 @@ Clog2Decoder::Clog2Decoder(const std::string& path, const ReadOptions& options)
 
 Clog2Decoder::~Clog2Decoder() {
   if (fd_ >= 0) ::close(fd_);
+}
+
+// The communicator table (an int32 count, then entries) is not used, but a file whose
+// table is cut short was cut short: "" where the table fits in the file.
+std::string Clog2Decoder::table_problem() const {
+  const std::uint64_t room = file_size_ - data_end_;
+  unsigned char count_bytes[4] = {0, 0, 0, 0};
+  if (room >= 4 && ::pread(fd_, count_bytes, 4, static_cast<off_t>(data_end_)) != 4)
+    return "'" + path_ + "': cannot read the communicator table: " + std::strerror(errno);
+  const std::int64_t count = load_i32(count_bytes, big_);
+  if (room >= 4 && count >= 0 && 4 + std::uint64_t(count) * kCommTableEntry <= room) return "";
+  return "'" + path_ + "': the communicator table at byte " + std::to_string(data_end_) +
+         (room < 4 ? " is cut short"
+                   : " announces " + std::to_string(count) + " entries of " + std::to_string(kCommTableEntry) +
+                         " bytes, but the file holds " + std::to_string(room - 4) + " bytes of them") +
+         " (cut short?)";
 }
 
 const Definitions& Clog2Decoder::definitions() const {
@@ -184,7 +200,7 @@ void Clog2Decoder::scan_definitions() {
       damage_ = Damage{scan_at_, 0, error.what()};
     }
   }
-  if (!damage_ && !table_cut_.empty()) damage_ = Damage{data_end_, 0, table_cut_};
+  if (!damage_ && !table_cut_.empty()) damage_ = Damage{data_end_, 0, table_cut_, true};
   if (damage_) damage_->events_before = scanned_events_;
   offset_ = kPreambleSize;
   scanned_ = true;
@@ -405,10 +421,12 @@ std::vector<StreamDamage> Clog2Decoder::damage() const {
   const std::string read = d.events_before == 1 ? "the event record before it was read"
                                                 : "the " + std::to_string(d.events_before) +
                                                       " event records before it were read";
-  const std::string lost = d.offset >= data_end_
-                               ? "nothing after them was lost"
-                               : "the file's bytes " + std::to_string(d.offset) + " to " +
-                                     std::to_string(data_end_) + " were not";
+  // A file cut at or just before a block's start ends before the record named; one whose
+  // communicator table alone is cut had all its records read.
+  const std::string lost = d.offset < data_end_ ? "the file's bytes " + std::to_string(d.offset) + " to " +
+                                                      std::to_string(data_end_) + " were not"
+                           : d.complete ? "nothing after them was lost"
+                                        : "the rest of the file is missing";
   entry.message = d.error + "; " + read + ", " + lost;
   return {entry};
 }

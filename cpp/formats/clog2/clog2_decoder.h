@@ -71,6 +71,7 @@ class Clog2Decoder : public TraceDecoder {
   // Definitions and communicators of the records before stop_; throws at a bad one.
   void scan_up_to_stop();
   void check_state(bool ok) const;
+  std::string table_problem() const;
   void define_communicator(const Record& record);
   // The type of a bare or cargo (coll: collective) event's etype, made on first use
   // where no definition names it ("event 42", "collective 7").
@@ -96,6 +97,7 @@ class Clog2Decoder : public TraceDecoder {
     std::uint64_t offset = 0;         // of the first record not read
     std::uint64_t events_before = 0;  // event records read before it
     std::string error;                // what strict reading throws
+    bool complete = false;            // every record was read (only the table is cut)
   };
   std::optional<Damage> damage_;
   std::string table_cut_;  // why the communicator table is missing (a file cut short)
