@@ -526,6 +526,37 @@ def test_cuts_everywhere_after_the_first_block(EventTrace, tmp_path):
     assert seen == {True, False}
 
 
+def test_each_record_after_the_first_block_corrupted_in_turn(EventTrace, tmp_path):
+    """Record types 99 and -1, a message type neither send nor receive, an undefined rank:
+    each record after the first block in turn; the events are those before it."""
+    good = ping_pong(cycles=12).write(tmp_path / "good.clog2")
+    _, _, records, _ = read_clog2(good)
+    data = open(good, "rb").read()
+    path = tmp_path / "bad.clog2"
+    later = [r for r in records if r[0] >= 1024 + 512 and r[5] != ENDLOG]
+    assert len(later) > 30
+    for k, (offset, _, _, _, _, rectype, _) in enumerate(later):
+        bad = bytearray(data)
+        if rectype == MSGEVT and k % 2:
+            struct.pack_into(">i", bad, offset + 24, 5)          # message etype
+            words = "neither send (-101) nor receive (-102)"
+        elif rectype == BAREEVT and k % 3 == 0:
+            struct.pack_into(">i", bad, offset + 12, 7)          # header rank 7 of MPI_COMM_WORLD
+            words = "rank 7 of communicator 0 is not defined"
+        else:
+            struct.pack_into(">i", bad, offset + 20, 99 if k % 2 else -1)
+            words = f"unknown record type {99 if k % 2 else -1}"
+        path.write_bytes(bytes(bad))
+        tr = EventTrace(str(path))
+        expected = expected_before(records, offset)
+        assert got_events(tr) == expected
+        entry = damage_of(tr)
+        assert entry["record"] == len(expected) + 1
+        assert entry["message"].startswith(f"'{path}', record at byte {offset}: ") and words in entry["message"]
+        tr.close()
+        assert error_of(EventTrace, str(path)) == entry["message"].split("; ")[0]
+
+
 def test_definitions_after_the_damage_are_not_used(EventTrace, tmp_path):
     """every_kind() defines its state last: damage before that definition leaves the
     state's events as events of their own etype."""
