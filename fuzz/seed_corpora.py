@@ -5,6 +5,9 @@
 - otf2_definitions, otf2_events: the global definitions and the event files of OTF2
   archives of the generator (the one the targets mutate, `earl gen -n 2 -e 60 -s 1`,
   among them) and of tests/otf2_archives.py (RMA, threads, metrics, other records);
+- clog2_decoder: CLOG2 files of the generator, tests/test_clog2_format.py's file of every
+  record kind in both byte orders and one cut short after its first blocks, and a file
+  MPE's MPI logging wrote (tests/clog2_mpe);
 - event_codec: the events of generated traces encoded as the event cache stores them
   (by BUILD/fuzz/event_codec_seeds);
 - cli: the byte strings of sensible command lines (cli_fuzzer.seed_inputs()).
@@ -62,10 +65,34 @@ def test_archives(work: Path):
         yield f"random{seed}", Path(written[0] if isinstance(written, tuple) else written)
 
 
+def clog2_seeds(work: Path):
+    """(name, path) of CLOG2 files: generated ones (EARL's writer, big-endian) and the
+    hand-built every-record-kind files of tests/test_clog2_format.py in both byte orders."""
+    for i, shape in enumerate(SHAPES[:2]):
+        path = work / f"gen{i}.clog2"
+        earl.generate.generate(str(path), format="clog2", truth_path=str(work / f"gen{i}.json"), **shape)
+        yield f"gen{i}", path
+    from test_clog2_format import every_kind, ping_pong
+    for big in (True, False):
+        path = work / f"kinds-{big}.clog2"
+        every_kind(big).write(path)
+        yield f"kinds-{'big' if big else 'little'}", path
+    # Blocks of 512 bytes, cut inside the fourth: the reading up to the damage.
+    path = work / "cut.clog2"
+    path.write_bytes(ping_pong().bytes()[:1024 + 3 * 512 + 100])
+    yield "cut", path
+    # What MPE's MPI logging wrote (tests/clog2_mpe/README.md).
+    import gzip
+    path = work / "mpe-mpi4.clog2"
+    path.write_bytes(gzip.decompress((ROOT / "tests" / "clog2_mpe" / "mpi4.clog2.gz").read_bytes()))
+    yield "mpe-mpi4", path
+
+
 def main(build: Path):
     seeds = build.resolve() / "seeds"  # cli_fuzzer works in a directory of its own
     shutil.rmtree(seeds, ignore_errors=True)
-    for target in ("alog_decoder", "python_api", "otf2_definitions", "otf2_events", "event_codec", "cli"):
+    for target in ("alog_decoder", "clog2_decoder", "python_api", "otf2_definitions", "otf2_events",
+                   "event_codec", "cli"):
         (seeds / target).mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -77,6 +104,9 @@ def main(build: Path):
         for name, path in alogs:
             for target in ("alog_decoder", "python_api"):
                 shutil.copy(path, seeds / target / f"{name}.alog")
+
+        for name, path in clog2_seeds(work):
+            shutil.copy(path, seeds / "clog2_decoder" / f"{name}.clog2")
 
         # A build without OTF2 has no OTF2 targets to seed.
         with_otf2 = "otf2" in _core.generator_formats()

@@ -158,7 +158,7 @@ def test_no_index_is_read_or_written_for_a_clock_corrected_trace(tmp_path, index
     assert plain.problems()["clock_condition"]["count"] > 0
 
 
-@pytest.mark.parametrize("name", ["t.alog", "t.otf2"])
+@pytest.mark.parametrize("name", ["t.alog", "t.otf2", "t.clog2"])
 def test_every_damaged_byte_is_caught_and_rebuilt(tmp_path, index_dir, name):
     """Each byte of a whole index flipped in turn (and the file cut at every tenth length):
     never loaded, always rebuilt with a note, and the answers stay those of the trace. The
