@@ -1,0 +1,322 @@
+"""OTF (version 1): archives written in the test by libotf's own writer
+(tests/otf_archives.py compiles tests/otf/otf_script_writer.c against libotf), read with
+EARL and checked event by event against the mapping of docs/api-contract.md "OTF" applied
+to the script independently (otf_archives.expected_events), and against libotf's own
+`otfprint` for the record counts. Both ways of reading (the event cache and the direct
+reader), random access against the scan, damaged archives, the "vampir" alias, and one
+open from Lua and from Tcl."""
+import math
+import random
+import shutil
+import subprocess
+from collections import Counter
+
+import pytest
+
+import earl
+from otf_archives import expected_events, script_writer, write_otf
+
+COUNTER_ACC_START_U8 = 0          # accumulated, start scope, unsigned 64-bit
+COUNTER_ABS_POINT_S8 = 1 | 4 | 32  # absolute, point scope, signed 64-bit
+
+# Every record kind EARL maps, on three processes with ids 1, 5 and 3 (locations by id:
+# 1 -> 0, 3 -> 1, 5 -> 2), ties between processes at times 10, 40 and 95.
+RICH = [
+    "timer 1000",
+    "proc 1 rank0", "proc 5 rank2", "proc 3 rank1",
+    "fgroup 1 USER", "fgroup 2 MPI",
+    "func 1 main 1", "func 2 MPI_Send 2", "func 3 MPI_Recv 2", "func 4 MPI_Bcast 2",
+    "func 5 MPI_Reduce 2", "func 6 write 1",
+    "pgroup 7 WORLD 3 1 3 5",
+    f"counter 1 cycles {COUNTER_ACC_START_U8} #",
+    f"counter 2 level {COUNTER_ABS_POINT_S8} bytes",
+    "collop 1 MPI_Bcast 2",
+    "file 1 /tmp/out.dat",
+    "defmarker 1 phase 1",
+    "enter 10 1 1", "enter 10 1 3", "enter 10 1 5",
+    "enter 20 2 1", "send 21 1 3 7 42 1024", "leave 22 2 1",
+    "enter 25 3 3", "recv 30 3 1 7 42 1024", "leave 31 3 3",
+    "enter 40 4 1", "coll 40 1 1 7 1 8 8 6", "leave 46 4 1",
+    "enter 40 4 3", "coll 40 3 1 7 1 0 8 7", "leave 47 4 3",
+    "enter 40 4 5", "coll 40 5 1 7 1 0 8 9", "leave 49 4 5",
+    "enter 50 5 1", "bcoll 50 1 2 77 7 3 16 0", "ecoll 58 1 77", "leave 59 5 1",
+    "enter 51 5 3", "bcoll 51 3 2 78 7 3 16 48", "ecoll 60 3 78", "leave 61 5 3",
+    "count 62 1 1 123456", "count 63 5 2 18446744073709551611",
+    "enter 64 6 5", "fileop 65 1 5 9 3 4096 2", "fileop 66 1 5 9 1 0 1", "leave 67 6 5",
+    "marker 70 3 1 begin_phase", "comment 71 1 checkpoint",
+    "leave 95 1 1", "leave 95 1 3", "leave 95 1 5",
+]
+
+
+@pytest.fixture(scope="module")
+def writer(tmp_path_factory):
+    return script_writer(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def rich(writer, tmp_path_factory):
+    return write_otf(writer, tmp_path_factory.mktemp("otf-rich"), RICH, streams=2)
+
+
+@pytest.fixture(params=[True, False], ids=["cached", "direct"])
+def cache(request):
+    return request.param
+
+
+def check_events(trace, expected):
+    got = list(trace)
+    assert len(got) == len(expected)
+    for pos, (ev, want) in enumerate(zip(got, expected), start=1):
+        assert ev["pos"] == pos
+        for key, value in want.items():
+            if isinstance(value, float):
+                assert math.isclose(ev[key], value, rel_tol=0, abs_tol=1e-12), (pos, key, ev, want)
+            else:
+                assert ev[key] == value, (pos, key, ev, want)
+        # nothing more than the kind's attributes
+        assert set(want) - {"data2"} <= set(ev), (pos, ev, want)
+
+
+def test_every_mapped_record_reads_as_written(rich, cache):
+    expected, defs = expected_events(RICH)
+    with earl.EventTrace(str(rich), cache=cache) as trace:
+        assert trace.format() == "otf"
+        check_events(trace, expected)
+        assert trace.nrlocs() == 3
+        assert [trace.locsym(loc) for loc in range(3)] == ["rank0", "rank1", "rank2"]
+        assert sorted(trace.regions()) == sorted(name for name, _ in defs["funcs"].values())
+        for name, group in defs["funcs"].values():
+            assert trace.group(name) == defs["fgroups"][group]
+        assert sorted(trace.groups()) == ["MPI", "USER"]
+        assert sorted(trace.types()) == sorted({e["type"] for e in expected})
+        metrics = trace.metrics()
+        assert [m["name"] for m in metrics] == ["cycles", "level"]
+        assert [m["unit"] for m in metrics] == ["#", "bytes"]
+        assert [m["value_type"] for m in metrics] == ["uint64", "int64"]
+        assert [m["mode"] for m in metrics] == ["accumulated_start", "absolute_point"]
+        assert trace.members(7) == [0, 1, 2]
+        # every send matched to its receive, the collective exits nested as written
+        problems = trace.problems()
+        assert problems["unresolved_reference"]["count"] == 0
+        recv = next(e for e in trace if e["type"] == "recv")
+        assert trace.event(recv["sendptr"])["type"] == "send"
+
+
+def test_the_directory_and_the_vampir_name_open_the_same_trace(rich):
+    expected, _ = expected_events(RICH)
+    with earl.EventTrace(str(rich.parent), format="vampir") as trace:
+        assert trace.format() == "otf"
+        check_events(trace, expected)
+
+
+def test_compressed_archives_read_the_same(writer, tmp_path):
+    anchor = write_otf(writer, tmp_path, RICH, streams=3, compress=True)
+    assert any(p.name.endswith(".events.z") for p in tmp_path.iterdir())
+    expected, _ = expected_events(RICH)
+    with earl.EventTrace(str(anchor)) as trace:
+        check_events(trace, expected)
+
+
+OTFPRINT_KINDS = {"Enter": "enter", "Leave": "exit", "SendMessage": "send",
+                  "ReceiveMessage": "recv", "Counter": "metric", "Marker": "marker",
+                  "EventComment": "comment", "FileOperation": "file_"}
+
+
+@pytest.mark.skipif(shutil.which("otfprint") is None, reason="no otfprint (Debian: otf-trace)")
+def test_otfprint_lists_the_records_earl_reads(rich):
+    """libotf's own printer: its records per kind are EARL's events per type (collective
+    records become the attributes of the exit that follows them, not events)."""
+    out = subprocess.run(["otfprint", str(rich)], capture_output=True, text=True, check=True).stdout
+    printed = Counter()
+    for line in out.splitlines():
+        words = line.split()
+        # "(#12) \t10 Enter: function 1, ..." and "(#20) \t41 Marker: ID 1, ..."
+        if len(words) >= 3 and words[0].startswith("(#") and words[2].endswith(":"):
+            printed[words[2][:-1]] += 1
+    with earl.EventTrace(str(rich)) as trace:
+        got = Counter(ev["type"] for ev in trace)
+    files = sum(n for t, n in got.items() if t.startswith("file_"))
+    mapped = Counter({kind: got[name] if name != "file_" else files
+                      for kind, name in OTFPRINT_KINDS.items()})
+    assert +mapped == Counter({k: printed[k] for k in OTFPRINT_KINDS if printed[k]})
+    assert printed["Collective"] == 3 and printed["BeginCollectiveOperation"] == 2
+    assert sum(got.values()) == sum(mapped.values())
+
+
+def random_script(seed, processes=4, steps=400):
+    """Random but well-formed: nested calls, messages sent before they are received,
+    collectives, counters, markers; ties between processes are frequent."""
+    rng = random.Random(seed)
+    procs = list(range(1, processes + 1))
+    script = ["timer 1000000"] + [f"proc {p} p{p}" for p in procs]
+    script += ["fgroup 1 G", "func 1 main 1", "func 2 work 1", "func 3 comm 1",
+               f"pgroup 9 ALL {processes} " + " ".join(map(str, procs)),
+               "counter 1 c 0 #", "defmarker 1 m 0"]
+    now = {p: 0 for p in procs}
+    depth = {p: 0 for p in procs}
+    body = []
+    for p in procs:
+        body.append(f"enter 0 1 {p}")
+    for _ in range(steps):
+        p = rng.choice(procs)
+        now[p] += rng.choice([0, 1, 1, 2, 5])
+        t = now[p]
+        r = rng.random()
+        if r < 0.3 and depth[p] < 4:
+            body.append(f"enter {t} 2 {p}")
+            depth[p] += 1
+        elif r < 0.55 and depth[p] > 0:
+            body.append(f"leave {t} 2 {p}")
+            depth[p] -= 1
+        elif r < 0.7:
+            q = rng.choice([x for x in procs if x != p])
+            tag, size = rng.randrange(3), rng.randrange(1, 5000)
+            body.append(f"send {t} {p} {q} 9 {tag} {size}")
+            now[q] = max(now[q], t) + 1
+            body.append(f"recv {now[q]} {q} {p} 9 {tag} {size}")
+        elif r < 0.8:
+            body.append(f"enter {t} 3 {p}")
+            body.append(f"coll {t} {p} 1 9 {rng.choice(procs)} {rng.randrange(100)} "
+                        f"{rng.randrange(100)} 3")
+            body.append(f"leave {t + 3} 3 {p}")
+            now[p] = t + 3
+        elif r < 0.9:
+            body.append(f"count {t} {p} 1 {rng.randrange(1 << 40)}")
+        else:
+            body.append(f"marker {t} {p} 1 x{rng.randrange(99)}")
+    for p in procs:
+        while depth[p]:
+            body.append(f"leave {now[p]} 2 {p}")
+            depth[p] -= 1
+        body.append(f"leave {now[p] + 1} 1 {p}")
+    # libotf wants each process's records in time order; the script is per process already
+    return script + body
+
+
+def test_random_traces_read_as_written(writer, tmp_path, cache):
+    for seed in range(3):
+        script = random_script(seed)
+        anchor = write_otf(writer, tmp_path / str(seed), script, streams=1 + seed)
+        expected, _ = expected_events(script)
+        with earl.EventTrace(str(anchor), cache=cache) as trace:
+            check_events(trace, expected)
+            assert trace.problems()["unmatched_recv"]["count"] == 0
+
+
+def test_random_access_equals_the_scan(writer, tmp_path, cache):
+    anchor = write_otf(writer, tmp_path, random_script(7, steps=1500), streams=2)
+    with earl.EventTrace(str(anchor), cache=cache) as trace:
+        scan = list(trace)
+    rng = random.Random(3)
+    with earl.EventTrace(str(anchor), cache=cache, bdist=50, hsize=10) as trace:
+        for pos in [rng.randrange(1, len(scan) + 1) for _ in range(150)] + [len(scan), 1]:
+            assert trace.event(pos) == scan[pos - 1]
+            assert trace.stack(scan[pos - 1]["loc"], pos) == trace.stack(scan[pos - 1]["loc"], pos)
+
+
+def test_references_to_nothing_are_flagged(writer, tmp_path, cache):
+    script = ["timer 100", "proc 1 a", "proc 2 b", "fgroup 1 G", "func 1 f 1",
+              "pgroup 4 W 2 1 2", "collop 1 X 1",
+              "enter 1 1 1",
+              "enter 2 9 1",              # undefined function 9
+              "leave 3 9 1",
+              "send 4 1 8 4 0 1",         # to undefined process 8
+              "send 5 1 2 6 0 1",         # undefined communicator 6
+              "ecoll 6 1 55",             # end of a collective never begun
+              "leave 7 1 1",
+              "count 8 2 3 5",            # undefined counter
+              "enter 9 1 2", "leave 10 1 2"]
+    anchor = write_otf(writer, tmp_path, script)
+    with earl.EventTrace(str(anchor), cache=cache) as trace:
+        events = list(trace)
+        flagged = [1, 2, 3, 4, 5, 6]    # enter/leave of 9, two sends, the exit, the counter
+        positions = [e["pos"] for e in events
+                     if (e["type"] in ("enter", "exit") and e["region"] == "function 9")
+                     or e["type"] == "send"
+                     or (e["type"] == "exit" and e["loc"] == 0 and e["time"] == 0.07)
+                     or e["type"] == "metric"]
+        assert len(positions) == len(flagged)
+        assert trace.problems()["unresolved_reference"] == {"count": len(positions),
+                                                            "first": positions}
+        sends = [e for e in events if e["type"] == "send"]
+        assert sends[0]["dest"] == -1 and sends[1]["com"] == 6
+        assert [e for e in events if e["type"] == "metric"][0]["metric"] == "counter 3"
+
+
+# ---------------------------------------------------------------------- damaged archives
+def error_text(path, cache=True, **kw):
+    with pytest.raises(earl.EarlError) as raised:
+        with earl.EventTrace(str(path), cache=cache, **kw) as trace:
+            list(trace)
+    return str(raised.value)
+
+
+def test_missing_definitions_name_the_file(rich, tmp_path):
+    for f in rich.parent.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "trace.0.def").unlink()
+    message = error_text(tmp_path / "trace.otf")
+    assert "trace.0.def" in message and "missing" in message
+
+
+def test_garbage_anchor(tmp_path, rich):
+    bad = tmp_path / "trace.otf"
+    bad.write_bytes(b"\x00\x01garbage\xff\n")
+    assert "cannot detect the trace format" in error_text(bad)
+    assert "no OTF trace" in error_text(bad, format="otf")
+
+
+@pytest.mark.parametrize("cut", [0.3, 0.6, 0.95])
+def test_truncated_event_files_are_errors_naming_the_trace(writer, tmp_path, cut, cache):
+    script = random_script(11, steps=600)
+    anchor = write_otf(writer, tmp_path, script)
+    events = tmp_path / "trace.1.events"
+    data = events.read_bytes()
+    events.write_bytes(data[: int(len(data) * cut)])
+    expected, _ = expected_events(script)
+    try:
+        with earl.EventTrace(str(anchor), cache=cache) as trace:
+            got = list(trace)
+    except earl.EarlError as error:
+        assert str(anchor) in str(error)
+    else:
+        # libotf stops at a clean line end without a word: what came before is right
+        assert 0 < len(got) < len(expected)
+
+
+def test_truncated_compressed_event_files(writer, tmp_path, cache):
+    script = random_script(12, steps=600)
+    anchor = write_otf(writer, tmp_path, script, compress=True)
+    events = tmp_path / "trace.1.events.z"
+    data = events.read_bytes()
+    events.write_bytes(data[: len(data) // 2])
+    expected, _ = expected_events(script)
+    try:
+        with earl.EventTrace(str(anchor), cache=cache) as trace:
+            got = list(trace)
+    except earl.EarlError as error:
+        assert str(anchor) in str(error)
+    else:
+        assert len(got) < len(expected)
+
+
+# ---------------------------------------------------------------------- the other languages
+def test_lua_opens_one(rich):
+    pytest.importorskip("lupa.lua54")
+    import earl.lua
+    lua = earl.lua.runtime()
+    lua.globals().path = str(rich)
+    assert lua.execute("local t = EventTrace{file=path, format='vampir'}; "
+                       "local e = t:event(3); return t:format(), e.type, e.loc") == ("otf", "enter", 2)
+
+
+def test_tcl_opens_one(rich):
+    from test_tcl_common import LIBRARY, interp
+    if LIBRARY is None:
+        pytest.skip("no Tcl extension")
+    tcl = interp()
+    tcl.eval(f"EventTrace otf_t -file {{{rich}}}")
+    assert tcl.eval("otf_t format") == "otf"
+    tcl.eval("otf_t event ev 3")
+    assert tcl.eval("set ev(type)") == "enter" and tcl.eval("set ev(loc)") == "2"
+    tcl.eval("rename otf_t {}")
