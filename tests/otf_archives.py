@@ -3,6 +3,7 @@ program (tests/otf/otf_script_writer.c) compiled once per session against
 -lopen-trace-format turns a line script into OTF_Writer calls. `expected_events` turns the
 same script into the EARL events docs/api-contract.md "OTF" promises, by the mapping's
 rules written out here independently of EARL's C++ code."""
+import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,19 +15,26 @@ WRITER_SOURCE = HERE / "otf" / "otf_script_writer.c"
 _writer = {}
 
 
+def build_writer(directory):
+    """Compiles the writer into `directory`; returns its path, or the reason it cannot."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc or not Path("/usr/include/open-trace-format/otf.h").exists():
+        return None, "no C compiler or no libotf headers (libopen-trace-format-dev)"
+    out = Path(directory) / "otf_script_writer"
+    done = subprocess.run([cc, "-O1", "-o", str(out), str(WRITER_SOURCE), "-lopen-trace-format"],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        return None, f"cannot build the libotf writer: {done.stderr[-400:]}"
+    return out, ""
+
+
 def script_writer(tmp_path_factory):
     """The compiled writer, or a skip where no C compiler or libotf is there."""
     if "path" not in _writer:
-        cc = shutil.which("cc") or shutil.which("gcc")
-        if not cc or not Path("/usr/include/open-trace-format/otf.h").exists():
-            pytest.skip("no C compiler or no libotf headers (libopen-trace-format-dev)")
-        out = tmp_path_factory.mktemp("otf-writer") / "otf_script_writer"
-        done = subprocess.run([cc, "-O1", "-o", str(out), str(WRITER_SOURCE),
-                               "-I/usr/include", "-lopen-trace-format"],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            pytest.skip(f"cannot build the libotf writer: {done.stderr[-400:]}")
-        _writer["path"] = out
+        path, why = build_writer(tmp_path_factory.mktemp("otf-writer"))
+        if path is None:
+            pytest.skip(why)
+        _writer["path"] = path
     return _writer["path"]
 
 
@@ -141,3 +149,53 @@ def expected_events(script):
     return [ev for _, ev in events], {"procs": procs, "funcs": funcs, "fgroups": fgroups,
                                       "pgroups": pgroups, "counters": counters,
                                       "loc_of": loc_of, "timer": timer}
+
+
+def random_script(seed, processes=4, steps=400):
+    """Random but well-formed: nested calls, messages sent before they are received,
+    collectives, counters, markers; ties between processes are frequent."""
+    rng = random.Random(seed)
+    procs = list(range(1, processes + 1))
+    script = ["timer 1000000"] + [f"proc {p} p{p}" for p in procs]
+    script += ["fgroup 1 G", "func 1 main 1", "func 2 work 1", "func 3 comm 1",
+               f"pgroup 9 ALL {processes} " + " ".join(map(str, procs)),
+               "counter 1 c 0 #", "defmarker 1 m 0"]
+    now = {p: 0 for p in procs}
+    depth = {p: 0 for p in procs}
+    body = []
+    for p in procs:
+        body.append(f"enter 0 1 {p}")
+    for _ in range(steps):
+        p = rng.choice(procs)
+        now[p] += rng.choice([0, 1, 1, 2, 5])
+        t = now[p]
+        r = rng.random()
+        if r < 0.3 and depth[p] < 4:
+            body.append(f"enter {t} 2 {p}")
+            depth[p] += 1
+        elif r < 0.55 and depth[p] > 0:
+            body.append(f"leave {t} 2 {p}")
+            depth[p] -= 1
+        elif r < 0.7:
+            q = rng.choice([x for x in procs if x != p])
+            tag, size = rng.randrange(3), rng.randrange(1, 5000)
+            body.append(f"send {t} {p} {q} 9 {tag} {size}")
+            now[q] = max(now[q], t) + 1
+            body.append(f"recv {now[q]} {q} {p} 9 {tag} {size}")
+        elif r < 0.8:
+            body.append(f"enter {t} 3 {p}")
+            body.append(f"coll {t} {p} 1 9 {rng.choice(procs)} {rng.randrange(100)} "
+                        f"{rng.randrange(100)} 3")
+            body.append(f"leave {t + 3} 3 {p}")
+            now[p] = t + 3
+        elif r < 0.9:
+            body.append(f"count {t} {p} 1 {rng.randrange(1 << 40)}")
+        else:
+            body.append(f"marker {t} {p} 1 x{rng.randrange(99)}")
+    for p in procs:
+        while depth[p]:
+            body.append(f"leave {now[p]} 2 {p}")
+            depth[p] -= 1
+        body.append(f"leave {now[p] + 1} 1 {p}")
+    # libotf wants each process's records in time order; the script is per process already
+    return script + body

@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 import earl
-from otf_archives import expected_events, script_writer, write_otf
+from otf_archives import expected_events, random_script, script_writer, write_otf
 
 COUNTER_ACC_START_U8 = 0          # accumulated, start scope, unsigned 64-bit
 COUNTER_ABS_POINT_S8 = 1 | 4 | 32  # absolute, point scope, signed 64-bit
@@ -141,56 +141,6 @@ def test_otfprint_lists_the_records_earl_reads(rich):
     assert +mapped == Counter({k: printed[k] for k in OTFPRINT_KINDS if printed[k]})
     assert printed["Collective"] == 3 and printed["BeginCollectiveOperation"] == 2
     assert sum(got.values()) == sum(mapped.values())
-
-
-def random_script(seed, processes=4, steps=400):
-    """Random but well-formed: nested calls, messages sent before they are received,
-    collectives, counters, markers; ties between processes are frequent."""
-    rng = random.Random(seed)
-    procs = list(range(1, processes + 1))
-    script = ["timer 1000000"] + [f"proc {p} p{p}" for p in procs]
-    script += ["fgroup 1 G", "func 1 main 1", "func 2 work 1", "func 3 comm 1",
-               f"pgroup 9 ALL {processes} " + " ".join(map(str, procs)),
-               "counter 1 c 0 #", "defmarker 1 m 0"]
-    now = {p: 0 for p in procs}
-    depth = {p: 0 for p in procs}
-    body = []
-    for p in procs:
-        body.append(f"enter 0 1 {p}")
-    for _ in range(steps):
-        p = rng.choice(procs)
-        now[p] += rng.choice([0, 1, 1, 2, 5])
-        t = now[p]
-        r = rng.random()
-        if r < 0.3 and depth[p] < 4:
-            body.append(f"enter {t} 2 {p}")
-            depth[p] += 1
-        elif r < 0.55 and depth[p] > 0:
-            body.append(f"leave {t} 2 {p}")
-            depth[p] -= 1
-        elif r < 0.7:
-            q = rng.choice([x for x in procs if x != p])
-            tag, size = rng.randrange(3), rng.randrange(1, 5000)
-            body.append(f"send {t} {p} {q} 9 {tag} {size}")
-            now[q] = max(now[q], t) + 1
-            body.append(f"recv {now[q]} {q} {p} 9 {tag} {size}")
-        elif r < 0.8:
-            body.append(f"enter {t} 3 {p}")
-            body.append(f"coll {t} {p} 1 9 {rng.choice(procs)} {rng.randrange(100)} "
-                        f"{rng.randrange(100)} 3")
-            body.append(f"leave {t + 3} 3 {p}")
-            now[p] = t + 3
-        elif r < 0.9:
-            body.append(f"count {t} {p} 1 {rng.randrange(1 << 40)}")
-        else:
-            body.append(f"marker {t} {p} 1 x{rng.randrange(99)}")
-    for p in procs:
-        while depth[p]:
-            body.append(f"leave {now[p]} 2 {p}")
-            depth[p] -= 1
-        body.append(f"leave {now[p] + 1} 1 {p}")
-    # libotf wants each process's records in time order; the script is per process already
-    return script + body
 
 
 def test_random_traces_read_as_written(writer, tmp_path, cache):
