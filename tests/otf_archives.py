@@ -42,12 +42,20 @@ def write_otf(writer, directory, script, name="trace", streams=1, compress=False
     """Writes the archive `directory/name.otf` from `script` (lines); returns its anchor."""
     directory.mkdir(parents=True, exist_ok=True)
     stub = directory / name
+    # libotf's writer wants each stream's records in time order, and a stream may hold
+    # several processes: definitions first, then the records ordered by time (stably, so
+    # each process keeps the order of the script, whose times never decrease per process).
+    definitions = [line for line in script if line.split()[0] in DEFINITION_KINDS]
+    records = [line for line in script if line.split()[0] not in DEFINITION_KINDS]
+    script = definitions + sorted(records, key=lambda line: int(line.split()[1]))
     args = [str(writer), str(stub), str(streams)] + (["9"] if compress else [])
     done = subprocess.run(args, input="\n".join(script) + "\n", capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     return directory / f"{name}.otf"
 
 
+DEFINITION_KINDS = {"timer", "proc", "fgroup", "func", "pgroup", "counter", "collop", "file",
+                    "defmarker"}
 FILE_OPERATIONS = ["open", "close", "read", "write", "seek", "unlink", "rename", "dup",
                    "sync", "lock", "unlock"]
 

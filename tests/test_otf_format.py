@@ -139,7 +139,7 @@ def test_otfprint_lists_the_records_earl_reads(rich):
     mapped = Counter({kind: got[name] if name != "file_" else files
                       for kind, name in OTFPRINT_KINDS.items()})
     assert +mapped == Counter({k: printed[k] for k in OTFPRINT_KINDS if printed[k]})
-    assert printed["Collective"] == 3 and printed["BeginCollectiveOperation"] == 2
+    assert printed["Collective"] == 3 and printed["BeginCollective"] == printed["EndCollective"] == 2
     assert sum(got.values()) == sum(mapped.values())
 
 

@@ -259,9 +259,12 @@ std::int64_t OtfArchive::communicator(std::uint32_t group, Event& event) const {
 SymbolId OtfArchive::region(std::uint32_t function, Event& event) {
   auto found = regions_.find(function);
   if (found != regions_.end()) return found->second;
+  // Every reference to an undefined function is flagged, the first defines its region.
   event.flags |= kUnresolvedReference;
+  auto met = undefined_regions_.find(function);
+  if (met != undefined_regions_.end()) return met->second;
   SymbolId id = defs_.define_region("function " + std::to_string(function), "All");
-  regions_[function] = id;
+  undefined_regions_[function] = id;
   return id;
 }
 

@@ -119,6 +119,7 @@ class OtfArchive {
   std::vector<std::uint32_t> processes_;                   // by location: OTF process id
   std::unordered_map<std::uint32_t, Location> locations_;  // OTF process id -> location
   std::unordered_map<std::uint32_t, SymbolId> regions_;    // OTF function id -> region
+  std::unordered_map<std::uint32_t, SymbolId> undefined_regions_;  // met in events only
   std::unordered_map<std::uint32_t, std::size_t> metrics_; // OTF counter id -> metric index
   std::unordered_map<std::uint32_t, std::uint32_t> counter_properties_;
   std::vector<Carry> carries_;
