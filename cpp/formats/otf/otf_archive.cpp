@@ -3,6 +3,7 @@
 #include <otf.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <map>
 
@@ -97,6 +98,8 @@ void OtfArchive::map_definitions() {
     if (!p.second.empty()) defs_.name_location(loc, p.second);
   }
   carries_.assign(processes_.size(), Carry());
+  emitted_.assign(processes_.size(), 0);
+  ended_.assign(processes_.size(), false);
   for (const auto& f : raw_.functions) {
     auto group = raw_.function_groups.find(f.group);
     std::string group_name = group == raw_.function_groups.end() ? "All" : group->second;
@@ -156,6 +159,7 @@ void OtfArchive::read_markers() {
   markers_ = std::move(markers);
   records_ = 0;  // event records are numbered on their own
   last_tick_ = 0;
+  emitted_.assign(processes_.size(), 0);
   // The reader's marker pass is done; the events get a fresh reader.
   close_reader();
   open_reader();
@@ -167,6 +171,8 @@ void OtfArchive::rewind() {
   open_reader();
   install_event_handlers(handlers_, this);
   for (Carry& c : carries_) c = Carry();
+  emitted_.assign(processes_.size(), 0);
+  ended_.assign(processes_.size(), false);
   next_marker_ = 0;
   records_ = 0;
   last_tick_ = 0;
@@ -205,6 +211,42 @@ bool OtfArchive::read(std::uint64_t limit, std::vector<OtfEvent>& out) {
   return read != 0 || out.size() > before;
 }
 
+std::string OtfArchive::events_file(std::uint32_t process) const {
+  OTF_MasterControl* master = reader_ ? OTF_Reader_getMasterControl(reader_) : nullptr;
+  const uint32_t stream = master ? OTF_MasterControl_mapReverse(master, process) : 0;
+  if (stream == 0) return "the event file of process " + std::to_string(process);
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "%x", stream);
+  std::string plain = stub_ + "." + hex + ".events";
+  return readable(plain) ? plain : plain + ".z";
+}
+
+bool OtfArchive::stream_damaged(std::uint32_t process, const std::string& what) {
+  const std::string where = events_file(process) + ": " + what;
+  if (options_.strict || location_of(process) < 0) {
+    note_error(where);
+    return false;
+  }
+  OTF_MasterControl* master = OTF_Reader_getMasterControl(reader_);
+  const uint32_t stream = master ? OTF_MasterControl_mapReverse(master, process) : 0;
+  for (std::size_t loc = 0; loc < processes_.size(); ++loc) {
+    const bool same_stream = processes_[loc] == process ||
+                             (stream != 0 && OTF_MasterControl_mapReverse(master, processes_[loc]) == stream);
+    if (!same_stream || ended_[loc]) continue;
+    ended_[loc] = true;
+    bool noted = false;  // read before a rewind (the direct reader's seek back)
+    for (const StreamDamage& d : damage_) noted = noted || d.loc == static_cast<Location>(loc);
+    if (noted) continue;
+    StreamDamage damage;
+    damage.loc = static_cast<Location>(loc);
+    damage.record = emitted_[loc] + 1;
+    damage.message = anchor_ + ": location " + std::to_string(loc) + " (process " + std::to_string(processes_[loc]) +
+                     ") ends after " + std::to_string(emitted_[loc]) + " events: " + where;
+    damage_.push_back(std::move(damage));
+  }
+  return true;
+}
+
 void OtfArchive::note_error(std::string message) {
   if (error_.empty()) error_ = std::move(message);
 }
@@ -229,6 +271,8 @@ Event* OtfArchive::emit(std::uint64_t tick, std::uint32_t process, EventKind kin
     note_error("event record " + std::to_string(records_) + " (process " + std::to_string(process) +
                "): time " + std::to_string(tick) + " is before the previous record's " + std::to_string(last_tick_));
   last_tick_ = std::max(last_tick_, tick);
+  if (ended_[static_cast<std::size_t>(loc)]) return nullptr;  // after damage in its stream
+  ++emitted_[static_cast<std::size_t>(loc)];
   out_->push_back(OtfEvent{loc, tick, Event()});
   Event& e = out_->back().event;
   e.loc = loc;

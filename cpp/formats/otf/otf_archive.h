@@ -80,6 +80,13 @@ class OtfArchive {
   const std::string& marker_name(std::uint32_t token, Event& event);
   // Notes the first error a handler met (handlers must not throw through libotf's C code).
   void note_error(std::string message);
+  // A record of `process` libotf cannot parse: an error with `strict`; otherwise every
+  // process of its stream ends before it (their later records are dropped), noted in
+  // damage(). Returns whether reading goes on.
+  bool stream_damaged(std::uint32_t process, const std::string& what);
+  // The event file of the stream that holds `process` (for messages).
+  std::string events_file(std::uint32_t process) const;
+  std::vector<StreamDamage> damage() const { return damage_; }
   // Counters of vartype double hold the bits of a double in OTF's 64-bit value.
   bool counter_is_double(std::uint32_t counter) const;
   bool counter_is_signed(std::uint32_t counter) const;
@@ -123,6 +130,9 @@ class OtfArchive {
   std::unordered_map<std::uint32_t, std::size_t> metrics_; // OTF counter id -> metric index
   std::unordered_map<std::uint32_t, std::uint32_t> counter_properties_;
   std::vector<Carry> carries_;
+  std::vector<std::uint64_t> emitted_;  // by location: events emitted since the start
+  std::vector<bool> ended_;             // by location: its stream is damaged
+  std::vector<StreamDamage> damage_;
 
   std::vector<OtfEvent> markers_;  // every marker, in time order
   std::size_t next_marker_ = 0;

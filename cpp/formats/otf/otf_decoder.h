@@ -29,6 +29,7 @@ class OtfDecoder : public TraceDecoder {
   DecoderPosition start_position() const override { return DecoderPosition{{0}}; }
   double progress() const override { return archive_.progress(); }
   std::uint64_t seek_cost_in_events() const override { return handed_out_; }
+  std::vector<StreamDamage> damage() const override { return archive_.damage(); }
   const Definitions& definitions() const override { return order_->published(); }
 
  private:

@@ -26,6 +26,10 @@ class OtfImporter : public ImportSource {
   std::uint64_t tick_offset() const override { return 0; }
   std::uint64_t ticks_per_second() const override { return archive_.ticks_per_second(); }
   std::uint64_t expected_events() const override { return 0; }  // OTF does not say
+  std::vector<StreamDamage> damage() const override {
+    std::lock_guard<std::mutex> decoding(met_guard_);
+    return archive_.damage();
+  }
 
   void start(EventSink& sink) override;
   void stop() override { stop_ = true; }

@@ -249,9 +249,10 @@ int on_rma_end(void* data, uint64_t time, uint32_t process, uint32_t remote, uin
 int on_unknown(void* data, uint64_t time, uint32_t process, const char* record) {
   std::string text = record ? record : "";
   if (text.size() > 60) text = text.substr(0, 60) + "...";
-  archive(data).note_error("an event record it cannot read (process " + std::to_string(process) + ", time " +
-                           std::to_string(time) + "): \"" + text + "\" (is the event file damaged?)");
-  return OTF_RETURN_ABORT;
+  const bool go_on = archive(data).stream_damaged(
+      process, "a record libotf cannot read (process " + std::to_string(process) + ", time " + std::to_string(time) +
+                   "): \"" + text + "\" (is the file damaged or cut short?)");
+  return go_on ? OTF_RETURN_OK : OTF_RETURN_ABORT;
 }
 
 int on_marker(void* data, uint64_t time, uint32_t process, uint32_t token, const char* text, OTF_KeyValueList*) {
