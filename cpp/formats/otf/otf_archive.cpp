@@ -147,10 +147,12 @@ void OtfArchive::read_markers() {
   // Traces without markers have no marker file; libotf then reads nothing.
   std::vector<OtfEvent> markers;
   out_ = &markers;
+  reading_markers_ = true;  // marker files need not be in time order: sorted below
   install_marker_handlers(handlers_, this);
   otf_errno = OTF_NO_ERROR;
   std::uint64_t read = OTF_Reader_readMarkers(reader_, handlers_);
   out_ = nullptr;
+  reading_markers_ = false;
   throw_if_failed();
   if (read == OTF_READ_ERROR && otf_errno != OTF_NO_ERROR)
     fail("cannot read the markers (" + stub_ + ".*.marker)" + libotf_says());
@@ -267,11 +269,17 @@ Event* OtfArchive::emit(std::uint64_t tick, std::uint32_t process, EventKind kin
                "master control file name");
     return nullptr;
   }
-  if (tick < last_tick_ && options_.strict)
-    note_error("event record " + std::to_string(records_) + " (process " + std::to_string(process) +
-               "): time " + std::to_string(tick) + " is before the previous record's " + std::to_string(last_tick_));
-  last_tick_ = std::max(last_tick_, tick);
   if (ended_[static_cast<std::size_t>(loc)]) return nullptr;  // after damage in its stream
+  // libotf merges streams whose records are in time order (its writer refuses others), so
+  // what it delivers never goes back in time; a record that does is damage in its stream.
+  // (Reading on would make the merged order depend on the way the trace is read.)
+  if (!reading_markers_ && tick < last_tick_) {
+    stream_damaged(process, "event record " + std::to_string(records_) + " (process " + std::to_string(process) +
+                                "): time " + std::to_string(tick) + " is before the time " +
+                                std::to_string(last_tick_) + " of the record before it");
+    return nullptr;
+  }
+  if (!reading_markers_) last_tick_ = tick;
   ++emitted_[static_cast<std::size_t>(loc)];
   out_->push_back(OtfEvent{loc, tick, Event()});
   Event& e = out_->back().event;

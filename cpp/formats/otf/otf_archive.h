@@ -138,7 +138,8 @@ class OtfArchive {
   std::size_t next_marker_ = 0;
   std::vector<OtfEvent>* out_ = nullptr;  // where the handlers append
   std::uint64_t records_ = 0;             // event records read since the start
-  std::uint64_t last_tick_ = 0;
+  std::uint64_t last_tick_ = 0;           // of the last event record delivered
+  bool reading_markers_ = false;
   std::string error_;
   std::string undefined_name_;
 };
