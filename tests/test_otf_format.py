@@ -302,3 +302,25 @@ def test_tcl_opens_one(rich):
     tcl.eval("otf_t event ev 3")
     assert tcl.eval("set ev(type)") == "enter" and tcl.eval("set ev(loc)") == "2"
     tcl.eval("rename otf_t {}")
+
+
+def test_records_back_in_time_are_damage(writer, tmp_path, cache):
+    """libotf's writer refuses a stream going back in time; a file that does anyway ends
+    its stream's locations there (strict: an error), whichever way it is read."""
+    script = ["timer 1000", "proc 1 a", "proc 2 b", "fgroup 1 G", "func 1 f 1",
+              "enter 16 1 1", "enter 16 1 2", "enter 32 1 1", "leave 48 1 1", "leave 64 1 1",
+              "leave 64 1 2"]
+    anchor = write_otf(writer, tmp_path, script)
+    events = tmp_path / "trace.1.events"
+    lines = events.read_text().split("\n")
+    assert lines.count("30") == 1          # the timestamp line of "leave 48" (hexadecimal)
+    lines[lines.index("30")] = "8"
+    events.write_text("\n".join(lines))
+    with pytest.raises(earl.EarlError, match=r"trace\.1\.events: .*time 8 is before the time 32"):
+        with earl.EventTrace(str(anchor), cache=cache, strict=True) as trace:
+            list(trace)
+    with earl.EventTrace(str(anchor), cache=cache) as trace:
+        got = [(e["loc"], e["type"], e["time"]) for e in trace]
+        damaged = trace.problems()["damaged"]["locations"]
+    assert got == [(0, "enter", 0.016), (1, "enter", 0.016), (0, "enter", 0.032)]
+    assert [(d["loc"], d["record"]) for d in damaged] == [(0, 3), (1, 2)]
