@@ -52,7 +52,7 @@ ALLOWED = {
     "output": {"model"},
     "format_alog": {"format_interface", "output", "model"},
     "format_otf2": {"format_interface", "output", "model"},
-    "format_otf": {"format_interface", "model"},
+    "format_otf": {"format_interface", "output", "model"},
     "cache": {"format_interface", "model"},
     "registry": {"format_alog", "format_otf2", "format_otf", "cache", "format_interface", "model"},
     "state": {"model"},

@@ -4,6 +4,7 @@
 #ifdef EARL_HAVE_OTF
 #include "formats/otf/otf_decoder.h"
 #include "formats/otf/otf_importer.h"
+#include "formats/otf/otf_writer.h"
 #endif
 
 namespace earl {
@@ -27,6 +28,10 @@ std::unique_ptr<TraceDecoder> open_reader(const std::string& path, const ReadOpt
 std::unique_ptr<ImportSource> open_import(const std::string& path, const ReadOptions& options) {
   return std::make_unique<OtfImporter>(path, options);
 }
+
+std::unique_ptr<TraceWriter> open_writer(const std::string& path, const WriterOptions& options) {
+  return std::make_unique<OtfWriter>(path, options);
+}
 #endif
 
 constexpr const char* kDescription = "OTF: VampirTrace's Open Trace Format, version 1 (through libotf)";
@@ -35,7 +40,7 @@ constexpr const char* kDescription = "OTF: VampirTrace's Open Trace Format, vers
 
 const TraceFormat& otf_format() {
 #ifdef EARL_HAVE_OTF
-  static const TraceFormat format{"otf", kDescription, {".otf"}, sniff, open_reader, open_import, nullptr, nullptr, files, {"vampir"}};
+  static const TraceFormat format{"otf", kDescription, {".otf"}, sniff, open_reader, open_import, open_writer, nullptr, files, {"vampir"}};
 #else
   static const TraceFormat format{
       "otf", kDescription, {".otf"}, sniff, nullptr, nullptr, nullptr,
