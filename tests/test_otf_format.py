@@ -94,7 +94,7 @@ def test_every_mapped_record_reads_as_written(rich, cache):
         assert [m["unit"] for m in metrics] == ["#", "bytes"]
         assert [m["value_type"] for m in metrics] == ["uint64", "int64"]
         assert [m["mode"] for m in metrics] == ["accumulated_start", "absolute_point"]
-        assert trace.members(7) == [0, 1, 2]
+        assert trace.members(7) == trace.ranks(7) == [0, 1, 2]
         # every send matched to its receive, the collective exits nested as written
         problems = trace.problems()
         assert problems["unresolved_reference"]["count"] == 0
