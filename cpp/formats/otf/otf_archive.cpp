@@ -224,6 +224,10 @@ std::string OtfArchive::events_file(std::uint32_t process) const {
 }
 
 bool OtfArchive::stream_damaged(std::uint32_t process, const std::string& what) {
+  if (reading_markers_) {  // the marker files are read whole at the start: damage there is an error
+    note_error("a marker file (" + stub_ + ".<stream>.marker): " + what);
+    return false;
+  }
   const std::string where = events_file(process) + ": " + what;
   if (options_.strict || location_of(process) < 0) {
     note_error(where);
