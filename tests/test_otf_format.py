@@ -324,3 +324,18 @@ def test_records_back_in_time_are_damage(writer, tmp_path, cache):
         damaged = trace.problems()["damaged"]["locations"]
     assert got == [(0, "enter", 0.016), (1, "enter", 0.016), (0, "enter", 0.032)]
     assert [(d["loc"], d["record"]) for d in damaged] == [(0, 3), (1, 2)]
+
+
+def test_damaged_definitions_and_markers_name_their_files(rich, tmp_path):
+    for f in rich.parent.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    anchor = tmp_path / "trace.otf"
+    definitions = (tmp_path / "trace.0.def").read_bytes()
+    (tmp_path / "trace.0.def").write_bytes(definitions + b"\x01\x02garbage\n")
+    message = error_text(anchor)
+    assert "trace.0.def" in message and "cannot read the definitions" in message
+    (tmp_path / "trace.0.def").write_bytes(definitions)
+    markers = tmp_path / "trace.0.marker"
+    markers.write_bytes(markers.read_bytes() + b"garbage line\n")
+    message = error_text(anchor)
+    assert str(anchor) in message and "marker" in message
