@@ -73,6 +73,9 @@ void OtfArchive::read_definitions() {
   install_definition_handlers(handlers_, &raw_);
   if (OTF_Reader_readDefinitions(reader_, handlers_) == OTF_READ_ERROR)
     fail("cannot read the definitions (" + stub_ + ".0.def)" + libotf_says());
+  if (!raw_.unreadable.empty())
+    fail("cannot read the definitions (" + stub_ + ".0.def): a record libotf cannot parse: \"" + raw_.unreadable +
+         "\" (is the file damaged?)");
 }
 
 void OtfArchive::map_definitions() {

@@ -103,6 +103,7 @@ class OtfArchive {
     std::vector<Counter> counters;
     std::unordered_map<std::uint32_t, std::string> files, markers;
     std::uint64_t first_tick = 0, last_tick = 0;  // DefTimeRange (last 0: none)
+    std::string unreadable;  // the first record libotf could not parse ("": none)
   };
 
  private:

@@ -60,6 +60,12 @@ int on_marker_definition(void* data, uint32_t, uint32_t token, const char* name,
   return OTF_RETURN_OK;
 }
 
+int on_unknown(void* data, uint64_t, uint32_t, const char* record) {
+  std::string& unreadable = raw(data).unreadable;
+  if (unreadable.empty()) unreadable = text(record).substr(0, 60);
+  return OTF_RETURN_ABORT;
+}
+
 template <typename Handler>
 void set(OTF_HandlerArray* handlers, Handler* handler, uint32_t record, void* data) {
   // libotf keeps every handler as int(void*) and calls it with its record's own signature.
@@ -80,6 +86,7 @@ void install_definition_handlers(OTF_HandlerArray* handlers, OtfArchive::Raw* ra
   set(handlers, on_time_range, OTF_DEFTIMERANGE_RECORD, raw);
   // Marker definitions sit in the marker file and come with OTF_Reader_readMarkers.
   set(handlers, on_marker_definition, OTF_DEFMARKER_RECORD, raw);
+  set(handlers, on_unknown, OTF_UNKNOWN_RECORD, raw);
 }
 
 }  // namespace earl
