@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
@@ -173,3 +174,29 @@ def test_names_libotf_cannot_hold_are_escaped(tmp_path):
     with earl.EventTrace(str(tmp_path / "n.otf")) as trace:
         assert trace.regions() == ["say \\x22hi\\x22"]
         assert trace.locsym(0) == "rank \\x220\\x22"
+
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "traces"
+
+
+@pytest.mark.skipif(not (SHARED / "ping-pong-otf2").exists(), reason="shared traces not found")
+@pytest.mark.parametrize("name", ["ping-pong-otf2", "ping-pong-otf2-papi"])
+def test_a_score_p_trace_converted_to_otf(name, tmp_path):
+    """A real Score-P run through the OTF writer and reader: each location's enters, exits
+    and messages as EARL's OTF2 reader reads them, times to the microsecond."""
+    out = tmp_path / "run.otf"
+    summary = convert(SHARED / name, out)
+    assert summary["refused"] == {} and summary["collective_exits_plain"] == 0
+
+    def per_location(events):
+        table = defaultdict(list)
+        for e in events:
+            if e["type"] in ("enter", "exit", "send", "recv"):
+                table[e["loc"]].append((round(e["time"] * 1e6),) +
+                                       tuple(e.get(k) for k in KEYS if k not in ("loc", "time")))
+        return dict(table)
+
+    with earl.EventTrace(str(SHARED / name)) as original, earl.EventTrace(str(out)) as written:
+        assert per_location(written) == per_location(original)
+        assert written.nrlocs() == original.nrlocs()
+        assert set(written.regions()) <= set(original.regions())
