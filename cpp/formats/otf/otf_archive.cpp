@@ -1,6 +1,7 @@
 #include "formats/otf/otf_archive.h"
 
 #include <otf.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -18,6 +19,8 @@ namespace {
 
 // The files libotf opens at once: a stream's event file and its compressed buffer.
 constexpr uint32_t kOpenFiles = 100;
+// Bytes of an event record in an event file, plain and zlib-compressed (estimates).
+constexpr std::uint64_t kEventBytes = 13, kCompressedEventBytes = 3;
 
 std::string libotf_says() {
   std::string says = otf_strerr;
@@ -36,6 +39,13 @@ OtfArchive::OtfArchive(const std::string& path, const ReadOptions& options) : op
   // libotf reads the definitions from stream 0 and says little when it is missing.
   if (!readable(stub_ + ".0.def") && !readable(stub_ + ".0.def.z"))
     throw EarlError(anchor_ + ": its definitions file " + stub_ + ".0.def is missing or unreadable");
+  for (const std::string& part : otf_archive_files(anchor_)) {
+    struct stat info;
+    if (part.find(".events") == std::string::npos || ::stat(part.c_str(), &info) != 0) continue;
+    // libotf's text records take about 13 bytes per event, about 3 once compressed.
+    const bool compressed = part.size() > 2 && part.compare(part.size() - 2, 2, ".z") == 0;
+    estimated_events_ += static_cast<std::uint64_t>(info.st_size) / (compressed ? kCompressedEventBytes : kEventBytes);
+  }
   open_reader();
   read_definitions();
   map_definitions();

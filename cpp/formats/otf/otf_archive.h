@@ -49,6 +49,9 @@ class OtfArchive {
   void rewind();
   double progress() const;
   std::uint64_t records_read() const { return records_; }
+  // About how many events the trace holds, from the sizes of its event files (OTF does
+  // not say): for progress displays only.
+  std::uint64_t estimated_events() const { return estimated_events_; }
 
   [[noreturn]] void fail(const std::string& what) const;
 
@@ -139,6 +142,7 @@ class OtfArchive {
   std::size_t next_marker_ = 0;
   std::vector<OtfEvent>* out_ = nullptr;  // where the handlers append
   std::uint64_t records_ = 0;             // event records read since the start
+  std::uint64_t estimated_events_ = 0;
   std::uint64_t last_tick_ = 0;           // of the last event record delivered
   bool reading_markers_ = false;
   std::string error_;

@@ -25,7 +25,7 @@ class OtfImporter : public ImportSource {
   std::mutex& met_guard() const override { return met_guard_; }
   std::uint64_t tick_offset() const override { return 0; }
   std::uint64_t ticks_per_second() const override { return archive_.ticks_per_second(); }
-  std::uint64_t expected_events() const override { return 0; }  // OTF does not say
+  std::uint64_t expected_events() const override { return archive_.estimated_events(); }
   std::vector<StreamDamage> damage() const override {
     std::lock_guard<std::mutex> decoding(met_guard_);
     return archive_.damage();

@@ -54,6 +54,7 @@ void OtfWriter::begin(const TraceHeader& header) {
   header_ = header;
   if (header.locations <= 0) fail("a trace needs at least one location");
   locations_.assign(static_cast<std::size_t>(header.locations), Location());
+  otf_errno = OTF_NO_ERROR;  // see put()
   manager_ = OTF_FileManager_open(kOpenFiles);
   writer_ = manager_ ? OTF_Writer_open(staged_stub_.c_str(), static_cast<uint32_t>(header.locations), manager_) : nullptr;
   if (!writer_) fail("libotf cannot create its files");
@@ -195,6 +196,9 @@ void OtfWriter::put(const WriterEvent& e) {
   const uint64_t time = static_cast<uint64_t>(e.time);
   const uint32_t process = process_id(e.loc);
   int ok = 1;
+  // libotf's writer says "refused" while its global otf_errno holds an error, also one an
+  // earlier reader in this process left: each record starts clean.
+  otf_errno = OTF_NO_ERROR;
   switch (e.kind) {
     case WriterEventKind::Enter:
       ok = OTF_Writer_writeEnter(writer_, time, static_cast<uint32_t>(e.region + 1), process, 0);
