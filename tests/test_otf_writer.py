@@ -200,3 +200,23 @@ def test_a_score_p_trace_converted_to_otf(name, tmp_path):
         assert per_location(written) == per_location(original)
         assert written.nrlocs() == original.nrlocs()
         assert set(written.regions()) <= set(original.regions())
+
+
+def test_threads_are_processes_with_a_parent(tmp_path):
+    """A generated run with two threads per process: the OTF reads as the OTF2 does in
+    enters, exits and messages (fork and join have no OTF record), and libotf's printer
+    shows each thread's process with its master as parent."""
+    generate(tmp_path / "t.otf", format="otf", locations=3, threads=2, events=1500, seed=7)
+    generate(tmp_path / "t.otf2", format="otf2", locations=3, threads=2, events=1500, seed=7)
+    with earl.EventTrace(str(tmp_path / "t.otf")) as trace:
+        got = list(trace)
+        names = [trace.locsym(loc) for loc in range(trace.nrlocs())]
+    with earl.EventTrace(str(tmp_path / "t.otf2")) as trace:
+        want = [e for e in trace if e["type"] in ("enter", "exit", "send", "recv")]
+    same_events(got, want)
+    assert len(names) == 6 and len(set(names)) == 6
+    if shutil.which("otfprint"):
+        out = subprocess.run(["otfprint", str(tmp_path / "t.otf")], capture_output=True, text=True,
+                             check=True).stdout
+        parents = dict(map(int, m) for m in re.findall(r"DefProcess: stream 0, process (\d+), .*parent (\d+)", out))
+        assert parents == {1: 0, 2: 1, 3: 0, 4: 3, 5: 0, 6: 5}

@@ -65,13 +65,15 @@ void OtfWriter::begin(const TraceHeader& header) {
     const std::size_t l = static_cast<std::size_t>(loc);
     const int process = loc / threads, thread = loc % threads;
     std::string name;
-    if (l < header.location_names.size() && !header.location_names[l].empty())
+    if (l < header.location_names.size() && !header.location_names[l].empty()) {
       name = header.location_names[l];
-    else if (static_cast<std::size_t>(process) < header.process_names.size() && header.process_names[process])
-      name = *header.process_names[process];
-    else
-      name = "Process " + std::to_string(process);
-    if (thread > 0) name += " / Thread " + std::to_string(thread);
+    } else {
+      if (static_cast<std::size_t>(process) < header.process_names.size() && header.process_names[process])
+        name = *header.process_names[process];
+      else
+        name = "Process " + std::to_string(process);
+      if (thread > 0) name += " / Thread " + std::to_string(thread);
+    }
     const uint32_t parent = thread > 0 ? process_id(process * threads) : 0;
     OTF_Writer_assignProcess(writer_, process_id(loc), process_id(loc));
     OTF_Writer_writeDefProcess(writer_, 0, process_id(loc), renamed_.note("location", name, otf_name(name)).c_str(),
