@@ -46,10 +46,15 @@ OtfArchive::OtfArchive(const std::string& path, const ReadOptions& options) : op
     const bool compressed = part.size() > 2 && part.compare(part.size() - 2, 2, ".z") == 0;
     estimated_events_ += static_cast<std::uint64_t>(info.st_size) / (compressed ? kCompressedEventBytes : kEventBytes);
   }
-  open_reader();
-  read_definitions();
-  map_definitions();
-  read_markers();
+  try {
+    open_reader();
+    read_definitions();
+    map_definitions();
+    read_markers();
+  } catch (...) {
+    close_reader();  // no destructor runs for a constructor that throws
+    throw;
+  }
   declared_ = defs_;
 }
 
@@ -218,8 +223,7 @@ bool OtfArchive::read(std::uint64_t limit, std::vector<OtfEvent>& out) {
     take_markers_before(e.tick, out);
     out.push_back(e);
   }
-  if (read == 0) {
-    take_markers_before(~std::uint64_t(0), out);
+  if (read == 0) {  // the events are done: the markers after the last of them follow
     out.insert(out.end(), markers_.begin() + static_cast<std::ptrdiff_t>(next_marker_), markers_.end());
     next_marker_ = markers_.size();
   }
