@@ -5,8 +5,9 @@
 - otf2_definitions, otf2_events: the global definitions and the event files of OTF2
   archives of the generator (the one the targets mutate, `earl gen -n 2 -e 60 -s 1`,
   among them) and of tests/otf2_archives.py (RMA, threads, metrics, other records);
-- otf_events: the event files of OTF traces of tests/otf_archives.py (random scripts
-  written by libotf's own writer; none where no C compiler or libotf is there);
+- otf_definitions, otf_events: the definitions and event files of OTF traces of
+  tests/otf_archives.py (random scripts written by libotf's own writer; none where no C
+  compiler or libotf is there);
 - event_codec: the events of generated traces encoded as the event cache stores them
   (by BUILD/fuzz/event_codec_seeds);
 - cli: the byte strings of sensible command lines (cli_fuzzer.seed_inputs()).
@@ -67,8 +68,8 @@ def test_archives(work: Path):
 def main(build: Path):
     seeds = build.resolve() / "seeds"  # cli_fuzzer works in a directory of its own
     shutil.rmtree(seeds, ignore_errors=True)
-    for target in ("alog_decoder", "python_api", "otf2_definitions", "otf2_events", "otf_events", "event_codec",
-                   "cli"):
+    for target in ("alog_decoder", "python_api", "otf2_definitions", "otf2_events", "otf_definitions",
+                   "otf_events", "event_codec", "cli"):
         (seeds / target).mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -95,6 +96,7 @@ def main(build: Path):
             script = otf_archives.random_script(seed, processes=2, steps=60)
             anchor = otf_archives.write_otf(writer, work / f"otf{seed}", script)
             shutil.copy(anchor.with_name("trace.1.events"), seeds / "otf_events" / f"random{seed}.events")
+            shutil.copy(anchor.with_name("trace.0.def"), seeds / "otf_definitions" / f"random{seed}.def")
 
         codec_tool = build / "fuzz" / "event_codec_seeds"
         for name, path in alogs[:len(SHAPES)] + archives[:len(SHAPES)]:
