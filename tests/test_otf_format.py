@@ -339,3 +339,12 @@ def test_damaged_definitions_and_markers_name_their_files(rich, tmp_path):
     markers.write_bytes(markers.read_bytes() + b"garbage line\n")
     message = error_text(anchor)
     assert str(anchor) in message and "marker" in message
+
+
+def test_a_trace_without_events_is_recognised_and_named(writer, tmp_path):
+    """libotf writes an empty master control file for a trace without events and cannot
+    open it again: EARL recognises it by its definitions and says so."""
+    anchor = write_otf(writer, tmp_path, ["timer 1000", "proc 1 a"])
+    assert anchor.read_bytes() == b""
+    message = error_text(anchor)  # detected: not "empty file, not a trace"
+    assert str(anchor) in message and "names no stream" in message

@@ -43,7 +43,16 @@ std::vector<std::string> entries(const std::string& directory) {
   return names;
 }
 
-bool is_master(const std::string& path) { return ends_with(path, ".otf") && regular_file(path) && looks_like_otf_master(head_of(path)); }
+bool is_master(const std::string& path) {
+  if (!ends_with(path, ".otf") || !regular_file(path)) return false;
+  const std::string head = head_of(path);
+  if (looks_like_otf_master(head)) return true;
+  // A trace without events has an empty master control file: its definitions decide
+  // (libotf's text records start with a letter, definitions with 'D').
+  if (!head.empty()) return false;
+  const std::string definitions = path.substr(0, path.size() - 4) + ".0.def";
+  return regular_file(definitions + ".z") || head_of(definitions).compare(0, 1, "D") == 0;
+}
 
 }  // namespace
 

@@ -13,7 +13,8 @@ namespace earl {
 bool looks_like_otf_master(const std::string& text);
 
 // The master control file of `path`: the file itself, or the one NAME.otf in a directory;
-// empty when `path` is no OTF trace. EarlError when a directory holds several.
+// empty when `path` is no OTF trace. EarlError when a directory holds several. An empty
+// NAME.otf (a trace without events) counts when NAME.0.def holds definitions.
 std::string find_otf_anchor(const std::string& path);
 
 // libotf's name stub of an anchor: the path without ".otf".

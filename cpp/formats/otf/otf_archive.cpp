@@ -24,7 +24,9 @@ constexpr std::uint64_t kEventBytes = 13, kCompressedEventBytes = 3;
 
 std::string libotf_says() {
   std::string says = otf_strerr;
-  while (!says.empty() && (says.back() == '\n' || says.back() == ' ')) says.pop_back();
+  for (char& c : says)
+    if (c == '\n') c = ' ';  // one line
+  while (!says.empty() && says.back() == ' ') says.pop_back();
   return says.empty() ? "" : " (libotf: " + says + ")";
 }
 
@@ -70,6 +72,9 @@ void OtfArchive::open_reader() {
   if (!reader_) {
     OTF_FileManager_close(manager_);
     manager_ = nullptr;
+    std::ifstream master(anchor_, std::ios::binary);
+    if (master.peek() == std::ifstream::traits_type::eof())
+      fail("the master control file names no stream (a trace without events?), which libotf cannot open");
     fail("libotf cannot open the trace: is the master control file damaged?" + libotf_says());
   }
   handlers_ = OTF_HandlerArray_open();
