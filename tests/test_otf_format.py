@@ -10,6 +10,7 @@ import random
 import shutil
 import subprocess
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -348,3 +349,28 @@ def test_a_trace_without_events_is_recognised_and_named(writer, tmp_path):
     assert anchor.read_bytes() == b""
     message = error_text(anchor)  # detected: not "empty file, not a trace"
     assert str(anchor) in message and "names no stream" in message
+
+
+def configure(tmp_path, mode):
+    """CMake's configure step (no Python module) with libotf's headers hidden from it."""
+    cmake = shutil.which("cmake")
+    if not cmake:
+        pytest.skip("cmake not on PATH")
+    root = Path(__file__).resolve().parents[1]
+    return subprocess.run([cmake, "-S", str(root), "-B", str(tmp_path / f"build-{mode}"),
+                           f"-DEARL_OTF={mode}", "-DEARL_BUILD_PYTHON=OFF", "-DOTF_ROOT=",
+                           "-DCMAKE_IGNORE_PATH=/usr/include/open-trace-format;/usr/local/include/open-trace-format"],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_cmake_without_libotf_says_what_to_install(tmp_path):
+    required = configure(tmp_path, "ON")
+    assert required.returncode != 0
+    message = " ".join(required.stderr.split())  # CMake wraps its messages
+    assert "apt-get install libopen-trace-format-dev" in message and "OTF_ROOT" in message
+    optional = configure(tmp_path, "AUTO")
+    assert optional.returncode == 0, optional.stderr
+    assert "Building without OTF support" in " ".join(optional.stderr.split())
+    assert "EARL OTF support: OFF" in optional.stdout
+    off = configure(tmp_path, "OFF")
+    assert off.returncode == 0 and "EARL OTF support: OFF" in off.stdout
