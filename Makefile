@@ -13,7 +13,7 @@ comma  := ,
 # seed's bar chart), Xvfb and tmux (tests of wish and of the REPL in a real terminal),
 # doctest (the C++ unit tests), headless Chromium (the HTML report test), clang with its
 # libFuzzer and sanitizer runtimes (the fuzz targets). Elsewhere CMake says what is missing and builds without it.
-SYSTEM_PACKAGES := libopen-trace-format2-dev otf2-tools pkg-config liblua5.4-dev lua5.4 tcl8.6-dev tk8.6 blt xvfb xauth tmux doctest-dev chromium \
+SYSTEM_PACKAGES := libopen-trace-format2-dev otf2-tools libopen-trace-format-dev otf-trace pkg-config liblua5.4-dev lua5.4 tcl8.6-dev tk8.6 blt xvfb xauth tmux doctest-dev chromium \
     clang libclang-rt-dev
 $(VENV)/.system: Makefile
 	@mkdir -p $(VENV)

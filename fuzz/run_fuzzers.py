@@ -31,7 +31,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-LIBFUZZER_TARGETS = ["alog_decoder", "clog2_decoder", "otf2_definitions", "otf2_events", "event_codec"]
+LIBFUZZER_TARGETS = ["alog_decoder", "clog2_decoder", "otf2_definitions", "otf2_events", "otf_definitions", "otf_events",
+                     "event_codec"]
 # The atheris targets and the modules each needs besides atheris: the Python API, the Lua
 # module through lupa, the Tcl extension through tkinter, the command line.
 PYTHON_TARGETS = [("python_api", ()), ("lua_api", ("lupa",)), ("tcl_api", ("tkinter",)),
@@ -60,14 +61,14 @@ def figures(log: str) -> dict:
 
 
 def libotf2_fault(log: str) -> bool:
-    """True when the report is a read outside its memory by libotf2's own code (the top
-    frame in libotf2, no EARL frame above it): libotf2 trusts lengths in a damaged file.
+    """True when the report is a read outside its memory by libotf2's or libotf's own code
+    (the top frame in the library, no EARL frame above it): they trust damaged files.
     Use after free, writes, leaks and anything in EARL's code stay findings."""
     report = log[log.find("ERROR: AddressSanitizer: "):]
     kind = report[len("ERROR: AddressSanitizer: "):].split(" ", 1)[0]
     top = re.search(r"^\s+#0 .*$", report, re.M)
     return (kind in ("SEGV", "heap-buffer-overflow") and "READ" in report.split("SUMMARY:")[0]
-            and top is not None and "libopen-trace-format2" in top.group(0))
+            and top is not None and re.search(r"libopen-trace-format2?\.so", top.group(0)) is not None)
 
 
 def run(target: str, command: list[str], build: Path, seconds: int, seed: int | None) -> bool:
@@ -121,9 +122,10 @@ def main(build: Path, seconds: int, seed: int | None = None) -> int:
     for target in LIBFUZZER_TARGETS:
         binary = build / "fuzz" / f"{target}_fuzzer"
         if not binary.exists():
-            print(f"{target:17} not built (no OTF2 in this build)" if "otf2" in target
+            optional = target.startswith("otf")  # builds without libotf2 / libotf
+            print(f"{target:17} not built (no {target.split('_')[0].upper()} in this build)" if optional
                   else f"{target:17} missing: {binary}", flush=True)
-            ok = ok and "otf2" in target
+            ok = ok and optional
             continue
         ok = run(target, [str(binary)], build, seconds, seed) and ok
     for target, needs in PYTHON_TARGETS:

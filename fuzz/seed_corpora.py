@@ -8,6 +8,9 @@
 - clog2_decoder: CLOG2 files of the generator, tests/test_clog2_format.py's file of every
   record kind in both byte orders and one cut short after its first blocks, and a file
   MPE's MPI logging wrote (tests/clog2_mpe);
+- otf_definitions, otf_events: the definitions and event files of OTF traces of
+  tests/otf_archives.py (random scripts written by libotf's own writer; none where no C
+  compiler or libotf is there);
 - event_codec: the events of generated traces encoded as the event cache stores them
   (by BUILD/fuzz/event_codec_seeds);
 - cli: the byte strings of sensible command lines (cli_fuzzer.seed_inputs()).
@@ -91,8 +94,8 @@ def clog2_seeds(work: Path):
 def main(build: Path):
     seeds = build.resolve() / "seeds"  # cli_fuzzer works in a directory of its own
     shutil.rmtree(seeds, ignore_errors=True)
-    for target in ("alog_decoder", "clog2_decoder", "python_api", "otf2_definitions", "otf2_events",
-                   "event_codec", "cli"):
+    for target in ("alog_decoder", "clog2_decoder", "python_api", "otf2_definitions", "otf2_events", "otf_definitions",
+                   "otf_events", "event_codec", "cli"):
         (seeds / target).mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -115,6 +118,14 @@ def main(build: Path):
             shutil.copy(anchor.with_suffix(".def"), seeds / "otf2_definitions" / f"{name}.def")
             for evt in sorted(anchor.with_suffix("").glob("*.evt")):
                 shutil.copy(evt, seeds / "otf2_events" / f"{name}-{evt.name}")
+
+        import otf_archives
+        writer, _ = otf_archives.build_writer(work)
+        for seed in range(4) if writer else ():
+            script = otf_archives.random_script(seed, processes=2, steps=60)
+            anchor = otf_archives.write_otf(writer, work / f"otf{seed}", script)
+            shutil.copy(anchor.with_name("trace.1.events"), seeds / "otf_events" / f"random{seed}.events")
+            shutil.copy(anchor.with_name("trace.0.def"), seeds / "otf_definitions" / f"random{seed}.def")
 
         codec_tool = build / "fuzz" / "event_codec_seeds"
         for name, path in alogs[:len(SHAPES)] + archives[:len(SHAPES)]:

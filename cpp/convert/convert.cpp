@@ -225,6 +225,8 @@ ConvertSummary convert(const std::string& input, const std::string& output,
     bad(why + ", the input's format; give --format or an output path ending in .alog or .otf2");
   summary.output_format = format;
   const bool otf2 = format == "otf2";
+  // Formats whose writers carry a collective's com, root and bytes on its exit.
+  const bool collectives = otf2 || format == "otf";
 
   const Definitions& defs = trace.definitions();
   TraceHeader header = header_of(trace, otf2);
@@ -258,7 +260,7 @@ ConvertSummary convert(const std::string& input, const std::string& output,
         case EventKind::CollectiveExit:
           g.kind = WriterEventKind::Exit;
           g.region = static_cast<std::int32_t>(e.region);
-          if (otf2) {
+          if (collectives) {
             g.flags = kWriterCollective;
             g.len = e.len;         // sent
             g.received = static_cast<std::uint64_t>(e.tag);    // recvd (uint64 in OTF2)

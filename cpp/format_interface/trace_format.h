@@ -33,6 +33,9 @@ struct TraceFormat {
   // The files the trace at `path` consists of, the one that names it (its anchor) first;
   // null: the file alone. A change of any of them is a change of the trace.
   std::vector<std::string> (*files)(const std::string& path);
+  // Other names users may pass for it (historical ones: "vampir" for OTF); opening
+  // resolves them to `name`.
+  std::vector<std::string> aliases = {};
 };
 
 }  // namespace earl

@@ -31,6 +31,17 @@ std::string alog_name(const std::string& name, bool region) {
   return out;
 }
 
+std::string otf_name(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (c == '\0' || c == '\n' || c == '\r' || c == '"')
+      out += escaped_byte(static_cast<unsigned char>(c));
+    else
+      out += c;
+  }
+  return out;
+}
+
 std::string otf2_name(const std::string& name) {
   if (name.find('\0') == std::string::npos) return name;
   std::string out;

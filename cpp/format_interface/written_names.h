@@ -27,6 +27,11 @@ std::string alog_name(const std::string& name, bool region);
 // empty string included, is written as it is.
 std::string otf2_name(const std::string& name);
 
+// OTF (version 1): names are quoted on one line of a text file, so NUL, the line ends LF
+// and CR and the quote '"' (which libotf would turn into a blank) are escaped; anything
+// else, the empty string included, is written as it is.
+std::string otf_name(const std::string& name);
+
 // Names a writer changed, counted per kind in the order first met.
 class RenamedNames {
  public:

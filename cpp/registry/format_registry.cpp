@@ -11,6 +11,7 @@
 #include "formats/alog/alog_format.h"
 #include "formats/clog2/clog2_format.h"
 #include "formats/otf2/otf2_format.h"
+#include "formats/otf/otf_format.h"
 #include "model/error.h"
 
 namespace earl {
@@ -33,7 +34,7 @@ bool ends_with(const std::string& text, const std::string& suffix) {
 }  // namespace
 
 const std::vector<const TraceFormat*>& trace_formats() {
-  static const std::vector<const TraceFormat*> formats = {&alog_format(), &otf2_format(), &clog2_format()};
+  static const std::vector<const TraceFormat*> formats = {&alog_format(), &otf2_format(), &otf_format(), &clog2_format()};
   return formats;
 }
 
@@ -51,9 +52,20 @@ std::vector<std::string> writable_formats() {
   return names;
 }
 
+namespace {
+// The row `name` names, directly or as one of its aliases; null when none does.
+const TraceFormat* row_named(const std::string& name) {
+  for (const TraceFormat* format : trace_formats()) {
+    if (name == format->name) return format;
+    for (const std::string& alias : format->aliases)
+      if (name == alias) return format;
+  }
+  return nullptr;
+}
+}  // namespace
+
 const TraceFormat& trace_format(const std::string& name) {
-  for (const TraceFormat* format : trace_formats())
-    if (name == format->name) return *format;
+  if (const TraceFormat* format = row_named(name)) return *format;
   throw EarlError("unknown format '" + name + "' (known formats: " + listing(readable_formats()) + ")");
 }
 
@@ -89,9 +101,7 @@ namespace {
 const TraceFormat& readable_row(const std::string& file, const std::string& format) {
   refuse_special_file(file);
   const std::string chosen = format.empty() ? detect_format(file) : format;
-  const TraceFormat* row = nullptr;
-  for (const TraceFormat* candidate : trace_formats())
-    if (chosen == candidate->name) row = candidate;
+  const TraceFormat* row = row_named(chosen);
   if (!row)
     throw EarlError(file + ": unknown format '" + chosen + "' (known formats: " + listing(readable_formats()) + ")");
   if (!row->open_reader) throw EarlError(file + ": is " + row->name + ", but " + row->unavailable);
@@ -126,11 +136,10 @@ std::vector<std::string> trace_files(const std::string& file, const std::string&
 }
 
 std::string why_not_writable(const std::string& format) {
-  for (const TraceFormat* row : trace_formats()) {
-    if (format != row->name) continue;
+  if (const TraceFormat* row = row_named(format)) {
     if (row->open_writer) return "";
-    return "cannot write format '" + format + "' (supported: " + listing(writable_formats()) + "): " +
-           row->unavailable;
+    return "cannot write format '" + format + "' (supported: " + listing(writable_formats()) + ")" +
+           (row->unavailable ? std::string(": ") + row->unavailable : std::string());
   }
   return "cannot write format '" + format + "' (supported: " + listing(writable_formats()) + ")";
 }

@@ -67,8 +67,9 @@ def format_for_path(path):
 def generate(path, *, format=None, truth_path=None, progress=None, **options):
     """Write a synthetic trace to `path` and its ground truth to `truth_path`.
 
-    `format` is "alog", "otf2" or "clog2" (None: otf2 when `path` ends in .otf2, else alog; an OTF2
-    path names the anchor file and must end in .otf2). The other keyword options are those
+    `format` is a format this build writes (`earl formats` lists them; None: the one
+    `path`'s ending implies, else alog; an OTF2 path names the anchor file and must end in
+    .otf2, an OTF one the master control file NAME.otf). The other keyword options are those
     of ``options()`` (``defaults()`` gives their values when not given): ``locations``,
     ``events`` (an approximate target: whole rounds are generated until it is reached; the
     exact count is ``truth["events"]``), ``seed``, ``rollover`` (microseconds; writes clock

@@ -38,6 +38,10 @@ TEST_CASE("the escaped forms, by hand") {
   CHECK(otf2_name(std::string("a\0b", 3)) == "a\\x00b");
   CHECK(otf2_name("") == "");
   CHECK(otf2_name(" \n\r") == " \n\r");
+  // OTF: one quoted name per line of text
+  CHECK(otf_name(std::string("a\0b\n\"c\r", 7)) == "a\\x00b\\x0a\\x22c\\x0d");
+  CHECK(otf_name("") == "");
+  CHECK(otf_name(" tab\t 'x' \xff") == " tab\t 'x' \xff");
 }
 
 TEST_CASE("ALOG names read back in their escaped form, and the changes are counted") {

@@ -32,7 +32,7 @@ def _add_option(parser, row):
     notes = [_range(row)] if _range(row) else []
     if row["name"] == "format":
         kwargs["default"] = None
-        notes.append("supported: %s; default: otf2 when OUTPUT ends in .otf2, else alog"
+        notes.append("supported: %s; default: the format OUTPUT's ending names (.otf2, .otf), else alog"
                      % ", ".join(_core.generator_formats()))
     elif row["type"] != "bool":
         notes.append("default: %(default)s" if row["default"] is not None else "default: none")
