@@ -19,6 +19,7 @@ py::list describe_formats() {
     row["name"] = format->name;
     row["description"] = format->description;
     row["extensions"] = format->extensions;
+    row["aliases"] = format->aliases;
     row["reads"] = format->open_reader != nullptr;
     row["writes"] = format->open_writer != nullptr;
     row["cached"] = format->open_import != nullptr;
@@ -32,7 +33,7 @@ py::list describe_formats() {
 
 void bind_formats(py::module_& m) {
   m.def("formats", &describe_formats,
-        "Every trace format EARL knows: name, description, extensions, whether this build "
+        "Every trace format EARL knows: name, description, extensions, other names (aliases), whether this build "
         "reads and writes it, whether it reads through the event cache, and why not where "
         "it cannot.");
   m.def("known_formats", &readable_formats, "The trace formats this build reads.");

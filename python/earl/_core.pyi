@@ -139,6 +139,7 @@ class TraceFormatRow(TypedDict):
     name: str
     description: str
     extensions: list[str]
+    aliases: list[str]
     reads: bool
     writes: bool
     cached: bool

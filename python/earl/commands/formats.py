@@ -27,7 +27,7 @@ def run(args):
         print(json.dumps(rows, indent=2))
         return 0
     header = ("format", "reads", "writes", "files", "what it is")
-    table = [(row["name"] + "".join(f" ({alias})" for alias in row.get("aliases", [])),
+    table = [(row["name"] + "".join(f" ({alias})" for alias in row["aliases"]),
               _yes(row["reads"]), _yes(row["writes"]), " ".join(row["extensions"]) or "-",
               row["description"]) for row in rows]
     widths = [max(len(line[i]) for line in [header] + table) for i in range(4)]
