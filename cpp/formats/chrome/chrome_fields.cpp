@@ -8,6 +8,7 @@ std::string ChromeScalar::key() const {
   switch (kind) {
     case Kind::Int: return "n" + std::to_string(integer);
     case Kind::UInt: return "n" + std::to_string(unsigned_integer);
+    case Kind::Double: return "d" + text;
     case Kind::String: return "s" + text;
     default: return "";
   }

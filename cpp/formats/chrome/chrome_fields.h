@@ -16,7 +16,7 @@ struct ChromeScalar {
   std::int64_t integer = 0;
   std::uint64_t unsigned_integer = 0;
   double real = 0.0;
-  std::string text;
+  std::string text;  // a string's value; a number's text as the file has it
 
   bool present() const { return kind != Kind::Absent; }
   bool number() const { return kind == Kind::Int || kind == Kind::UInt || kind == Kind::Double; }

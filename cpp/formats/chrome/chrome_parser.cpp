@@ -1,5 +1,8 @@
 #include "formats/chrome/chrome_parser.h"
 
+#include <cerrno>
+#include <cstdlib>
+
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
 
@@ -83,6 +86,34 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     return scalar(std::move(v));
   }
   bool Double(double d) { ChromeScalar v; v.kind = ChromeScalar::Kind::Double; v.real = d; return scalar(std::move(v)); }
+  // Numbers come as their text (kParseNumbersAsStringsFlag), kept beside the value so that
+  // timestamps convert to nanoseconds exactly (a double holds epoch microseconds only to
+  // a quarter microsecond).
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+    ChromeScalar v;
+    v.text.assign(s, n);
+    const bool real = v.text.find_first_of(".eE") != std::string::npos;
+    errno = 0;
+    if (!real && v.text[0] == '-') {
+      v.integer = std::strtoll(v.text.c_str(), nullptr, 10);
+      v.kind = errno == ERANGE ? ChromeScalar::Kind::Double : ChromeScalar::Kind::Int;
+    } else if (!real) {
+      const unsigned long long u = std::strtoull(v.text.c_str(), nullptr, 10);
+      if (errno == ERANGE) {
+        v.kind = ChromeScalar::Kind::Double;
+      } else if (u <= static_cast<unsigned long long>(INT64_MAX)) {
+        v.kind = ChromeScalar::Kind::Int;
+        v.integer = static_cast<std::int64_t>(u);
+      } else {
+        v.kind = ChromeScalar::Kind::UInt;
+        v.unsigned_integer = u;
+      }
+    } else {
+      v.kind = ChromeScalar::Kind::Double;
+    }
+    if (v.kind == ChromeScalar::Kind::Double) v.real = std::strtod(v.text.c_str(), nullptr);
+    return scalar(std::move(v));
+  }
   bool String(const char* s, rapidjson::SizeType n, bool) {
     ChromeScalar v;
     v.kind = ChromeScalar::Kind::String;
@@ -169,7 +200,7 @@ ChromeParseResult parse_chrome_events(const std::string& path,
   rapidjson::Reader reader;
   // Iterative: nesting depth costs heap, not stack (a hostile file nests deeply).
   constexpr unsigned kFlags =
-      rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag | rapidjson::kParseTrailingCommasFlag;
+      rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseTrailingCommasFlag;
   rapidjson::ParseResult ok = reader.Parse<kFlags>(input, handler);
   ChromeParseResult result;
   result.events = handler.count;

@@ -103,15 +103,30 @@ class Builder {
     return loc;
   }
 
+  // Microseconds (ts, dur) to nanoseconds, rounded half away from zero, from the number's
+  // text where it is a plain decimal (exact for any digits), else from its double.
   std::int64_t microseconds_to_tick(const ChromeScalar& v, const char* field) const {
-    double ns;
-    switch (v.kind) {
-      case ChromeScalar::Kind::Int: ns = static_cast<double>(v.integer) * kNanosecondsPerMicrosecond; break;
-      case ChromeScalar::Kind::UInt: ns = static_cast<double>(v.unsigned_integer) * kNanosecondsPerMicrosecond; break;
-      case ChromeScalar::Kind::Double: ns = v.real * kNanosecondsPerMicrosecond; break;
-      case ChromeScalar::Kind::Absent: fail(std::string("no ") + field);
-      default: fail(std::string(field) + " is not a number");
+    if (v.kind == ChromeScalar::Kind::Absent) fail(std::string("no ") + field);
+    if (!v.number()) fail(std::string(field) + " is not a number");
+    const std::string& t = v.text;
+    const bool negative = !t.empty() && t[0] == '-';
+    const std::size_t dot = t.find('.');
+    if (!t.empty() && t.find_first_of("eE") == std::string::npos) {
+      const std::size_t digits_end = dot == std::string::npos ? t.size() : dot;
+      std::int64_t ns = 0;
+      for (std::size_t i = negative ? 1 : 0; i < digits_end; ++i) {
+        ns = ns * 10 + (t[i] - '0');
+        if (ns > kMaxTick / 1000) fail(std::string(field) + " out of range (more than 2^62 ns)");
+      }
+      ns *= 1000;
+      std::int64_t scale = 100;
+      for (std::size_t i = digits_end + 1; dot != std::string::npos && i < t.size() && scale > 0; ++i, scale /= 10)
+        ns += (t[i] - '0') * scale;
+      const std::size_t rounding = digits_end + 4;  // the digit after the nanoseconds
+      if (dot != std::string::npos && rounding < t.size() && t[rounding] >= '5') ++ns;
+      return negative ? -ns : ns;
     }
+    const double ns = v.real * kNanosecondsPerMicrosecond;
     if (!(std::fabs(ns) <= static_cast<double>(kMaxTick)))
       fail(std::string(field) + " out of range (more than 2^62 ns)");
     return static_cast<std::int64_t>(std::llround(ns));
