@@ -53,8 +53,9 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
   bool scalar(ChromeScalar&& value) {
     if (depth == 0) throw EarlError(path_ + ": not a Chrome trace: neither an object nor an array");
     if (events_depth >= 0 && depth == events_depth) {
-      start_event();
-      fail("not an object");
+      // A scalar is reported once read: the byte after it.
+      throw EarlError(path_ + ": event " + std::to_string(count) + " (ending at byte " + std::to_string(input_.Tell()) +
+                      "): not an object");
     }
     if (events_depth < 0 && form == Form::Container && depth == 1 && key_ == "traceEvents")
       throw EarlError(path_ + ": byte " + std::to_string(input_.Tell()) + ": traceEvents is not an array");
@@ -180,7 +181,7 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
   void start_event() {
     fields.clear();
     fields.index = count;
-    fields.offset = input_.Tell() - 1;  // the reader has taken the `{`
+    fields.offset = input_.Tell();  // the iterative reader calls StartObject before it takes the `{`
     in_args_ = in_id2_ = false;
   }
 
