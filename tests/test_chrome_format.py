@@ -8,6 +8,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -345,9 +346,24 @@ COMPARED = ("pos", "loc", "time", "type", "enterptr", "region", "dest", "src", "
 
 
 def same_events(a, b):
-    assert len(a) == len(b)
-    for x, y in zip(a, b):
-        assert {k: x.get(k) for k in COMPARED} == {k: y.get(k) for k in COMPARED}
+    """Events of two traces agree, but for the instants the Chrome writer adds for records
+    ALOG has no form for (the generator's program begin/end): positions and pointers are
+    compared counting the other events only."""
+    def kept(events):
+        rest = [e for e in events if e["type"] != "instant"]
+        number = {e["pos"]: i for i, e in enumerate(rest, 1)}
+        number[0] = 0
+        out = []
+        for e in rest:
+            d = {k: e.get(k) for k in COMPARED}
+            for k in ("pos", "enterptr", "sendptr"):
+                if d[k] is not None:
+                    d[k] = number[d[k]]
+            out.append(d)
+        return out
+    x, y = kept(a), kept(b)
+    assert len(x) == len(y)
+    assert x == y
 
 
 @pytest.mark.parametrize("out", ["o.json", "o.json.gz"])
@@ -374,22 +390,26 @@ def test_alog_json_round_trip(tmp_path, out, options):
     with earl.EventTrace(src) as a, earl.EventTrace(str(tmp_path / out)) as c:
         same_events(scan(a), scan(c))
         assert [a.locsym(l) for l in range(a.nrlocs())] == [c.locsym(l) for l in range(c.nrlocs())]
-        assert a.regions() == c.regions()
+        # Chrome JSON declares no regions: those entered come back, in order of appearance.
+        assert set(c.regions()) == {e["region"] for e in scan(a) if e["type"] == "enter"}
 
 
 def test_gen_writes_chrome(tmp_path):
     truth = generate(str(tmp_path / "g.json"), format="chrome", events=3000, locations=3, seed=11)
     generate(str(tmp_path / "g.alog"), events=3000, locations=3, seed=11)
     with earl.EventTrace(str(tmp_path / "g.alog")) as a, earl.EventTrace(str(tmp_path / "g.json")) as c:
-        assert len(c) == truth["events"]
+        assert len([e for e in scan(c) if e["type"] != "instant"]) == truth["events"]
         same_events(scan(a), scan(c))
 
 
 def test_cli_gen_and_convert(tmp_path):
     out = tmp_path / "cli.json"
-    subprocess.run([sys.executable, "-m", "earl", "gen", "-f", "chrome", "--events", "500", str(out)], check=True)
-    with earl.EventTrace(str(out)) as t:
+    earl_cli = str(Path(sys.executable).with_name("earl"))
+    subprocess.run([earl_cli, "gen", "-f", "chrome", "-e", "500", str(out)], check=True)
+    subprocess.run([earl_cli, "convert", str(out), str(tmp_path / "cli.alog")], check=True)
+    with earl.EventTrace(str(out)) as t, earl.EventTrace(str(tmp_path / "cli.alog")) as a:
         assert t.format() == "chrome" and len(t) > 0
+        same_events(scan(t), scan(a))
 
 
 def test_names_are_escaped_and_unicode_kept(tmp_path):

@@ -241,7 +241,7 @@ class Builder {
     r.symbol = type;
     r.key1 = 2 * static_cast<std::int64_t>(f_->index);
     r.data = d_.strings.intern(text(f_->name));
-    r.value = f_->cat.kind == ChromeScalar::Kind::String ? d_.strings.intern(f_->cat.text) : -1;
+    r.value = f_->cat.kind == ChromeScalar::Kind::String ? static_cast<std::int64_t>(d_.strings.intern(f_->cat.text)) : -1;
   }
 
   void counter() {
