@@ -459,3 +459,49 @@ def test_tcl_opens_a_chrome_trace(tmp_path):
     tcl = interp()
     tcl.tk.call("set", "path", write(tmp_path, SLICES))
     assert tcl.eval("EventTrace c -file $path; c event a 3; set a(region)") == "b"
+
+
+# ------------------------------------------------------------------ a real producer
+def test_pytorch_profiler_trace(tmp_path):
+    """PyTorch's profiler (torch==2.13.0, `make setup` installs it where it can) runs a tiny
+    model; EARL reads its export_chrome_trace. References: the profiler's own events() and
+    key_averages(), and the JSON read by Python's json module."""
+    torch = pytest.importorskip("torch")
+    from collections import Counter
+    from torch.profiler import ProfilerActivity, profile
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(16, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))
+    x = torch.randn(4, 16)
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        for _ in range(3):
+            model(x).sum().backward()
+    path = str(tmp_path / "torch.json")
+    prof.export_chrome_trace(path)
+    with open(path) as f:
+        doc = json.load(f)
+    slices = [e for e in doc["traceEvents"] if e["ph"] == "X"]
+    flows = [e for e in doc["traceEvents"] if e["ph"] in "sf"]
+    with earl.EventTrace(path) as t:
+        ev = scan(t)
+        entered = Counter(e["region"] for e in ev if e["type"] == "enter")
+        assert entered == Counter(e["name"] for e in slices)
+        assert all(v["count"] == 0 for v in t.problems().values())   # the slices nest
+        # The profiler's own list of operators: every one is a slice; the trace adds the
+        # operators the profiler folds into a caller of the same name (their External id
+        # is not among events()' ids).
+        ids = {fe.id for fe in prof.events()}
+        extra = Counter(e["name"] for e in slices if e.get("cat") == "cpu_op" and e["args"]["External id"] not in ids)
+        ops = Counter({n: c for n, c in entered.items() if t.group(n) == "cpu_op"})
+        assert ops == Counter(fe.name for fe in prof.events()) + extra
+        assert ops == Counter({k.key: k.count for k in prof.key_averages()}) + extra
+        # Times: ts microseconds exactly, as the text has them.
+        first = min(slices, key=lambda e: (e["ts"], -e["dur"]))
+        enter = next(e for e in ev if e["type"] == "enter")
+        assert enter["region"] == first["name"]
+        assert enter["time"] == pytest.approx(first["ts"] * 1e-6, rel=1e-15)
+        # The forward-backward flows are messages, all matched.
+        assert sum(e["type"] == "send" for e in ev) == sum(e["ph"] == "s" for e in flows)
+        assert all(e["sendptr"] > 0 for e in ev if e["type"] == "recv")
+        names = {t.locsym(l) for l in range(t.nrlocs())}
+        threads = {e["args"]["name"] for e in doc["traceEvents"] if e["ph"] == "M" and e["name"] == "thread_name"}
+        assert threads <= names
