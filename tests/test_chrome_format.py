@@ -255,6 +255,7 @@ def test_bad_events_name_file_index_and_byte(tmp_path, event, what, cache):
     ('{"traceEvents": [], "traceEvents": []}', "a second traceEvents"),
     ("17", "neither an object nor an array"),
     ('[{"ph":"i","ts":1,"pid":1,"tid":1}] x', "byte"),
+    ('[{"args":' + "[" * 100000, "nested deeper than 1000 levels"),
 ])
 def test_bad_documents(tmp_path, text, what):
     path = write(tmp_path, text)

@@ -9,7 +9,8 @@ namespace {
 constexpr std::size_t kBatchEvents = 512;
 }
 
-ChromeImporter::ChromeImporter(const std::string& path) : trace_(read_chrome_trace(path)) {
+ChromeImporter::ChromeImporter(const std::string& path)
+    : trace_(read_chrome_trace(path)), expected_(trace_.records.size()) {
   if (!trace_.records.empty() && trace_.records.front().tick < 0)
     offset_ = 0 - static_cast<std::uint64_t>(trace_.records.front().tick);
 }
@@ -48,6 +49,9 @@ void ChromeImporter::run(EventSink& sink) {
       if (!events[loc].empty()) flush(loc);
       sink.finish(static_cast<Location>(loc));
     }
+    // The cache holds the events now: the records' memory goes back.
+    std::vector<ChromeRecord>().swap(trace_.records);
+    std::vector<ChromeCollective>().swap(trace_.collectives);
   } catch (const std::exception& error) {
     sink.fail(error.what());
   }

@@ -11,7 +11,7 @@ namespace earl {
 
 // Chrome trace-event JSON into EARL's event cache: the file is parsed and ordered when the
 // importer is made (ChromeTrace; errors surface at open), and start() hands every
-// location's records to the sink in batches, on a thread of its own.
+// location's records to the sink in batches, on a thread of its own, then releases them.
 class ChromeImporter : public ImportSource {
  public:
   explicit ChromeImporter(const std::string& path);
@@ -27,7 +27,7 @@ class ChromeImporter : public ImportSource {
   std::mutex& met_guard() const override { return guard_; }
   std::uint64_t tick_offset() const override { return offset_; }
   std::uint64_t ticks_per_second() const override { return 1000000000ull; }
-  std::uint64_t expected_events() const override { return trace_.records.size(); }
+  std::uint64_t expected_events() const override { return expected_; }
 
   void start(EventSink& sink) override;
   void stop() override { stop_ = true; }
@@ -40,6 +40,7 @@ class ChromeImporter : public ImportSource {
   // Ticks are unsigned: nanoseconds shifted by `offset_` (the earliest time when that is
   // negative), so that tick - offset is the time in nanoseconds exactly.
   std::uint64_t offset_ = 0;
+  std::uint64_t expected_ = 0;  // the records' count (they are released after the import)
   std::thread thread_;
   std::atomic<bool> stop_{false};
   mutable std::mutex guard_;  // the definitions are final before start(): nothing to guard

@@ -13,6 +13,10 @@ namespace earl {
 
 namespace {
 
+// Deeper nesting is no trace: each level costs the iterative reader memory, so a file of
+// brackets must not take memory in proportion to its size.
+constexpr int kMaxDepth = 1000;
+
 // Which field a scalar at the event's own level fills.
 ChromeScalar* field_named(ChromeFields& f, const std::string& key) {
   if (key == "ph") return &f.ph;
@@ -128,6 +132,12 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     return true;
   }
 
+  void deeper() {
+    if (++depth > kMaxDepth)
+      throw EarlError(path_ + ": byte " + std::to_string(input_.Tell()) + ": JSON nested deeper than " +
+                      std::to_string(kMaxDepth) + " levels");
+  }
+
   bool StartObject() {
     if (depth == 0) {
       form = Form::Container;
@@ -139,7 +149,7 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
       in_args_ = key_ == "args";
       in_id2_ = key_ == "id2";
     }
-    ++depth;
+    deeper();
     return true;
   }
 
@@ -167,7 +177,7 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
       events_depth = 2;
       saw_events = true;
     }
-    ++depth;
+    deeper();
     return true;
   }
 
