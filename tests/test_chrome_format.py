@@ -403,6 +403,24 @@ def test_gen_writes_chrome(tmp_path):
         same_events(scan(a), scan(c))
 
 
+@pytest.mark.skipif("otf2" not in earl._core.generator_formats(), reason="no OTF2 in this build")
+def test_gen_collectives_match_otf2(tmp_path):
+    """The generator's collectives (MPI_Allreduce, ...) written as Chrome JSON come back as
+    collective exits with root, sent and recvd as the OTF2 output of the same run has them;
+    OTF2's program begin/end are instants here; com (no field of the writer's) is -1."""
+    generate(str(tmp_path / "g.otf2"), events=3000, locations=4, seed=5)
+    generate(str(tmp_path / "g.json"), events=3000, locations=4, seed=5)
+    keys = COMPARED + ("root", "sent", "recvd")
+    with earl.EventTrace(str(tmp_path / "g.otf2")) as o, earl.EventTrace(str(tmp_path / "g.json")) as c:
+        a, b = scan(o), scan(c)
+        assert len(a) == len(b) and any("root" in e for e in b)
+        for x, y in zip(a, b):
+            if x["type"] in ("program_begin", "program_end"):
+                assert (y["type"], y["data1"], y["time"]) == ("instant", x["type"], x["time"])
+                continue
+            assert {k: x.get(k) for k in keys} == {k: y.get(k) for k in keys}
+
+
 def test_cli_gen_and_convert(tmp_path):
     out = tmp_path / "cli.json"
     earl_cli = str(Path(sys.executable).with_name("earl"))
