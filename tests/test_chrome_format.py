@@ -122,7 +122,8 @@ def test_threads_are_locations_in_order_of_appearance_named_by_metadata(tmp_path
     ]
     with open_json(tmp_path, events, cache=cache) as t:
         assert t.nrlocs() == 3
-        assert [t.locsym(l) for l in range(3)] == ["worker", 1, 2]
+        # Unnamed threads: "<process_name or pid> / <tid>".
+        assert [t.locsym(l) for l in range(3)] == ["worker", "2 / stream 1", "proc / 4"]
         assert [(e["loc"], e.get("region")) for e in scan(t) if e["type"] == "enter"] == [(0, "b"), (2, "c"), (1, "a")]
 
 
@@ -522,5 +523,16 @@ def test_pytorch_profiler_trace(tmp_path):
         assert sum(e["type"] == "send" for e in ev) == sum(e["ph"] == "s" for e in flows)
         assert all(e["sendptr"] > 0 for e in ev if e["type"] == "recv")
         names = {t.locsym(l) for l in range(t.nrlocs())}
+        assert "Spans / PyTorch Profiler" in names
         threads = {e["args"]["name"] for e in doc["traceEvents"] if e["ph"] == "M" and e["name"] == "thread_name"}
         assert threads <= names
+
+
+def test_unnamed_locations_stay_unnamed_through_json(tmp_path):
+    src = tmp_path / "u.alog"
+    src.write_text("-3 0 0 2 0 0\n-13 0 1 2 0 0 main\n-15 1 0 0 0 0 second\n1 0 0 0 0 10\n1 1 0 0 0 11\n"
+                   "2 0 0 0 0 20\n2 1 0 0 0 21\n")
+    convert(str(src), tmp_path / "u.json")
+    with earl.EventTrace(str(src)) as a, earl.EventTrace(str(tmp_path / "u.json")) as c:
+        assert [c.locsym(l) for l in range(2)] == [a.locsym(l) for l in range(2)] == [0, "second"]
+        same_events(scan(a), scan(c))

@@ -74,8 +74,17 @@ class Builder {
   void finish() {
     match_flows();
     d_.location_count = static_cast<Location>(location_keys_.size());
-    for (std::size_t l = 0; l < location_names_.size(); ++l)
-      if (!location_names_[l].empty()) d_.name_location(static_cast<Location>(l), location_names_[l]);
+    // A thread without thread_name is named "<process> / <tid>" (process: its process_name,
+    // else the pid), so that it can be told apart; an empty thread_name is no name.
+    for (std::size_t l = 0; l < location_names_.size(); ++l) {
+      std::string name = location_names_[l];
+      if (!named_[l]) {
+        auto process = process_names_.find(location_pids_[l]);
+        name = process != process_names_.end() ? process->second : shown(location_pids_[l]);
+        if (!location_tids_[l].empty()) name += " / " + shown(location_tids_[l]);
+      }
+      if (!name.empty()) d_.name_location(static_cast<Location>(l), name);
+    }
     std::sort(t_.records.begin(), t_.records.end(), chrome_record_before);
     t_.metric_type = metric_type_;
   }
@@ -85,6 +94,9 @@ class Builder {
     throw EarlError(t_.file + ": event " + std::to_string(f_->index) + " (byte " + std::to_string(f_->offset) +
                     "): " + what);
   }
+
+  // A pid or tid key as users know it: the number or the string ("" where absent).
+  static std::string shown(const std::string& key) { return key.empty() ? key : key.substr(1); }
 
   std::string text(const ChromeScalar& s) const { return s.kind == ChromeScalar::Kind::String ? s.text : ""; }
 
@@ -99,6 +111,9 @@ class Builder {
     location_ids_.emplace(key, loc);
     location_keys_.push_back(std::move(key));
     location_names_.emplace_back();
+    named_.push_back(false);
+    location_pids_.push_back(f_->pid.key());
+    location_tids_.push_back(f_->tid.key());
     be_stacks_.emplace_back();
     return loc;
   }
@@ -382,10 +397,15 @@ class Builder {
     const ChromeScalar* value = f_->arg("name");
     if (name == "thread_name") {
       const std::uint32_t loc = location();
-      if (value && value->kind == ChromeScalar::Kind::String) location_names_[loc] = value->text;
+      if (value && value->kind == ChromeScalar::Kind::String) {
+        location_names_[loc] = value->text;
+        named_[loc] = true;
+      }
     } else if (name == "thread_sort_index") {
       location();  // places the thread (EARL's own output orders every thread so)
-    }  // process_name and the sort indices name and order nothing EARL has
+    } else if (name == "process_name") {
+      if (value && value->kind == ChromeScalar::Kind::String) process_names_[f_->pid.key()] = value->text;
+    }  // the sort indices order nothing in EARL
   }
 
   ChromeTrace& t_;
@@ -395,6 +415,9 @@ class Builder {
   SymbolId instant_type_, metric_type_, async_instant_type_, async_step_type_;
   std::unordered_map<std::string, std::uint32_t> location_ids_;
   std::vector<std::string> location_keys_, location_names_;
+  std::vector<std::string> location_pids_, location_tids_;  // ChromeScalar::key() of each
+  std::vector<bool> named_;  // by a thread_name
+  std::unordered_map<std::string, std::string> process_names_;  // by pid key
   std::vector<std::vector<SymbolId>> be_stacks_;  // open B slices per location, file order
   std::unordered_map<std::string, std::uint32_t> metric_ids_;
   std::unordered_map<std::string, std::uint32_t> flow_keys_;

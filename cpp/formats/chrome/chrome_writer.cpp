@@ -125,8 +125,8 @@ void ChromeWriter::begin(const TraceHeader& header) {
     record("{\"ph\":\"M\",\"name\":\"thread_sort_index\"," + at + ",\"args\":{\"sort_index\":" + std::to_string(l) + "}}");
     std::string thread = i < header.location_names.size() ? header.location_names[i] : "";
     if (thread.empty() && i < header.thread_names.size() && header.thread_names[i]) thread = *header.thread_names[i];
-    if (!thread.empty())
-      record("{\"ph\":\"M\",\"name\":\"thread_name\"," + at + ",\"args\":{\"name\":" + name("thread", thread) + "}}");
+    // Written also when empty: EARL's reader names an unnamed thread by its pid and tid.
+    record("{\"ph\":\"M\",\"name\":\"thread_name\"," + at + ",\"args\":{\"name\":" + name("thread", thread) + "}}");
   }
   for (const RegionDef& r : header.regions) {
     regions_.push_back(name("region", r.name));
