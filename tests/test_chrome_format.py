@@ -536,3 +536,15 @@ def test_unnamed_locations_stay_unnamed_through_json(tmp_path):
     with earl.EventTrace(str(src)) as a, earl.EventTrace(str(tmp_path / "u.json")) as c:
         assert [c.locsym(l) for l in range(2)] == [a.locsym(l) for l in range(2)] == [0, "second"]
         same_events(scan(a), scan(c))
+
+
+def test_persisted_index_serves_the_same_events(tmp_path, monkeypatch):
+    monkeypatch.setenv("EARL_INDEX_MIN_BYTES", "0")
+    path = str(tmp_path / "p.json")
+    generate(path, format="chrome", events=2000, locations=3, seed=2)
+    states, scans = [], []
+    for _ in range(2):
+        with earl.EventTrace(path, index=True, bdist=100) as t:
+            states.append(t.index_info()["state"])
+            scans.append(scan(t))
+    assert states == ["built", "loaded"] and scans[0] == scans[1]
