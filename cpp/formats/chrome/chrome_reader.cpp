@@ -329,7 +329,9 @@ class Builder {
     if (const ChromeScalar* tag = integer_arg("tag")) p.has_tag = true, p.tag = tag->integer;
     if (const ChromeScalar* len = integer_arg("len"))
       p.len = len->kind == ChromeScalar::Kind::UInt ? len->unsigned_integer : static_cast<std::uint64_t>(len->integer);
-    if (const ChromeScalar* com = integer_arg("com")) p.com = com->integer;
+    // A communicator EARL can hold in the record (others: none).
+    if (const ChromeScalar* com = integer_arg("com"))
+      if (com->kind == ChromeScalar::Kind::Int && com->integer >= 0 && com->integer < INT32_MAX) p.com = com->integer;
     points_.push_back(p);
   }
 
