@@ -261,7 +261,7 @@ def test_bad_events_name_file_index_and_byte(tmp_path, event, what, cache):
 def test_bad_documents(tmp_path, text, what):
     path = write(tmp_path, text)
     with pytest.raises(earl.EarlError, match=what) as info:
-        earl.EventTrace(path, format="chrome")
+        earl.EventTrace(path, format="chrome", strict=True)
     assert path in str(info.value)
 
 
@@ -282,35 +282,71 @@ CUT_EVENTS = [X("a", 1, 2), dict(ph="s", cat="m", id=1, ts=1.5, pid=1, tid=1),
               dict(ph="C", name="n", ts=2, pid=1, args={"v": 1})]
 
 
-def test_every_cut_of_a_bare_array_reads_the_whole_events_or_fails(tmp_path):
-    text, spans = event_spans(CUT_EVENTS)
+def whole_scans(tmp_path):
+    """The events of the traces of CUT_EVENTS' first k events, k = 0..4."""
     wholes = []
     for k in range(len(CUT_EVENTS) + 1):
         with open_json(tmp_path, CUT_EVENTS[:k], name="whole%d.json" % k, format="chrome") as t:
             wholes.append(scan(t))
-    for n in range(len(text)):
-        path = write(tmp_path, text[:n], "cut.json")
-        inside = [i for i, (a, b) in enumerate(spans) if a < n < b]
-        if n == 0:
-            with pytest.raises(earl.EarlError, match="empty"):
-                earl.EventTrace(path, format="chrome")
-        elif inside:
-            with pytest.raises(earl.EarlError) as info:
-                earl.EventTrace(path, format="chrome")
-            assert path in str(info.value) and "in event %d from byte %d" % (inside[0], spans[inside[0]][0]) in str(info.value)
-        else:
-            complete = sum(1 for a, b in spans if b <= n)
-            with earl.EventTrace(path, format="chrome") as t:
-                assert scan(t) == wholes[complete], n
+    return wholes
 
 
-def test_every_cut_of_an_object_container_fails(tmp_path):
-    text = json.dumps({"traceEvents": CUT_EVENTS, "displayTimeUnit": "ms"})
-    for n in range(len(text)):
-        path = write(tmp_path, text[:n], "cut.json")
+def check_cut(path, wholes, complete, inside_event, damaged):
+    """A cut file: an error when strict, and when no whole event precedes the damage;
+    otherwise the whole events before it, and the damage reported."""
+    if damaged:
+        with pytest.raises(earl.EarlError) as info:
+            earl.EventTrace(path, format="chrome", strict=True)
+        assert path in str(info.value)
+    if damaged and complete == 0:
         with pytest.raises(earl.EarlError) as info:
             earl.EventTrace(path, format="chrome")
         assert path in str(info.value)
+        if inside_event is not None:
+            assert "in event %d from byte %d" % inside_event in str(info.value)
+        return
+    with earl.EventTrace(path, format="chrome") as t:
+        assert scan(t) == wholes[complete]
+        problems = t.problems()
+        if damaged:
+            d = problems["damaged"]
+            assert d["count"] == 1 and d["locations"][0]["loc"] == -1
+            assert d["locations"][0]["record"] == complete + 1
+            message = d["locations"][0]["message"]
+            assert path in message and "the %d events of the array before it were read" % complete in message
+            if inside_event is not None:
+                assert "in event %d from byte %d" % inside_event in message
+        else:
+            assert "damaged" not in problems
+
+
+def test_every_cut_of_a_bare_array_reads_the_whole_events(tmp_path):
+    text, spans = event_spans(CUT_EVENTS)
+    wholes = whole_scans(tmp_path)
+    for n in range(len(text)):
+        path = write(tmp_path, text[:n], "cut.json")
+        inside = [(i, a) for i, (a, b) in enumerate(spans) if a < n < b]
+        complete = sum(1 for a, b in spans if b <= n)
+        if n == 0:
+            with pytest.raises(earl.EarlError, match="empty"):
+                earl.EventTrace(path, format="chrome")
+            continue
+        # Cut between two events: the array's missing `]`, which the format allows.
+        check_cut(path, wholes, complete, inside[0] if inside else None, damaged=bool(inside))
+
+
+def test_every_cut_of_an_object_container_reads_the_whole_events_before_it(tmp_path):
+    head, tail = '{"traceEvents": ', ', "displayTimeUnit": "ms"}'
+    array, spans = event_spans(CUT_EVENTS)
+    array = array.rstrip("\n")
+    text = head + array + tail
+    spans = [(a + len(head), b + len(head)) for a, b in spans]
+    wholes = whole_scans(tmp_path)
+    for n in range(1, len(text)):
+        path = write(tmp_path, text[:n], "cut.json")
+        inside = [(i, a) for i, (a, b) in enumerate(spans) if a < n < b]
+        complete = sum(1 for a, b in spans if b <= n)
+        check_cut(path, wholes, complete, inside[0] if inside else None, damaged=True)
 
 
 def test_every_cut_of_a_gzip_file_fails_or_reads_whole_events(tmp_path):

@@ -4,7 +4,8 @@
 
 namespace earl {
 
-ChromeDecoder::ChromeDecoder(const std::string& path) : trace_(read_chrome_trace(path)) {}
+ChromeDecoder::ChromeDecoder(const std::string& path, const ReadOptions& options)
+    : trace_(read_chrome_trace(path, options)) {}
 
 bool ChromeDecoder::read(Event& event) {
   if (next_ >= trace_.records.size()) return false;

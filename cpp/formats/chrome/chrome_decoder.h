@@ -11,7 +11,7 @@ namespace earl {
 // ChromeTrace, read from memory; a position is a record's index.
 class ChromeDecoder : public TraceDecoder {
  public:
-  explicit ChromeDecoder(const std::string& path);
+  ChromeDecoder(const std::string& path, const ReadOptions& options);
 
   std::string format() const override { return "chrome"; }
   std::string file() const override { return trace_.file; }
@@ -21,6 +21,7 @@ class ChromeDecoder : public TraceDecoder {
   DecoderPosition start_position() const override { return {{0}}; }
   double progress() const override;
   const Definitions& definitions() const override { return trace_.definitions; }
+  std::vector<StreamDamage> damage() const override { return trace_.damages(); }
 
  private:
   ChromeTrace trace_;

@@ -16,12 +16,12 @@ bool sniff(const std::string&, bool directory, const std::string& head) {
 }
 
 #ifdef EARL_HAVE_RAPIDJSON
-std::unique_ptr<TraceDecoder> open_reader(const std::string& path, const ReadOptions&) {
-  return std::make_unique<ChromeDecoder>(path);
+std::unique_ptr<TraceDecoder> open_reader(const std::string& path, const ReadOptions& options) {
+  return std::make_unique<ChromeDecoder>(path, options);
 }
 
-std::unique_ptr<ImportSource> open_import(const std::string& path, const ReadOptions&) {
-  return std::make_unique<ChromeImporter>(path);
+std::unique_ptr<ImportSource> open_import(const std::string& path, const ReadOptions& options) {
+  return std::make_unique<ChromeImporter>(path, options);
 }
 
 std::unique_ptr<TraceWriter> open_writer(const std::string& path, const WriterOptions& options) {

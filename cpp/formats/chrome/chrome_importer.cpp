@@ -9,8 +9,8 @@ namespace {
 constexpr std::size_t kBatchEvents = 512;
 }
 
-ChromeImporter::ChromeImporter(const std::string& path)
-    : trace_(read_chrome_trace(path)), expected_(trace_.records.size()) {
+ChromeImporter::ChromeImporter(const std::string& path, const ReadOptions& options)
+    : trace_(read_chrome_trace(path, options)), expected_(trace_.records.size()), damage_(trace_.damages()) {
   if (!trace_.records.empty() && trace_.records.front().tick < 0)
     offset_ = 0 - static_cast<std::uint64_t>(trace_.records.front().tick);
 }

@@ -14,7 +14,7 @@ namespace earl {
 // location's records to the sink in batches, on a thread of its own, then releases them.
 class ChromeImporter : public ImportSource {
  public:
-  explicit ChromeImporter(const std::string& path);
+  ChromeImporter(const std::string& path, const ReadOptions& options);
   ~ChromeImporter() override;
 
   std::string format() const override { return "chrome"; }
@@ -29,6 +29,8 @@ class ChromeImporter : public ImportSource {
   std::uint64_t ticks_per_second() const override { return 1000000000ull; }
   std::uint64_t expected_events() const override { return expected_; }
 
+  std::vector<StreamDamage> damage() const override { return damage_; }
+
   void start(EventSink& sink) override;
   void stop() override { stop_ = true; }
   void wait() override;
@@ -41,6 +43,7 @@ class ChromeImporter : public ImportSource {
   // negative), so that tick - offset is the time in nanoseconds exactly.
   std::uint64_t offset_ = 0;
   std::uint64_t expected_ = 0;  // the records' count (they are released after the import)
+  std::vector<StreamDamage> damage_;  // fixed when made: safe to read while importing
   std::thread thread_;
   std::atomic<bool> stop_{false};
   mutable std::mutex guard_;  // the definitions are final before start(): nothing to guard

@@ -27,7 +27,7 @@ void ChromeInput::fill() {
   if (n < 0) {
     int code = 0;
     const char* why = gzerror(file_, &code);
-    throw EarlError(path_ + ": byte " + std::to_string(offset_) + ": cannot read: " +
+    throw ChromeInputDamage(path_ + ": byte " + std::to_string(offset_) + ": cannot read: " +
                     (code == Z_ERRNO ? std::strerror(errno) : why));
   }
   if (n == 0) {
@@ -35,7 +35,7 @@ void ChromeInput::fill() {
     int code = 0;
     gzerror(file_, &code);
     if (code != Z_OK && code != Z_STREAM_END)
-      throw EarlError(path_ + ": byte " + std::to_string(offset_) + ": damaged gzip data");
+      throw ChromeInputDamage(path_ + ": byte " + std::to_string(offset_) + ": damaged gzip data");
     eof_ = true;
   }
   size_ = static_cast<std::size_t>(n);

@@ -8,7 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "model/error.h"
+
 namespace earl {
+
+// Input that cannot be read (a read error, damaged gzip data): damage, not bad JSON.
+struct ChromeInputDamage : EarlError {
+  using EarlError::EarlError;
+};
 
 class ChromeInput {
  public:

@@ -204,7 +204,7 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
 
 }  // namespace
 
-ChromeParseResult parse_chrome_events(const std::string& path,
+ChromeParseResult parse_chrome_events(const std::string& path, bool strict,
                                       const std::function<void(const ChromeFields&)>& on_event) {
   ChromeInput input(path);
   Handler handler(path, input, on_event);
@@ -212,8 +212,22 @@ ChromeParseResult parse_chrome_events(const std::string& path,
   // Iterative: nesting depth costs heap, not stack (a hostile file nests deeply).
   constexpr unsigned kFlags =
       rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseTrailingCommasFlag;
-  rapidjson::ParseResult ok = reader.Parse<kFlags>(input, handler);
   ChromeParseResult result;
+  // Damage inside the event array after a whole event: the events before it are the trace
+  // (unless strict), as a crashed writer leaves them.
+  auto damaged = [&](const std::string& why) {
+    if (strict || !handler.saw_events || handler.count == 0) return false;
+    result.events = handler.count;
+    result.damage = why;
+    return true;
+  };
+  rapidjson::ParseResult ok;
+  try {
+    ok = reader.Parse<kFlags>(input, handler);
+  } catch (const ChromeInputDamage& error) {
+    if (damaged(error.what())) return result;
+    throw;
+  }
   result.events = handler.count;
   if (!ok) {
     // A bare array cut between two events (after a `}` or a `,`) is a whole trace.
@@ -227,6 +241,7 @@ ChromeParseResult parse_chrome_events(const std::string& path,
                std::to_string(handler.fields.offset) + ")";
     std::string why = rapidjson::GetParseError_En(ok.Code());
     if (input.at_end() && ok.Offset() >= input.Tell()) why = "the file ends early (" + why + ")";
+    if (damaged(where + ": " + why)) return result;
     throw EarlError(where + ": " + why);
   }
   if (handler.form == Handler::Form::Container && !handler.saw_events)

@@ -429,15 +429,26 @@ class Builder {
 
 }  // namespace
 
-ChromeTrace read_chrome_trace(const std::string& path) {
+ChromeTrace read_chrome_trace(const std::string& path, const ReadOptions& options) {
   ChromeTrace trace;
   trace.file = path;
   Builder builder(trace);
-  ChromeParseResult parsed = parse_chrome_events(path, [&](const ChromeFields& f) { builder.on_event(f); });
+  ChromeParseResult parsed =
+      parse_chrome_events(path, options.strict, [&](const ChromeFields& f) { builder.on_event(f); });
   trace.events_read = parsed.events;
   trace.unterminated = parsed.unterminated;
+  trace.damage = parsed.damage;
   builder.finish();
   return trace;
+}
+
+std::vector<StreamDamage> ChromeTrace::damages() const {
+  if (damage.empty()) return {};
+  StreamDamage d;
+  d.loc = -1;  // one stream for every thread
+  d.record = events_read + 1;
+  d.message = damage + "; the " + std::to_string(events_read) + " events of the array before it were read";
+  return {d};
 }
 
 Event ChromeTrace::event(std::size_t index) const {

@@ -8,6 +8,7 @@
 
 #include "model/definitions.h"
 #include "model/event.h"
+#include "format_interface/trace_decoder.h"
 
 namespace earl {
 
@@ -51,11 +52,13 @@ struct ChromeTrace {
   std::uint64_t events_read = 0;       // elements of the event array
   std::uint64_t events_ignored = 0;    // of phases EARL does not map (P, O, N, D, ...)
   bool unterminated = false;           // a bare array that ended without its `]`
+  std::string damage;                  // why the events end early (not strict), else ""
+  std::vector<StreamDamage> damages() const;  // TraceDecoder::damage: one entry, loc -1
   SymbolId metric_type = 0;            // the type id of counter samples ("metric")
 
   Event event(std::size_t index) const;  // record `index` as an EARL event (pos 0)
 };
 
-ChromeTrace read_chrome_trace(const std::string& path);
+ChromeTrace read_chrome_trace(const std::string& path, const ReadOptions& options);
 
 }  // namespace earl
