@@ -51,9 +51,9 @@ class Builder {
 
   void on_event(const ChromeFields& f) {
     f_ = &f;
-    const std::string& ph = f.ph.kind == ChromeScalar::Kind::String ? f.ph.text : empty_;
-    if (f.ph.kind != ChromeScalar::Kind::String || ph.size() != 1) fail(f.ph.present() ? "ph is not a one-letter string" : "no ph");
-    switch (ph[0]) {
+    if (f.ph.kind != ChromeScalar::Kind::String || f.ph.text.size() != 1)
+      fail(f.ph.present() ? "ph is not a one-letter string" : "no ph");
+    switch (f.ph.text[0]) {
       case 'M': return metadata();
       case 'X': return complete();
       case 'B': return begin();
@@ -73,7 +73,7 @@ class Builder {
 
   void finish() {
     match_flows();
-    d_.location_count = static_cast<Location>(location_keys_.size());
+    d_.location_count = static_cast<Location>(location_names_.size());
     // A thread without thread_name is named "<process> / <tid>" (process: its process_name,
     // else the pid), so that it can be told apart; an empty thread_name is no name.
     for (std::size_t l = 0; l < location_names_.size(); ++l) {
@@ -106,10 +106,9 @@ class Builder {
     key += f_->tid.key();
     auto found = location_ids_.find(key);
     if (found != location_ids_.end()) return found->second;
-    if (location_keys_.size() >= static_cast<std::size_t>(kMaxLocations)) fail("more than 2^24 threads");
-    const auto loc = static_cast<std::uint32_t>(location_keys_.size());
-    location_ids_.emplace(key, loc);
-    location_keys_.push_back(std::move(key));
+    if (location_names_.size() >= static_cast<std::size_t>(kMaxLocations)) fail("more than 2^24 threads");
+    const auto loc = static_cast<std::uint32_t>(location_names_.size());
+    location_ids_.emplace(std::move(key), loc);
     location_names_.emplace_back();
     named_.push_back(false);
     location_pids_.push_back(f_->pid.key());
@@ -413,10 +412,9 @@ class Builder {
   ChromeTrace& t_;
   Definitions& d_;
   const ChromeFields* f_ = nullptr;
-  const std::string empty_;
   SymbolId instant_type_, metric_type_, async_instant_type_, async_step_type_;
   std::unordered_map<std::string, std::uint32_t> location_ids_;
-  std::vector<std::string> location_keys_, location_names_;
+  std::vector<std::string> location_names_;  // by location: its thread_name
   std::vector<std::string> location_pids_, location_tids_;  // ChromeScalar::key() of each
   std::vector<bool> named_;  // by a thread_name
   std::unordered_map<std::string, std::string> process_names_;  // by pid key
