@@ -218,12 +218,22 @@ def test_containers_gzip_and_detection(tmp_path, text, name, cache):
         assert brief(t) == EXPECTED
 
 
+def test_an_object_named_json_is_chrome_wherever_traceevents_is(tmp_path):
+    text = json.dumps({"deviceProperties": ["x" * 5000], "traceEvents": SLICES})
+    with earl.EventTrace(write(tmp_path, text, "late.json.gz")) as t:
+        assert brief(t) == EXPECTED
+    with pytest.raises(earl.EarlError, match="cannot detect"):
+        earl.EventTrace(write(tmp_path, text, "late.trace"))
+
+
 def test_not_chrome_json_is_not_detected(tmp_path):
-    path = write(tmp_path, json.dumps({"events": SLICES}))
+    path = write(tmp_path, json.dumps({"events": SLICES}), "t.txt")
     with pytest.raises(earl.EarlError, match="cannot detect"):
         earl.EventTrace(path)
     with pytest.raises(earl.EarlError, match="without a traceEvents array"):
         earl.EventTrace(path, format="chrome")
+    with pytest.raises(earl.EarlError, match="without a traceEvents array"):
+        earl.EventTrace(write(tmp_path, json.dumps({"events": SLICES}), "t.json"))   # detected by name
 
 
 # ------------------------------------------------------------------ malformed input

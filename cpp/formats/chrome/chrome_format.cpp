@@ -1,5 +1,7 @@
 #include "formats/chrome/chrome_format.h"
 
+#include <string>
+
 #include "formats/chrome/chrome_sniff.h"
 #ifdef EARL_HAVE_RAPIDJSON
 #include "formats/chrome/chrome_decoder.h"
@@ -11,8 +13,13 @@ namespace earl {
 
 namespace {
 
-bool sniff(const std::string&, bool directory, const std::string& head) {
-  return !directory && looks_like_chrome_trace(head);
+bool ends_with(const std::string& text, const char* suffix) {
+  const std::size_t n = std::char_traits<char>::length(suffix);
+  return text.size() >= n && text.compare(text.size() - n, n, suffix) == 0;
+}
+
+bool sniff(const std::string& path, bool directory, const std::string& head) {
+  return !directory && looks_like_chrome_trace(head, ends_with(path, ".json") || ends_with(path, ".json.gz"));
 }
 
 #ifdef EARL_HAVE_RAPIDJSON

@@ -31,9 +31,9 @@ std::size_t skip_blanks(const std::string& s, std::size_t at) {
 
 }  // namespace
 
-bool looks_like_chrome_trace(const std::string& head) {
+bool looks_like_chrome_trace(const std::string& head, bool json_name) {
   if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b)
-    return looks_like_chrome_trace(inflated_head(head));
+    return looks_like_chrome_trace(inflated_head(head), json_name);
   std::size_t at = head.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
   at = skip_blanks(head, at);
   if (at >= head.size()) return false;
@@ -41,7 +41,7 @@ bool looks_like_chrome_trace(const std::string& head) {
     at = skip_blanks(head, at + 1);
     return at < head.size() && head[at] == '{';
   }
-  return head[at] == '{' && head.find("\"traceEvents\"", at) != std::string::npos;
+  return head[at] == '{' && (json_name || head.find("\"traceEvents\"", at) != std::string::npos);
 }
 
 }  // namespace earl

@@ -5,6 +5,8 @@ namespace earl {
 
 // Whether `head` (a file's first bytes, gzip-compressed or not) begins a Chrome trace:
 // after blanks, `[{` (the bare event array) or `{` with a "traceEvents" key in view.
-bool looks_like_chrome_trace(const std::string& head);
+// A file named *.json or *.json.gz that starts an object counts too: producers may write
+// other keys first (PyTorch: schemaVersion, deviceProperties) beyond the bytes looked at.
+bool looks_like_chrome_trace(const std::string& head, bool json_name = false);
 
 }  // namespace earl
