@@ -14,7 +14,7 @@ comma  := ,
 # doctest (the C++ unit tests), headless Chromium (the HTML report test), clang with its
 # libFuzzer and sanitizer runtimes (the fuzz targets). Elsewhere CMake says what is missing and builds without it.
 SYSTEM_PACKAGES := libopen-trace-format2-dev otf2-tools libopen-trace-format-dev otf-trace pkg-config liblua5.4-dev lua5.4 tcl8.6-dev tk8.6 blt xvfb xauth tmux doctest-dev chromium \
-    clang libclang-rt-dev
+    clang libclang-rt-dev rapidjson-dev zlib1g-dev
 $(VENV)/.system: Makefile
 	@mkdir -p $(VENV)
 	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done 2>/dev/null); \
@@ -37,6 +37,8 @@ $(VENV)/.deps: pyproject.toml Makefile $(VENV)/.system
 	@# atheris (the Python fuzz target) has wheels for some Pythons only; without it the
 	@# fuzz runs skip that target and say so.
 	$(PIP) install --quiet "atheris>=2.3" || echo "atheris could not be installed: the fuzz runs skip the Python API target"
+	@# PyTorch's profiler writes the real-producer Chrome trace of tests/test_chrome_format.py.
+	$(PIP) install --quiet "torch==2.13.0" || echo "torch could not be installed: the PyTorch profiler test skips"
 	touch $@
 
 # Incremental: the CMake build directory persists in build/, so only changed sources compile.

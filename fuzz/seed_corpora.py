@@ -13,6 +13,8 @@
   compiler or libotf is there);
 - event_codec: the events of generated traces encoded as the event cache stores them
   (by BUILD/fuzz/event_codec_seeds);
+- chrome_json: Chrome JSON of the generator (`earl gen -f chrome`, both container forms,
+  gzip, a bare array without its `]`) and hand-written events of every phase EARL maps;
 - cli: the byte strings of sensible command lines (cli_fuzzer.seed_inputs()).
 
 Usage: python fuzz/seed_corpora.py BUILD   (`make fuzz` runs it)
@@ -91,11 +93,45 @@ def clog2_seeds(work: Path):
     yield "mpe-mpi4", path
 
 
+# Events of every phase the Chrome reader maps, with ties, nesting and unmatched ends.
+CHROME_EVENTS = [
+    {"ph": "M", "name": "thread_name", "pid": 1, "tid": 1, "args": {"name": "main"}},
+    {"ph": "X", "name": "a", "cat": "c", "ts": 1, "dur": 4, "pid": 1, "tid": 1},
+    {"ph": "X", "name": "b", "ts": 1, "dur": 0, "pid": 1, "tid": 1, "bind_id": 3, "flow_out": True},
+    {"ph": "B", "name": "c", "ts": 2.5, "pid": 1, "tid": 2, "bind_id": 3, "flow_in": True},
+    {"ph": "E", "ts": 3, "pid": 1, "tid": 2, "args": {"root": 0, "sent": 8, "recvd": 8}},
+    {"ph": "E", "ts": 3, "pid": 1, "tid": 2},
+    {"ph": "s", "cat": "m", "id": "0x1f", "ts": 1, "pid": 1, "tid": 1},
+    {"ph": "t", "cat": "m", "id": "0x1f", "ts": 2, "pid": 1, "tid": 2},
+    {"ph": "f", "cat": "m", "id": "0x1f", "ts": 3, "pid": 2, "tid": 1, "bp": "e"},
+    {"ph": "b", "cat": "q", "id2": {"local": "k"}, "ts": 1, "pid": 1, "tid": 1},
+    {"ph": "e", "cat": "q", "id2": {"local": "k"}, "ts": 2, "pid": 1, "tid": 2},
+    {"ph": "n", "cat": "q", "id": 1, "ts": 2, "pid": 1, "tid": 2},
+    {"ph": "i", "name": "now", "s": "g", "ts": 2, "pid": 1, "tid": 1},
+    {"ph": "C", "name": "mem", "ts": 2, "pid": 1, "args": {"heap": 5, "x": 0.5}},
+]
+
+
+def chrome_seeds(work: Path, out: Path):
+    import gzip
+    import json
+    for i, shape in enumerate(SHAPES):
+        path = work / f"chrome{i}.json"
+        earl.generate.generate(str(path), format="chrome", truth_path=str(work / f"chrome{i}.truth"), **shape)
+        shutil.copy(path, out / f"gen{i}.json")
+    text = json.dumps(CHROME_EVENTS)
+    (out / "phases-array.json").write_text(text)
+    (out / "phases-object.json").write_text(json.dumps({"traceEvents": CHROME_EVENTS, "displayTimeUnit": "ns"}))
+    (out / "phases-unterminated.json").write_text(text[:-1] + ",")
+    (out / "phases.json.gz").write_bytes(gzip.compress(text.encode()))
+
+
 def main(build: Path):
     seeds = build.resolve() / "seeds"  # cli_fuzzer works in a directory of its own
     shutil.rmtree(seeds, ignore_errors=True)
     for target in ("alog_decoder", "clog2_decoder", "python_api", "otf2_definitions", "otf2_events", "otf_definitions",
-                   "otf_events", "event_codec", "cli"):
+                   "otf_events", "event_codec", "cli",
+                   "chrome_json"):
         (seeds / target).mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -134,6 +170,8 @@ def main(build: Path):
             subprocess.run([str(codec_tool), str(path), str(out)], check=True)
             for stream in out.iterdir():
                 shutil.copy(stream, seeds / "event_codec" / f"{out.name}-{stream.name}")
+        if "chrome" in _core.generator_formats():
+            chrome_seeds(work, seeds / "chrome_json")
     sys.path.insert(0, str(ROOT / "fuzz"))
     import cli_fuzzer  # last: it changes into a directory of its own
     for i, data in enumerate(cli_fuzzer.seed_inputs()):

@@ -4,7 +4,8 @@
     summary = convert("run.alog", "run.otf2")      # ALOG -> OTF2 (libotf2)
     summary = convert("scorep/traces.otf2", "x.alog")   # OTF2 -> ALOG
 
-The output format comes from `format`, else OUT's suffix (.alog, .otf2), else IN's format;
+The output format comes from `format`, else OUT's suffix (.alog, .otf2, .json, .json.gz),
+else IN's format;
 IN's format is detected from its content. IN is read through EventTrace and streamed, so
 memory stays bounded. Kept: enter, exit, send, recv, location names, regions; collective
 exits become plain exits in ALOG. Events the output cannot hold (a receive from an unknown

@@ -1,0 +1,63 @@
+#pragma once
+// Chrome trace-event JSON output, `{"traceEvents": [...]}`, gzip-compressed when the path
+// ends in ".gz"; Perfetto and chrome://tracing open it. Location l is tid l of pid
+// l / threads; metadata events name processes and threads and fix the thread order
+// (thread_sort_index l, which EARL's reader also takes as the location's place). Regions
+// are B/E slices (name = region, cat = group); a collective exit carries args root, sent,
+// recvd. A message is a flow: "s" at the send, "f" (binding to the enclosing slice) at the
+// matching receive, id shared, args tag/len/com so that EARL reads the message back as it
+// was. Events without a slice or flow form (fork, join, RMA, request records, program
+// begin/end) are instants named for their kind. ts are integer microseconds.
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "format_interface/trace_writer.h"
+#include "format_interface/written_names.h"
+
+namespace earl::output {
+class StagedFile;
+}
+
+namespace earl {
+
+class ChromeWriter : public TraceWriter {
+ public:
+  ChromeWriter(std::string path, const WriterOptions& options);
+  ~ChromeWriter() override;
+  ChromeWriter(const ChromeWriter&) = delete;
+  ChromeWriter& operator=(const ChromeWriter&) = delete;
+
+  void begin(const TraceHeader& header) override;
+  void write(const WriterEvent* events, std::size_t count) override;
+  void finish() override;
+  void commit() override;
+  void discard() override;
+  std::vector<std::pair<std::string, std::uint64_t>> renamed() const override { return renamed_.counts(); }
+
+ private:
+  class Compressor;
+  void record(const std::string& json);  // one element of the event array
+  void flush(bool force);
+  void place(std::int32_t loc);  // "pid":P,"tid":T
+  [[noreturn]] void fail(const std::string& what);
+  std::string name(const char* kind, const std::string& text);
+
+  std::string path_;
+  std::unique_ptr<output::StagedFile> file_;
+  std::unique_ptr<Compressor> gzip_;
+  std::string buffer_, line_;
+  bool first_ = true, finished_ = false;
+  int threads_ = 1;
+  std::vector<std::string> regions_, groups_;  // as JSON string literals
+  RenamedNames renamed_;
+  std::uint64_t next_flow_ = 1;
+  // Flow ids of sends not yet received, by (source, destination, tag), oldest first.
+  std::map<std::tuple<std::int32_t, std::int32_t, std::int64_t>, std::deque<std::uint64_t>> unreceived_;
+};
+
+}  // namespace earl
