@@ -355,7 +355,10 @@ class Builder {
   }
 
   // Pairs each flow's points in time order (a step both ends and starts a message) and
-  // each async operation's begin with its end (nested ones last in, first out).
+  // each async operation's begin with its end (nested ones last in, first out). A flow of
+  // exactly one start and one end is one message whatever its times say: a receive
+  // recorded before its send (skewed clocks) is a clock problem the trace state reports,
+  // not a message without a partner.
   void match_flows() {
     std::stable_sort(points_.begin(), points_.end(), [](const FlowPoint& a, const FlowPoint& b) {
       if (a.key != b.key) return a.key < b.key;
@@ -368,6 +371,13 @@ class Builder {
       if (i == 0 || points_[i - 1].key != p.key) {
         for (const FlowPoint* o : open) message(o, nullptr);
         open.clear();
+        const bool pair = i + 1 < points_.size() && points_[i + 1].key == p.key &&
+                          (i + 2 == points_.size() || points_[i + 2].key != p.key);
+        if (pair && p.role == FlowPoint::End && points_[i + 1].role == FlowPoint::Start) {
+          message(&points_[i + 1], &p);
+          ++i;
+          continue;
+        }
       }
       if (p.role == FlowPoint::Start) {
         if (!p.async && !open.empty()) {

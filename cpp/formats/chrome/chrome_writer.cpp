@@ -160,19 +160,19 @@ void ChromeWriter::write(const WriterEvent* events, std::size_t count) {
       case WriterEventKind::Recv: {
         const bool send = e.kind == WriterEventKind::Send;
         const auto key = send ? std::make_tuple(e.loc, e.peer, e.tag) : std::make_tuple(e.peer, e.loc, e.tag);
+        // The k-th send of a channel and its k-th receive share one flow id, whichever is
+        // written first (a receive precedes its send where clocks are skewed).
+        auto& waiting_here = send ? unsent_ : unreceived_;     // the other ends, waiting
+        auto& waiting_there = send ? unreceived_ : unsent_;
         std::uint64_t id;
-        if (send) {
+        auto found = waiting_here.find(key);
+        if (found == waiting_here.end() || found->second.empty()) {
           id = next_flow_++;
-          unreceived_[key].push_back(id);
+          waiting_there[key].push_back(id);
         } else {
-          auto found = unreceived_.find(key);
-          if (found == unreceived_.end() || found->second.empty()) {
-            id = next_flow_++;  // a receive before its send: a flow end of its own
-          } else {
-            id = found->second.front();
-            found->second.pop_front();
-            if (found->second.empty()) unreceived_.erase(found);
-          }
+          id = found->second.front();
+          found->second.pop_front();
+          if (found->second.empty()) waiting_here.erase(found);
         }
         line_ = std::string("{\"ph\":\"") + (send ? "s" : "f") + "\"," + (send ? "" : "\"bp\":\"e\",") +
                 "\"name\":\"message\",\"cat\":\"message\",\"id\":" + std::to_string(id) + ts;

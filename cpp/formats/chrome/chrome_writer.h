@@ -56,8 +56,10 @@ class ChromeWriter : public TraceWriter {
   std::vector<std::string> regions_, groups_;  // as JSON string literals
   RenamedNames renamed_;
   std::uint64_t next_flow_ = 1;
-  // Flow ids of sends not yet received, by (source, destination, tag), oldest first.
-  std::map<std::tuple<std::int32_t, std::int32_t, std::int64_t>, std::deque<std::uint64_t>> unreceived_;
+  // Flow ids of sends not yet received and of receives whose send is not yet written, by
+  // channel (source, destination, tag), oldest first.
+  using Channel = std::tuple<std::int32_t, std::int32_t, std::int64_t>;
+  std::map<Channel, std::deque<std::uint64_t>> unreceived_, unsent_;
 };
 
 }  // namespace earl
