@@ -9,6 +9,7 @@
 #include "cache/cached_decoder.h"
 #include "format_interface/file_kind.h"
 #include "formats/alog/alog_format.h"
+#include "formats/epilog/epilog_format.h"
 #include "formats/otf2/otf2_format.h"
 #include "model/error.h"
 
@@ -32,7 +33,7 @@ bool ends_with(const std::string& text, const std::string& suffix) {
 }  // namespace
 
 const std::vector<const TraceFormat*>& trace_formats() {
-  static const std::vector<const TraceFormat*> formats = {&alog_format(), &otf2_format()};
+  static const std::vector<const TraceFormat*> formats = {&alog_format(), &otf2_format(), &epilog_format()};
   return formats;
 }
 
