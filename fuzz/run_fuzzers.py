@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-LIBFUZZER_TARGETS = ["alog_decoder", "otf2_definitions", "otf2_events", "event_codec"]
+LIBFUZZER_TARGETS = ["alog_decoder", "otf2_definitions", "otf2_events", "event_codec", "epilog_decoder"]
 # The atheris targets and the modules each needs besides atheris: the Python API, the Lua
 # module through lupa, the Tcl extension through tkinter, the command line.
 PYTHON_TARGETS = [("python_api", ()), ("lua_api", ("lupa",)), ("tcl_api", ("tkinter",)),
