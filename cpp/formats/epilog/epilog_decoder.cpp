@@ -267,6 +267,14 @@ bool EpilogDecoder::read(Event& event) {
   return false;
 }
 
+void EpilogDecoder::no_region_exit(Event& event) {
+  // The state names the region of the instance the exit closes; one with no open instance
+  // keeps this one (a trace without region definitions has no other).
+  event.flags |= kRegionFromStack;
+  if (definitions_.regions.size() == 0) definitions_.define_region("unknown", "All");
+  event.region = 0;
+}
+
 Location EpilogDecoder::location_of_id(std::uint32_t lid, const RawRecord& record) {
   auto found = location_of_lid_.find(lid);
   if (found == location_of_lid_.end())
@@ -353,7 +361,10 @@ void EpilogDecoder::decode(const RawRecord& record, Event& event) {
                             std::to_string(record.length) + " body bytes, expected " +
                             std::to_string(body + 4));
   }
+  const Position pos = event.pos, enterptr = event.enterptr;
   event = Event();
+  event.pos = pos;
+  event.enterptr = enterptr;
   event.loc = location_of_id(lid, record);
   event.time = f.d8();
   std::uint32_t first = layout.before > 8 && layout.metrics ? f.u4() : 0;  // enter's region
@@ -393,14 +404,14 @@ void EpilogDecoder::decode(const RawRecord& record, Event& event) {
       break;
     }
     case EXIT: case OMP_COLLEXIT: case MPI_WINEXIT: case MPI_WINCOLLEXIT:
+      no_region_exit(event);
       event.kind = EventKind::Exit;
       event.type = kExitType;
-      event.flags |= kRegionFromStack;
       break;
     case MPI_COLLEXIT: case COLLEXIT: {
+      no_region_exit(event);
       event.kind = EventKind::CollectiveExit;
       event.type = kExitType;
-      event.flags |= kRegionFromStack;
       std::uint32_t root = f.u4();
       std::uint32_t cid = f.u4();
       event.com = cid;

@@ -44,6 +44,7 @@ class EpilogDecoder : public TraceDecoder {
   std::vector<std::uint32_t> read_members(epilog::Fields& f, std::uint32_t count, bool bits,
                                           std::uint8_t continuation, std::uint64_t& offset);
   void decode(const epilog::RawRecord& record, Event& event);
+  void no_region_exit(Event& event);
   Location location_of_id(std::uint32_t lid, const epilog::RawRecord& record);
   // The location of rank `rank`: of communicator `com` (version >= 1.8), else of the world.
   Location peer(std::uint32_t rank, std::int64_t com, Event& event) const;

@@ -129,8 +129,10 @@ std::string EpilogWriter::refusal(const WriterEvent& e) const {
       if (send && e.len > UINT32_MAX) return "message of more than 2^32-1 bytes";
       return "";
     }
-    case WriterEventKind::RmaPut:
-    case WriterEventKind::RmaPutComplete: {
+    case WriterEventKind::RmaPutComplete:
+      if (!open_puts_.count({e.loc, e.tag})) return "put completion without its put";
+      return "";
+    case WriterEventKind::RmaPut: {
       std::string why = peer_needed("put");
       if (!why.empty()) return why;
       if (e.tag < 0 || e.tag > UINT32_MAX) return "put id outside 0..2^32-1";
@@ -205,15 +207,20 @@ void EpilogWriter::write(const WriterEvent* events, std::size_t count) {
         put_u4(b, tag, big_);
         put_u4(b, static_cast<std::uint32_t>(e.len), big_);
         record(MPI_PUT_1TS, b);
+        open_puts_[{e.loc, e.tag}] = e.peer;
         break;
-      case WriterEventKind::RmaPutComplete:
+      case WriterEventKind::RmaPutComplete: {
         // The transfer ends where the data arrive: on the target, naming the origin.
-        event_head(b, e.peer, e.time);
+        auto put = open_puts_.find({e.loc, e.tag});
+        const std::int32_t target = put->second;
+        open_puts_.erase(put);
+        event_head(b, target, e.time);
         put_u4(b, rank(e.loc), big_);
         put_u4(b, 0, big_);
         put_u4(b, tag, big_);
         record(MPI_PUT_1TE, b);
         break;
+      }
       case WriterEventKind::RmaLockAcquire:
       case WriterEventKind::RmaLockRelease: {
         const bool lock = e.kind == WriterEventKind::RmaLockAcquire;

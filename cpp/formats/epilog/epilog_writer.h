@@ -8,8 +8,10 @@
 // (MPI_PUT_1TE, as KOJAK's merge writes it); lock requests, request records and program
 // begin/end have no EPILOG record and are left out. Numbers that do not fit EPILOG's 4-byte
 // fields are refused (refusal()).
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "format_interface/trace_writer.h"
@@ -50,6 +52,9 @@ class EpilogWriter : public TraceWriter {
   std::vector<std::string> strings_;
   int locations_ = 0;
   int threads_ = 1;
+  // The target of each put not yet completed, by (origin location, put id): a completion
+  // names neither.
+  std::map<std::pair<std::int32_t, std::int64_t>, std::int32_t> open_puts_;
 };
 
 }  // namespace earl
