@@ -238,3 +238,19 @@ def test_damaged_files(tmp_path):
     f = hand_trace()
     f.exit(9, 9.0)
     assert "location 9" in damaged(tmp_path, f.data())
+
+
+def test_lua_and_tcl_open_one(tmp_path):
+    path = tmp_path / "hand.elg"
+    path.write_bytes(hand_trace(big=True).data())
+    lua = pytest.importorskip("earl.lua").runtime()
+    lua.globals().path = str(path)
+    assert lua.execute("local e = EventTrace{file=path}; return e:event(22).type .. ' ' .. e:event(22).startptr") \
+        == "put_1te 21"
+    from test_tcl_common import LIBRARY, interp
+    if LIBRARY is None:
+        pytest.skip("no Tcl extension")
+    tcl = interp()
+    tcl.tk.call("set", "path", str(path))
+    tcl.eval("EventTrace e -file $path")
+    assert tcl.eval("e event a 26; list $a(type) $a(originptr)") == "get_1ts 25"
