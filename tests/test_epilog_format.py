@@ -7,6 +7,7 @@ import struct
 import pytest
 
 import earl
+import earl.generate
 import epilog_traces as E
 
 LONG_NAME = "region_" + "x" * 300  # longer than one STRING record: continued
@@ -177,6 +178,8 @@ def test_earl_writer_round_trip(tmp_path):
     with earl.EventTrace(str(elg)) as a, earl.EventTrace(str(alog)) as b:
         mine = all_events(a)
         ref = all_events(b)
+        nrlocs = a.nrlocs()
+        assert nrlocs == b.nrlocs() == 8  # 4 processes of 2 threads
     # ALOG holds enters, exits, sends and receives (and fork/join as its own types): the
     # same events, at the same places, as the EPILOG file.
     def core(events):
@@ -197,7 +200,7 @@ def test_earl_writer_round_trip(tmp_path):
     # The tests' own reader parses EARL's file: header, definitions and one record per event.
     version, order, records = E.parse(elg.read_bytes())
     assert version == (1, 9) and order == 1
-    assert sum(1 for t, _ in records if t == E.LOCATION) == 4
+    assert sum(1 for t, _ in records if t == E.LOCATION) == nrlocs
     counted = {}
     for t, _ in records:
         counted[t] = counted.get(t, 0) + 1
