@@ -257,3 +257,39 @@ def test_lua_and_tcl_open_one(tmp_path):
     tcl.tk.call("set", "path", str(path))
     tcl.eval("EventTrace e -file $path")
     assert tcl.eval("e event a 26; list $a(type) $a(originptr)") == "get_1ts 25"
+
+
+def test_random_access_in_a_file_larger_than_the_read_window(tmp_path):
+    # More than 64 KiB: reads cross the decoder's window and seeks land anywhere in it.
+    path = tmp_path / "big.elg"
+    earl.generate.generate(str(path), format="epilog", locations=4, events=16000, seed=5,
+                           threads=2, rma_every=3, lock_every=4)
+    assert path.stat().st_size > 3 * 65536
+    with earl.EventTrace(str(path), bdist=500, hsize=50) as tr:
+        scan = all_events(tr)
+    with earl.EventTrace(str(path), bdist=500, hsize=50) as tr:
+        rng = random.Random(11)
+        for p in [rng.randrange(1, len(scan) + 1) for _ in range(300)]:
+            assert tr.event(p) == scan[p - 1]
+
+
+def test_version_1_0_layouts(tmp_path):
+    # Version 1.0: MPI_COMM has no mode byte and NODE no clock rate (elg_readcb.c).
+    f = E.ElgFile(version=(1, 0))
+    f.string(0, "work")
+    f.rec(E.NODE, "IIII", 0, 0, 2, E.NO_ID)
+    f.location(0, 0, 0)
+    f.location(1, 1, 0)
+    f.region(0, 0, E.NO_ID)
+    f.comm(0, [0, 1])
+    f.enter(1, 0.5, 0)
+    f.send(1, 0.75, 0, 0, 3, 8)
+    f.exit(1, 1.0)
+    path = tmp_path / "v10.elg"
+    path.write_bytes(f.data())
+    with earl.EventTrace(str(path)) as tr:
+        enter, send, leave = all_events(tr)
+        assert tr.group("work") == "All"
+    assert (enter["loc"], enter["region"], enter["time"]) == (1, "work", 0.5)
+    assert (send["dest"], send["tag"], send["len"], send["enterptr"]) == (0, 3, 8, 1)
+    assert (leave["region"], leave["enterptr"]) == ("work", 1)
