@@ -14,7 +14,7 @@ comma  := ,
 # doctest (the C++ unit tests), headless Chromium (the HTML report test), clang with its
 # libFuzzer and sanitizer runtimes (the fuzz targets). Elsewhere CMake says what is missing and builds without it.
 SYSTEM_PACKAGES := libopen-trace-format2-dev otf2-tools pkg-config liblua5.4-dev lua5.4 tcl8.6-dev tk8.6 blt xvfb xauth tmux doctest-dev chromium \
-    clang libclang-rt-dev
+    clang libclang-rt-dev zlib1g-dev
 $(VENV)/.system: Makefile
 	@mkdir -p $(VENV)
 	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done 2>/dev/null); \

@@ -293,3 +293,27 @@ def test_version_1_0_layouts(tmp_path):
     assert (enter["loc"], enter["region"], enter["time"]) == (1, "work", 0.5)
     assert (send["dest"], send["tag"], send["len"], send["enterptr"]) == (0, 3, 8, 1)
     assert (leave["region"], leave["enterptr"]) == ("work", 1)
+
+
+def test_gzip_compressed_file(tmp_path):
+    # EPILOG's library opens files through zlib: a compressed trace is the same trace.
+    import gzip
+    path = tmp_path / "hand.elg.gz"
+    path.write_bytes(gzip.compress(hand_trace(big=True).data()))
+    with earl.EventTrace(str(path)) as tr:  # detected from the decompressed content
+        assert tr.format() == "epilog"
+        check_hand(tr)
+    with earl.EventTrace(str(path)) as tr:
+        assert tr.event(27)["startptr"] == 26 and tr.event(3)["type"] == "fork"
+    data = path.read_bytes()
+    cut = tmp_path / "cut.elg"
+    cut.write_bytes(data[:len(data) // 2])
+    with pytest.raises(earl.EarlError, match="cut.elg.*gzip"):
+        earl.EventTrace(str(cut), format="epilog")
+    bad = bytearray(data)
+    bad[len(bad) // 2] ^= 0xFF
+    broken = tmp_path / "broken.elg"
+    broken.write_bytes(bytes(bad))
+    with pytest.raises(earl.EarlError, match="broken.elg"):
+        with earl.EventTrace(str(broken), format="epilog") as tr:
+            all_events(tr)

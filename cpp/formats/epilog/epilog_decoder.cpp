@@ -27,9 +27,6 @@ void EpilogDecoder::read_header() {
     throw EarlError("EPILOG file '" + path_ + "': header cut short (" +
                     std::to_string(input_.size()) + " of 10 bytes)");
   input_.read_at(0, head, kHeaderBytes, "header");
-  if (head[0] == 0x1f && head[1] == 0x8b)
-    throw EarlError("EPILOG file '" + path_ +
-                    "' is compressed (gzip): EARL reads uncompressed files; gunzip it first");
   if (std::memcmp(head, kMagic, sizeof kMagic) != 0)
     throw EarlError("EPILOG file '" + path_ + "': header does not start with \"EPILOG\\0\"");
   if (head[7] != 1)

@@ -29,7 +29,7 @@ class EpilogDecoder : public TraceDecoder {
   double progress() const override;
   const Definitions& definitions() const override { return definitions_; }
 
-  // True when `head` starts like an EPILOG file.
+  // True when `head` starts like an (uncompressed) EPILOG file.
   static bool looks_like(std::string_view head);
 
  private:

@@ -4,7 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "model/error.h"
@@ -26,6 +29,70 @@ Input::Input(const std::string& path) : path_(path) {
   }
   size_ = static_cast<std::uint64_t>(st.st_size);
   window_.resize(kWindow);
+  unsigned char magic[2] = {0, 0};
+  if (size_ >= 2 && ::pread(fd_, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+    try {
+      inflate_to_scratch();
+    } catch (...) {
+      ::close(fd_);
+      fd_ = -1;
+      throw;
+    }
+  }
+}
+
+void Input::inflate_to_scratch() {
+  // EPILOG's library reads files through zlib, so a trace may be gzip-compressed. Seeks in
+  // a gzip stream restart from its beginning: the decompressed bytes go to an unnamed
+  // scratch file instead (disk, not memory), which then serves every read.
+  const char* dir = std::getenv("TMPDIR");
+  int scratch = ::open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (scratch < 0)
+    throw EarlError("EPILOG file '" + path_ + "' is compressed and no scratch file can be made: " +
+                    std::strerror(errno));
+  int copy = ::dup(fd_);
+  gzFile gz = copy < 0 ? nullptr : gzdopen(copy, "rb");
+  if (!gz) {
+    if (copy >= 0) ::close(copy);
+    ::close(scratch);
+    throw EarlError("EPILOG file '" + path_ + "': cannot start decompressing it");
+  }
+  std::uint64_t total = 0;
+  std::string problem;
+  for (;;) {
+    int got = gzread(gz, window_.data(), static_cast<unsigned>(window_.size()));
+    if (got < 0) {
+      int code = 0;
+      problem = gzerror(gz, &code);
+      break;
+    }
+    if (got == 0) {
+      int code = 0;
+      const char* message = gzerror(gz, &code);
+      if (code != Z_OK) problem = message;
+      break;
+    }
+    std::size_t done = 0;
+    while (done < static_cast<std::size_t>(got)) {
+      ssize_t put = ::pwrite(scratch, window_.data() + done, got - done, static_cast<off_t>(total + done));
+      if (put < 0 && errno == EINTR) continue;
+      if (put <= 0) {
+        problem = std::string("cannot write the decompressed copy: ") + std::strerror(errno);
+        break;
+      }
+      done += static_cast<std::size_t>(put);
+    }
+    if (!problem.empty()) break;
+    total += static_cast<std::uint64_t>(got);
+  }
+  gzclose(gz);
+  if (!problem.empty()) {
+    ::close(scratch);
+    throw EarlError("EPILOG file '" + path_ + "': damaged gzip compression (" + problem + ")");
+  }
+  ::close(fd_);
+  fd_ = scratch;
+  size_ = total;
 }
 
 Input::~Input() {

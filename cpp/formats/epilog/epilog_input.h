@@ -1,6 +1,8 @@
 #pragma once
 // Reading an EPILOG file record by record from a byte offset, through a window buffer (a
 // few system calls per 64 KiB, never the whole file in memory), in the file's byte order.
+// A gzip-compressed file is read from a decompressed scratch copy; offsets are those of
+// the decompressed bytes.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,6 +34,7 @@ class Input {
 
  private:
   void fill(std::uint64_t offset);
+  void inflate_to_scratch();
   std::string path_;
   int fd_ = -1;
   std::uint64_t size_ = 0;
