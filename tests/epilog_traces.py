@@ -188,5 +188,7 @@ def parse(data):
 def seed_files():
     """(name, bytes) of small hand-made files for the fuzzer's corpus."""
     from test_epilog_format import hand_trace
+    import gzip
     for big in (False, True):
         yield f"hand-{'be' if big else 'le'}", hand_trace(big).data()
+    yield "hand-gzip", gzip.compress(hand_trace(False).data())
