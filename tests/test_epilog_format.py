@@ -317,3 +317,34 @@ def test_gzip_compressed_file(tmp_path):
     with pytest.raises(earl.EarlError, match="broken.elg"):
         with earl.EventTrace(str(broken), format="epilog") as tr:
             all_events(tr)
+
+
+@pytest.mark.skipif("otf2" not in earl._core.generator_formats(), reason="built without OTF2")
+def test_same_rma_and_thread_events_as_otf2(tmp_path):
+    # The generator's trace written as OTF2 and as EPILOG: puts, held window locks, forks
+    # and joins, and collective exits read back with the same types and attributes. (A
+    # put's end differs by model: OTF2 completes it at the origin, EPILOG ends the transfer
+    # on the target; lock requests have no EPILOG record.)
+    shape = dict(locations=3, events=600, seed=4, threads=2, rma_every=2, lock_every=2)
+    elg, otf2 = tmp_path / "g.elg", tmp_path / "g.otf2"
+    earl.generate.generate(str(elg), format="epilog", **shape)
+    earl.generate.generate(str(otf2), format="otf2", **shape)
+    keys = {"put_1ts": ("win", "rmaid", "peer", "len"), "wlock": ("win", "peer", "exclusive"),
+            "wunlock": ("win", "peer"), "fork": (), "join": (),
+            "exit": ("region", "com", "root", "sent", "recvd")}
+
+    def picked(path):
+        with earl.EventTrace(str(path)) as tr:
+            out = []
+            for e in all_events(tr):
+                if e["type"] not in keys or (e["type"] == "wlock" and e["request"] == 1):
+                    continue
+                if e["type"] == "exit" and "root" not in e:
+                    continue  # only collective exits
+                out.append((e["loc"], round(e["time"], 9), e["type"]) +
+                           tuple(e[k] for k in keys[e["type"]]))
+            return sorted(out)
+
+    mine, ref = picked(elg), picked(otf2)
+    assert {t[2] for t in mine} == set(keys)
+    assert mine == ref
