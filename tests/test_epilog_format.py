@@ -216,7 +216,7 @@ def damaged(tmp_path, data):
     path = tmp_path / "bad.elg"
     path.write_bytes(data)
     with pytest.raises(earl.EarlError) as info:
-        with earl.EventTrace(str(path), format="epilog") as tr:
+        with earl.EventTrace(str(path), format="epilog", strict=True) as tr:
             all_events(tr)
     return str(info.value)
 
@@ -315,7 +315,7 @@ def test_gzip_compressed_file(tmp_path):
     broken = tmp_path / "broken.elg"
     broken.write_bytes(bytes(bad))
     with pytest.raises(earl.EarlError, match="broken.elg"):
-        with earl.EventTrace(str(broken), format="epilog") as tr:
+        with earl.EventTrace(str(broken), format="epilog", strict=True) as tr:
             all_events(tr)
 
 
@@ -348,3 +348,33 @@ def test_same_rma_and_thread_events_as_otf2(tmp_path):
     mine, ref = picked(elg), picked(otf2)
     assert {t[2] for t in mine} == set(keys)
     assert mine == ref
+
+
+def test_damage_ends_the_trace_unless_strict(tmp_path):
+    # A merged file is one stream in time order: damage ends it for every location. The
+    # events before it are read and the loss reported, as for ALOG (docs/formats.md).
+    good = hand_trace().data()
+    path = tmp_path / "cut.elg"
+    path.write_bytes(good[:-25])  # the last exit (22 bytes) whole, 3 bytes of the one before
+    with earl.EventTrace(str(path)) as tr:
+        assert len(tr) == len(HAND_EVENTS) - 2
+        damaged = tr.problems()["damaged"]
+        assert damaged["count"] == 1
+        entry = damaged["locations"][0]
+        assert (entry["loc"], entry["record"], entry["announced"]) == (-1, len(HAND_EVENTS) - 1, 0)
+        assert f"byte {len(good) - 44}" in entry["message"] and "cut short" in entry["message"]
+        assert "the 34 event records before it were read" in entry["message"]
+        # The events before the damage are the hand-worked ones.
+        for pos in (1, 22, 27, 34):
+            loc, time, typ, enterptr, extra = HAND_EVENTS[pos - 1]
+            ev = tr.event(pos)
+            assert (ev["loc"], ev["type"], ev["enterptr"]) == (loc, typ, enterptr)
+    with pytest.raises(earl.EarlError) as info:
+        with earl.EventTrace(str(path), strict=True) as tr:
+            all_events(tr)
+    assert f"byte {len(good) - 44}" in str(info.value)
+    # A header or definition that cannot be read is an error in both modes.
+    defs = tmp_path / "defs.elg"
+    defs.write_bytes(good[:10] + bytes([6, E.STRING, 0, 0, 0, 0, 2, 0]))  # 2 continuations, none
+    with pytest.raises(earl.EarlError, match="defs.elg.*byte 10.*string 0 announces 2"):
+        earl.EventTrace(str(defs))

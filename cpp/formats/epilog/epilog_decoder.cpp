@@ -14,8 +14,8 @@ bool EpilogDecoder::looks_like(std::string_view head) {
   return head.size() >= kHeaderBytes && std::memcmp(head.data(), kMagic, sizeof kMagic) == 0;
 }
 
-EpilogDecoder::EpilogDecoder(const std::string& path, const ReadOptions&)
-    : path_(path), input_(path) {
+EpilogDecoder::EpilogDecoder(const std::string& path, const ReadOptions& options)
+    : path_(path), input_(path), strict_(options.strict) {
   read_header();
   read_definitions();
   next_ = first_event_;
@@ -244,24 +244,45 @@ double EpilogDecoder::progress() const {
 
 bool EpilogDecoder::read(Event& event) {
   RawRecord record;
-  while (input_.record_at(next_, record)) {
+  for (;;) {
     const std::uint64_t at = next_;
-    next_ += 2 + record.length;
-    if (record.type < kFirstEvent) {
-      if (record.type == ATTR_UI1 || record.type == ATTR_UI4) continue;
-      if (record.type >= 1 && record.type <= MPI_COMM_DIST) continue;  // late definitions
-      next_ = at;
-      fail(at, "unknown record type " + std::to_string(record.type));
-    }
+    if (damage_ && at >= damage_->offset) return false;  // nothing from the damage on
     try {
+      if (!input_.record_at(at, record)) return false;
+      if (record.type < kFirstEvent) {
+        next_ = at + 2 + record.length;
+        if (record.type == ATTR_UI1 || record.type == ATTR_UI4) continue;
+        if (record.type >= 1 && record.type <= MPI_COMM_DIST) continue;  // late definitions
+        next_ = at;
+        fail(at, "unknown record type " + std::to_string(record.type));
+      }
       decode(record, event);
-    } catch (...) {
+    } catch (const EarlError& error) {
       next_ = at;
-      throw;
+      if (strict_) throw;
+      damage_ = Damage{at, events_counted_, error.what()};
+      return false;
+    }
+    next_ = at + 2 + record.length;
+    if (at >= counted_until_) {  // first met: not a record read again after a seek
+      ++events_counted_;
+      counted_until_ = at + 1;
     }
     return true;
   }
-  return false;
+}
+
+std::vector<StreamDamage> EpilogDecoder::damage() const {
+  if (!damage_) return {};
+  const Damage& d = *damage_;
+  StreamDamage entry;
+  entry.loc = -1;
+  entry.record = d.events_before + 1;
+  entry.announced = 0;
+  entry.message = d.error + "; the " + std::to_string(d.events_before) +
+                  " event records before it were read, the " +
+                  std::to_string(input_.size() - d.offset) + " bytes from it on were not";
+  return {entry};
 }
 
 void EpilogDecoder::no_region_exit(Event& event) {

@@ -3,8 +3,14 @@
 // A merged trace holds its definitions first and then every location's events in time
 // order, so the decoder reads it in file order; a position is the byte offset of the next
 // record. The constructor reads the definitions (up to the first event record).
+//
+// Damage (docs/formats.md, "EPILOG"): an event-section record that cannot be read (cut
+// short, of an unknown type, of the wrong length, on an undefined location) ends the trace
+// there unless `options.strict`: the events before it are read, damage() names it. A bad
+// header or definition is always an error.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -28,6 +34,8 @@ class EpilogDecoder : public TraceDecoder {
   DecoderPosition start_position() const override { return {{first_event_}}; }
   double progress() const override;
   const Definitions& definitions() const override { return definitions_; }
+  // One entry for the whole file (loc -1: every location loses what follows the damage).
+  std::vector<StreamDamage> damage() const override;
 
   // True when `head` starts like an (uncompressed) EPILOG file.
   static bool looks_like(std::string_view head);
@@ -79,6 +87,18 @@ class EpilogDecoder : public TraceDecoder {
 
   std::uint64_t first_event_ = 0;
   std::uint64_t next_ = 0;
+
+  bool strict_ = false;
+  struct Damage {
+    std::uint64_t offset = 0;         // of the record that cannot be read
+    std::uint64_t events_before = 0;
+    std::string error;
+  };
+  std::optional<Damage> damage_;
+  // Event records before counted_until_ (an offset) have been counted, whatever the seeks
+  // between the passes: the count of those before the damage.
+  std::uint64_t counted_until_ = 0;
+  std::uint64_t events_counted_ = 0;
 };
 
 }  // namespace earl
