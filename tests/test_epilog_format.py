@@ -378,3 +378,22 @@ def test_damage_ends_the_trace_unless_strict(tmp_path):
     defs.write_bytes(good[:10] + bytes([6, E.STRING, 0, 0, 0, 0, 2, 0]))  # 2 continuations, none
     with pytest.raises(earl.EarlError, match="defs.elg.*byte 10.*string 0 announces 2"):
         earl.EventTrace(str(defs))
+
+
+@pytest.mark.skipif("otf2" not in earl._core.generator_formats(), reason="built without OTF2")
+def test_analysis_finds_the_same_patterns_as_in_otf2(tmp_path):
+    # The wait-state analysis of the generator's trace: the same severity for every
+    # pattern whether it was written as EPILOG or OTF2, and no problem from EPILOG's
+    # region-less exits.
+    shape = dict(locations=3, events=600, seed=4, threads=2, rma_every=2, lock_every=2)
+    elg, otf2 = tmp_path / "g.elg", tmp_path / "g.otf2"
+    earl.generate.generate(str(elg), format="epilog", **shape)
+    earl.generate.generate(str(otf2), format="otf2", **shape)
+    mine = earl.analyze(str(elg), progress=lambda f: None)
+    ref = earl.analyze(str(otf2), progress=lambda f: None)
+    assert not any(mine.problems.values()), mine.problems
+    found = 0
+    for pattern in ref.patterns():
+        assert mine.total(pattern) == pytest.approx(ref.total(pattern), abs=1e-9), pattern
+        found += ref.total(pattern) > 0
+    assert found >= 5
