@@ -48,6 +48,12 @@ class ElgFile:
         for piece in rest:
             self.rec_raw(STRING_CNT, piece)
 
+    def process(self, pid, name_sid):
+        self.rec(PROCESS, "II", pid, name_sid)
+
+    def thread(self, tid, pid, name_sid):
+        self.rec(THREAD, "III", tid, pid, name_sid)
+
     def location(self, lid, pid, tid):
         self.rec(LOCATION, "IIIII", lid, 0, 0, pid, tid)
 

@@ -129,6 +129,19 @@ void EpilogDecoder::define(const RawRecord& record, std::uint64_t& offset) {
       single_lid_ = d.lid;
       return;
     }
+    case PROCESS: {
+      need(8);
+      std::uint32_t pid = f.u4();
+      process_name_[pid] = f.u4();
+      return;
+    }
+    case THREAD: {
+      need(12);
+      std::uint32_t tid = f.u4();
+      std::uint32_t pid = f.u4();
+      thread_name_[std::uint64_t(pid) << 32 | tid] = f.u4();
+      return;
+    }
     case REGION: {
       need(25);
       RegionDef d;
@@ -218,6 +231,18 @@ void EpilogDecoder::finish_definitions() {
     auto found = strings_.find(id);
     return found == strings_.end() ? std::string() : found->second;
   };
+  // A location's name: its process's and its thread's, as "process / thread" where both
+  // are named (OTF2's way), else the one that is.
+  for (std::size_t i = 0; i < location_defs_.size(); ++i) {
+    const LocationDef& d = location_defs_[i];
+    auto p = process_name_.find(d.process);
+    auto t = thread_name_.find(std::uint64_t(d.process) << 32 | d.thread);
+    const std::string process = p == process_name_.end() ? std::string() : text(p->second);
+    const std::string thread = t == thread_name_.end() ? std::string() : text(t->second);
+    std::string name = !process.empty() && !thread.empty() ? process + " / " + thread
+                                                           : (thread.empty() ? process : thread);
+    if (!name.empty()) definitions_.name_location(static_cast<Location>(i), std::move(name));
+  }
   for (const RegionDef& d : region_defs_) {
     std::string group = text(d.group);
     std::string name = text(d.name);

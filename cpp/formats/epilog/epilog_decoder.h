@@ -70,6 +70,8 @@ class EpilogDecoder : public TraceDecoder {
 
   std::unordered_map<std::uint32_t, std::string> strings_;
   std::vector<LocationDef> location_defs_;
+  std::unordered_map<std::uint32_t, std::uint32_t> process_name_;  // pid -> string id
+  std::unordered_map<std::uint64_t, std::uint32_t> thread_name_;   // pid << 32 | tid -> string id
   std::unordered_map<std::uint32_t, Location> location_of_lid_;
   std::unordered_map<std::uint32_t, Location> location_of_process_;  // its master thread
   std::uint32_t single_lid_ = epilog::kNoId;

@@ -86,7 +86,11 @@ void EpilogWriter::begin(const TraceHeader& header) {
     reset(); put_u4(b, p, big_); put_u4(b, kNoId, big_); record(PROCESS, b);
   }
   for (int l = 0; l < locations_; ++l) {
-    reset(); put_u4(b, l % threads_, big_); put_u4(b, l / threads_, big_); put_u4(b, kNoId, big_);
+    // A location's name is its thread's (the reader gives a thread's name alone).
+    const bool named = static_cast<std::size_t>(l) < header.location_names.size() &&
+                       !header.location_names[l].empty();
+    const std::uint32_t name = named ? string_id(header.location_names[l]) : kNoId;
+    reset(); put_u4(b, l % threads_, big_); put_u4(b, l / threads_, big_); put_u4(b, name, big_);
     record(THREAD, b);
     reset(); put_u4(b, l, big_); put_u4(b, 0, big_); put_u4(b, 0, big_); put_u4(b, l / threads_, big_);
     put_u4(b, l % threads_, big_); record(LOCATION, b);
@@ -152,7 +156,9 @@ std::string EpilogWriter::refusal(const WriterEvent& e) const {
 void EpilogWriter::event_head(std::string& body, std::int32_t loc, std::int64_t time_us) const {
   body.clear();
   put_u4(body, static_cast<std::uint32_t>(loc), big_);
-  put_d8(body, static_cast<double>(time_us) * 1e-6, big_);
+  // Divided, not multiplied by 1e-6: the correctly rounded seconds (10 us is 1e-05, not
+  // 9.999999999999999e-06), as the other formats' readers give them.
+  put_d8(body, static_cast<double>(time_us) / 1e6, big_);
 }
 
 void EpilogWriter::write(const WriterEvent* events, std::size_t count) {

@@ -2,7 +2,8 @@
 // EPILOG output: one merged trace (definitions, then every event in time order), version
 // 1.9 in little-endian byte order, as KOJAK's and Scalasca 1.x's tools read it (the mapping:
 // docs/api-contract.md, "EPILOG"). Location l is thread l % threads of process
-// l / threads; the processes form communicator 0 (MPI_COMM_WORLD, process p is its rank p)
+// l / threads, named by TraceHeader::location_names as its thread; the processes form
+// communicator 0 (MPI_COMM_WORLD, process p is its rank p)
 // and, with TraceHeader::rma_window, window 0 over it. Peers are written as ranks of
 // communicator 0. A put's completion is written as the transfer end on the target
 // (MPI_PUT_1TE, as KOJAK's merge writes it); lock requests, request records and program
