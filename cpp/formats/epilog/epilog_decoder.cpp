@@ -129,6 +129,21 @@ void EpilogDecoder::define(const RawRecord& record, std::uint64_t& offset) {
       single_lid_ = d.lid;
       return;
     }
+    case MACHINE: {
+      need(12);
+      std::uint32_t mid = f.u4();
+      f.skip(4);  // node count
+      machine_name_[mid] = f.u4();
+      return;
+    }
+    case NODE: {
+      need(16);
+      std::uint32_t nid = f.u4();
+      std::uint32_t mid = f.u4();
+      f.skip(4);  // cpus
+      node_name_[std::uint64_t(mid) << 32 | nid] = f.u4();
+      return;
+    }
     case PROCESS: {
       need(8);
       std::uint32_t pid = f.u4();
@@ -243,6 +258,7 @@ void EpilogDecoder::finish_definitions() {
                                                            : (thread.empty() ? process : thread);
     if (!name.empty()) definitions_.name_location(static_cast<Location>(i), std::move(name));
   }
+  define_system_tree();
   for (const RegionDef& d : region_defs_) {
     std::string group = text(d.group);
     std::string name = text(d.name);
@@ -254,6 +270,38 @@ void EpilogDecoder::finish_definitions() {
   for (const auto& [cid, gid] : comm_group_) {
     auto g = group_members_.find(gid);
     if (g != group_members_.end()) definitions_.communicator_sizes[cid] = static_cast<std::uint32_t>(g->second.size());
+  }
+}
+
+void EpilogDecoder::define_system_tree() {
+  // Machines and nodes as levels, processes on the node of their first location (in
+  // location order), as OTF2's system tree gives them.
+  SystemTree& tree = definitions_.system_tree;
+  auto text = [&](const auto& names, auto key) {
+    auto found = names.find(key);
+    auto string = found == names.end() ? strings_.end() : strings_.find(found->second);
+    return string == strings_.end() ? std::string() : string->second;
+  };
+  std::unordered_map<std::uint64_t, std::int64_t> level_of;  // machine: mid; node: 1 << 63 | mid << 32 | nid
+  std::unordered_map<std::uint32_t, std::int64_t> process_of;
+  for (const LocationDef& d : location_defs_) {
+    auto machine = level_of.find(d.machine);
+    if (machine == level_of.end()) {
+      machine = level_of.emplace(d.machine, static_cast<std::int64_t>(tree.levels.size())).first;
+      tree.levels.push_back({text(machine_name_, d.machine), "machine", -1});
+    }
+    const std::uint64_t node_key = std::uint64_t(d.machine) << 32 | d.node;
+    auto node = level_of.find(std::uint64_t(1) << 63 | node_key);
+    if (node == level_of.end()) {
+      node = level_of.emplace(std::uint64_t(1) << 63 | node_key, static_cast<std::int64_t>(tree.levels.size())).first;
+      tree.levels.push_back({text(node_name_, node_key), "node", machine->second});
+    }
+    auto process = process_of.find(d.process);
+    if (process == process_of.end()) {
+      process = process_of.emplace(d.process, static_cast<std::int64_t>(tree.processes.size())).first;
+      tree.processes.push_back({text(process_name_, d.process), static_cast<std::int64_t>(d.process), node->second});
+    }
+    tree.location_process.push_back(process->second);
   }
 }
 
@@ -450,6 +498,9 @@ void EpilogDecoder::decode(const RawRecord& record, Event& event) {
       no_region_exit(event);
       event.kind = EventKind::Exit;
       event.type = kExitType;
+      // A window-collective call's exit keeps its window (no attribute of an exit): what
+      // tells `earl convert` the call was one (convert/record_events.h).
+      if (record.type == MPI_WINCOLLEXIT) event.com = f.u4();
       break;
     case MPI_COLLEXIT: case COLLEXIT: {
       no_region_exit(event);

@@ -48,6 +48,7 @@ class EpilogDecoder : public TraceDecoder {
   void read_definitions();
   void define(const epilog::RawRecord& record, std::uint64_t& offset);
   void finish_definitions();
+  void define_system_tree();
   // Reads the member list of a communicator or group, continuation records included.
   std::vector<std::uint32_t> read_members(epilog::Fields& f, std::uint32_t count, bool bits,
                                           std::uint8_t continuation, std::uint64_t& offset);
@@ -70,6 +71,8 @@ class EpilogDecoder : public TraceDecoder {
 
   std::unordered_map<std::uint32_t, std::string> strings_;
   std::vector<LocationDef> location_defs_;
+  std::unordered_map<std::uint32_t, std::uint32_t> machine_name_;  // mid -> string id
+  std::unordered_map<std::uint64_t, std::uint32_t> node_name_;     // mid << 32 | nid -> string id
   std::unordered_map<std::uint32_t, std::uint32_t> process_name_;  // pid -> string id
   std::unordered_map<std::uint64_t, std::uint32_t> thread_name_;   // pid << 32 | tid -> string id
   std::unordered_map<std::uint32_t, Location> location_of_lid_;

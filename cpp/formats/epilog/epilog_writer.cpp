@@ -133,9 +133,6 @@ std::string EpilogWriter::refusal(const WriterEvent& e) const {
       if (send && e.len > UINT32_MAX) return "message of more than 2^32-1 bytes";
       return "";
     }
-    case WriterEventKind::RmaPutComplete:
-      if (!open_puts_.count({e.loc, e.tag})) return "put completion without its put";
-      return "";
     case WriterEventKind::RmaPut: {
       std::string why = peer_needed("put");
       if (!why.empty()) return why;
@@ -218,6 +215,9 @@ void EpilogWriter::write(const WriterEvent* events, std::size_t count) {
       case WriterEventKind::RmaPutComplete: {
         // The transfer ends where the data arrive: on the target, naming the origin.
         auto put = open_puts_.find({e.loc, e.tag});
+        if (put == open_puts_.end())
+          fail("put completion on location " + std::to_string(e.loc) + " without its put (id " +
+               std::to_string(e.tag) + ")");
         const std::int32_t target = put->second;
         open_puts_.erase(put);
         event_head(b, target, e.time);
