@@ -116,8 +116,10 @@ TraceHeader header_of(const EventTrace& trace, bool otf2_output, bool mpi_output
       }
       h.process_names = std::move(processes);
       h.threads = threads;
-      for (Location l = 0; l < h.locations; ++l)  // a name without " / " is its thread's
-        if (!h.thread_names[l] && !h.location_names[l].empty()) h.thread_names[l] = h.location_names[l];
+      // A name without " / " is its thread's, but the process's own (its master's): Score-P's.
+      for (Location l = 0; l < h.locations; ++l)
+        if (!h.thread_names[l] && !h.location_names[l].empty() && Name(h.location_names[l]) != h.process_names[l / threads])
+          h.thread_names[l] = h.location_names[l];
     }
   } else if (mpi_output) {
     h.threads = threads;
@@ -277,7 +279,7 @@ ConvertSummary convert(const std::string& input, const std::string& output,
   // processes without collectives.
   const bool mpi_output = otf2 || format == "epilog";
   TraceHeader header = header_of(trace, otf2, mpi_output);
-  const RecordPlan records = plan_records(trace);
+  const RecordPlan records = plan_records(trace, otf2);
   header.rma_window = records.rma;
   AddedFrame frame;
   if (otf2) {
@@ -308,6 +310,7 @@ ConvertSummary convert(const std::string& input, const std::string& output,
           g.kind = WriterEventKind::Enter;
           g.region = static_cast<std::int32_t>(e.region);
           if (rma_held && records.window_call(pos)) g.flags = kWriterRmaCollective;
+          if (otf2 && records.collective_enter(pos)) g.flags |= kWriterCollective;
           break;
         case EventKind::Exit:
           g.kind = WriterEventKind::Exit;

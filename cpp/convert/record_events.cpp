@@ -26,7 +26,11 @@ bool RecordPlan::window_call(Position pos) const {
   return std::binary_search(window_calls.begin(), window_calls.end(), pos);
 }
 
-RecordPlan plan_records(EventTrace& trace) {
+bool RecordPlan::collective_enter(Position pos) const {
+  return std::binary_search(collective_enters.begin(), collective_enters.end(), pos);
+}
+
+RecordPlan plan_records(EventTrace& trace, bool collectives) {
   const Definitions& defs = trace.definitions();
   RecordPlan plan;
   // Decoders intern a record's type when they meet it (the scan on opening meets all).
@@ -36,7 +40,7 @@ RecordPlan plan_records(EventTrace& trace) {
   plan.rma = plan.rma || window_regions;
   SymbolId collective_end;
   const bool otf2_ends = defs.types.find("rma_collective_end", collective_end);
-  if (!otf2_ends && !window_regions) return plan;
+  if (!otf2_ends && !window_regions && !collectives) return plan;
   // OTF2: RmaCollectiveEnd comes just before the Leave of its call; EPILOG: the call's
   // exit record is MPI_WINCOLLEXIT (a plain exit with the window in com).
   std::vector<char> ending(static_cast<std::size_t>(trace.nrlocs()), 0);
@@ -45,6 +49,8 @@ RecordPlan plan_records(EventTrace& trace) {
     if (otf2_ends && e.type == collective_end) {
       ending[e.loc] = 1;
     } else if (is_exit(e.kind)) {
+      if (collectives && e.kind == EventKind::CollectiveExit && e.enterptr)
+        plan.collective_enters.push_back(e.enterptr);
       if (ending[e.loc] || (e.kind == EventKind::Exit && e.com >= 0)) {
         if (e.enterptr) plan.window_calls.push_back(e.enterptr);
         plan.window_calls.push_back(pos);
@@ -53,6 +59,7 @@ RecordPlan plan_records(EventTrace& trace) {
     }
   }
   std::sort(plan.window_calls.begin(), plan.window_calls.end());
+  std::sort(plan.collective_enters.begin(), plan.collective_enters.end());
   return plan;
 }
 

@@ -37,11 +37,16 @@ namespace earl::convert {
 struct RecordPlan {
   bool rma = false;  // one-sided events or window calls: the header's window
   std::vector<Position> window_calls;  // enters and exits of window-collective calls, sorted
+  // Enters of calls whose exit is a collective exit, sorted: OTF2 output begins the
+  // operation there (MpiCollectiveBegin after the Enter, as Score-P writes it).
+  std::vector<Position> collective_enters;
   bool window_call(Position pos) const;
+  bool collective_enter(Position pos) const;
 };
 
-// A pass over the input only where its definitions name one-sided records or window calls.
-RecordPlan plan_records(EventTrace& trace);
+// A pass over the input where its definitions name one-sided records or window calls, or
+// where `collectives` asks for the collective calls' enters.
+RecordPlan plan_records(EventTrace& trace, bool collectives);
 
 enum class Mapped {
   Written,  // `g` holds the event

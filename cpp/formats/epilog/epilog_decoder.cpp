@@ -258,7 +258,7 @@ void EpilogDecoder::finish_definitions() {
                                                            : (thread.empty() ? process : thread);
     if (!name.empty()) definitions_.name_location(static_cast<Location>(i), std::move(name));
   }
-  define_system_tree();
+  define_system_tree();  // after the location names
   for (const RegionDef& d : region_defs_) {
     std::string group = text(d.group);
     std::string name = text(d.name);
@@ -299,7 +299,11 @@ void EpilogDecoder::define_system_tree() {
     auto process = process_of.find(d.process);
     if (process == process_of.end()) {
       process = process_of.emplace(d.process, static_cast<std::int64_t>(tree.processes.size())).first;
-      tree.processes.push_back({text(process_name_, d.process), static_cast<std::int64_t>(d.process), node->second});
+      // An unnamed process (EARL's writer names only threads) is called by its first
+      // location, as the analysis names processes of traces without a system tree.
+      std::string name = text(process_name_, d.process);
+      if (name.empty()) name = definitions_.location_name(static_cast<Location>(tree.location_process.size()));
+      tree.processes.push_back({std::move(name), static_cast<std::int64_t>(d.process), node->second});
     }
     tree.location_process.push_back(process->second);
   }
