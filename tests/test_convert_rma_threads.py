@@ -200,3 +200,15 @@ def test_epilog_to_epilog_keeps_window_calls(tmp_path):
     exits = [t for t, _ in records if t in (E.EXIT, E.MPI_WINCOLLEXIT)]
     assert exits == [E.MPI_WINCOLLEXIT, E.MPI_WINCOLLEXIT, E.EXIT, E.EXIT]
     assert events(out) == events(src)
+
+
+@pytest.mark.parametrize("fmt", ["otf2", "epilog"])
+def test_same_format_round_trip_is_identical(tmp_path, fmt):
+    if fmt == "otf2" and "otf2" not in earl._core.generator_formats():
+        pytest.skip("this EARL was built without libotf2")
+    src = generated(tmp_path, fmt, SHAPES["all"])
+    out = tmp_path / ("again." + ("otf2" if fmt == "otf2" else "elg"))
+    summary = earl.convert.convert(str(src), str(out))
+    assert dict(summary["dropped"]) == {} and dict(summary["refused"]) == {}
+    assert summary["events_written"] == summary["events_read"]
+    assert events(out) == events(src)
