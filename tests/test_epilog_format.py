@@ -419,3 +419,19 @@ def test_convert_keeps_location_names(tmp_path):
         assert [(e["loc"], e["type"], e["region"], e["time"]) for e in all_events(tr)] == [
             (0, "enter", "work", 1e-5), (1, "enter", "work", 1.5e-5), (1, "exit", "work", 2e-5),
             (0, "exit", "work", 3e-5)]
+
+
+def test_gen_writes_big_endian_on_request(tmp_path):
+    shape = dict(locations=3, events=500, seed=5, threads=2, rma_every=2, lock_every=2)
+    little, big = tmp_path / "le.elg", tmp_path / "be.elg"
+    earl.generate.generate(str(little), format="epilog", **shape)
+    earl.generate.generate(str(big), format="epilog", byte_order="big", **shape)
+    # The tests' own reader: byte order 2 in the header, the same records as the
+    # little-endian file's.
+    le, be = E.parse(little.read_bytes()), E.parse(big.read_bytes())
+    assert (le[1], be[1]) == (1, 2)
+    assert be[2] == le[2]
+    with earl.EventTrace(str(little)) as a, earl.EventTrace(str(big)) as b:
+        assert all_events(b) == all_events(a)
+    with pytest.raises(earl.EarlError, match="byte_order"):
+        earl.generate.generate(str(tmp_path / "x.alog"), format="alog", byte_order="big", **shape)

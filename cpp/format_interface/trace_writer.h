@@ -131,6 +131,7 @@ class TraceWriter {
 // Writer options every format may use.
 struct WriterOptions {
   std::int64_t rollover = 0;  // clock roll-over point in microseconds; 0 = none
+  bool big_endian = false;    // EPILOG: numbers in big-endian byte order
 };
 
 }  // namespace earl

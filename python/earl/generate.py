@@ -67,12 +67,13 @@ def format_for_path(path):
 def generate(path, *, format=None, truth_path=None, progress=None, **options):
     """Write a synthetic trace to `path` and its ground truth to `truth_path`.
 
-    `format` is "alog" or "otf2" (None: otf2 when `path` ends in .otf2, else alog; an OTF2
+    `format` is "alog", "otf2" or "epilog" (None: otf2 when `path` ends in .otf2, else alog; an OTF2
     path names the anchor file and must end in .otf2). The other keyword options are those
     of ``options()`` (``defaults()`` gives their values when not given): ``locations``,
     ``events`` (an approximate target: whole rounds are generated until it is reached; the
     exact count is ``truth["events"]``), ``seed``, ``rollover`` (microseconds; writes clock
-    cycles with a -11 record), ``threads`` (locations per MPI process), ``permute_ranks``
+    cycles with a -11 record), ``byte_order`` ("little" or "big": EPILOG's numbers; the
+    truth records "big" as ``truth["byte_order"]``), ``threads`` (locations per MPI process), ``permute_ranks``
     (MPI_COMM_WORLD's ranks against the processes), and the program model's
     ``INEFFICIENCY_OPTIONS``. The ground truth is the same for every format (but for its
     "format" entry). `truth_path` defaults to ``path + ".truth.json"``. Returns the ground

@@ -32,8 +32,8 @@ bool has_record(WriterEventKind kind) {
 }
 }  // namespace
 
-EpilogWriter::EpilogWriter(std::string path, const WriterOptions&, bool big_endian)
-    : path_(std::move(path)), big_(big_endian) {
+EpilogWriter::EpilogWriter(std::string path, const WriterOptions& options)
+    : path_(std::move(path)), big_(options.big_endian) {
   file_ = std::make_unique<output::StagedFile>(path_);
 }
 

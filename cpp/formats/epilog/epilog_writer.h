@@ -1,13 +1,14 @@
 #pragma once
 // EPILOG output: one merged trace (definitions, then every event in time order), version
-// 1.9 in little-endian byte order, as KOJAK's and Scalasca 1.x's tools read it (the mapping:
+// 1.9 in little-endian byte order (big-endian with WriterOptions::big_endian), as KOJAK's and Scalasca 1.x's tools read it (the mapping:
 // docs/api-contract.md, "EPILOG"). Location l is thread l % threads of process
 // l / threads, named by TraceHeader::location_names as its thread; the processes form
 // communicator 0 (MPI_COMM_WORLD, process p is its rank p)
 // and, with TraceHeader::rma_window, window 0 over it. Peers are written as ranks of
 // communicator 0. A put's completion is written as the transfer end on the target
 // (MPI_PUT_1TE, as KOJAK's merge writes it); lock requests, request records and program
-// begin/end have no EPILOG record and are left out. Numbers that do not fit EPILOG's 4-byte
+// begin/end have no EPILOG record and are left out (refused as such: earl convert counts
+// them). Numbers that do not fit EPILOG's 4-byte
 // fields are refused (refusal()).
 #include <map>
 #include <memory>
@@ -25,7 +26,7 @@ namespace earl {
 
 class EpilogWriter : public TraceWriter {
  public:
-  EpilogWriter(std::string path, const WriterOptions& options, bool big_endian = false);
+  EpilogWriter(std::string path, const WriterOptions& options);
   ~EpilogWriter() override;
   EpilogWriter(const EpilogWriter&) = delete;
   EpilogWriter& operator=(const EpilogWriter&) = delete;
