@@ -212,3 +212,42 @@ def test_same_format_round_trip_is_identical(tmp_path, fmt):
     assert dict(summary["dropped"]) == {} and dict(summary["refused"]) == {}
     assert summary["events_written"] == summary["events_read"]
     assert events(out) == events(src)
+
+
+def test_what_no_writer_event_holds_is_dropped_by_type(tmp_path):
+    # Gets, thread locks and a put whose completion names an undefined origin: by hand
+    # (tests' own writer), 2 processes (rank 1 = location 1).
+    f = E.ElgFile()
+    for sid, text in enumerate(["main", "USER"]):
+        f.string(sid, text)
+    for loc in range(2):
+        f.process(loc, E.NO_ID)
+        f.thread(0, loc, E.NO_ID)
+        f.location(loc, loc, 0)
+    f.region(0, 0, 1)
+    f.comm(0, [0, 1])
+    f.win(0, 0)
+    f.enter(0, 1.0, 0)
+    f.enter(1, 1.0, 0)
+    f.get_1to(0, 2.0, 7)              # get 7 of 0 from 1
+    f.get_1ts(1, 2.5, 0, 0, 7, 64)
+    f.get_1te(0, 3.0, 1, 0, 7)
+    f.lock(0, 3.5, 4, True)
+    f.lock(0, 3.6, 4, False)
+    f.put_1ts(0, 4.0, 1, 0, 9, 32)    # put 9 of 0 to 1, ended on the target
+    f.put_1te(1, 4.5, 0, 0, 9)
+    f.put_1te(1, 4.6, 0, 0, 10)       # ends a put never started
+    f.exit(0, 5.0)
+    f.exit(1, 5.0)
+    src = tmp_path / "hand.elg"
+    src.write_bytes(f.data())
+    out = tmp_path / "out.elg"
+    summary = earl.convert.convert(str(src), str(out))
+    assert dict(summary["dropped"]) == {"get_1to": 1, "get_1ts": 1, "get_1te": 1, "alock": 1, "rlock": 1}
+    assert dict(summary["refused"]) == {"put completion without its put": 1}
+    assert summary["events_read"] == 12 and summary["events_written"] == 6
+    got = [(e["loc"], e["time"], e["type"]) + tuple(e.get(k) for k in ("peer", "rmaid", "len"))
+           for e in events(out)]
+    assert got == [(0, 1.0, "enter", None, None, None), (1, 1.0, "enter", None, None, None),
+                   (0, 4.0, "put_1ts", 1, 9, 32), (1, 4.5, "put_1te", 0, 9, 0),
+                   (0, 5.0, "exit", None, None, None), (1, 5.0, "exit", None, None, None)]
