@@ -50,7 +50,7 @@ def generated(work: Path, fmt: str):
     for i, shape in enumerate(shapes):
         folder = work / f"{fmt}{i}"
         folder.mkdir()
-        path = folder / ("traces.otf2" if fmt == "otf2" else "trace.alog")
+        path = folder / {"otf2": "traces.otf2", "epilog": "trace.elg"}.get(fmt, "trace.alog")
         earl.generate.generate(str(path), format=fmt, truth_path=str(folder / "truth.json"), **shape)
         yield f"gen{i}", path
 
@@ -131,7 +131,7 @@ def main(build: Path):
     shutil.rmtree(seeds, ignore_errors=True)
     for target in ("alog_decoder", "clog2_decoder", "python_api", "otf2_definitions", "otf2_events", "otf_definitions",
                    "otf_events", "event_codec", "cli",
-                   "chrome_json"):
+                   "chrome_json", "epilog_decoder"):
         (seeds / target).mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -146,6 +146,12 @@ def main(build: Path):
 
         for name, path in clog2_seeds(work):
             shutil.copy(path, seeds / "clog2_decoder" / f"{name}.clog2")
+        # EPILOG: the generator's traces and the hand-made files of tests/epilog_traces.py.
+        for name, path in generated(work, "epilog"):
+            shutil.copy(path, seeds / "epilog_decoder" / f"{name}.elg")
+        from epilog_traces import seed_files
+        for name, data in seed_files():
+            (seeds / "epilog_decoder" / f"{name}.elg").write_bytes(data)
 
         # A build without OTF2 has no OTF2 targets to seed.
         with_otf2 = "otf2" in _core.generator_formats()

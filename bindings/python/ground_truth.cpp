@@ -34,6 +34,7 @@ py::dict how_it_was_made(const gen::GenOptions& o, const gen::GenResult& result)
   if (o.permute_ranks) d["rank_process"] = gen::permuted_ranks(o.locations, o.seed);
   d["target_events"] = o.events;
   d["rollover"] = option_value(*gen::find_option("rollover"), o);
+  if (o.byte_order != "little") d["byte_order"] = o.byte_order;  // EPILOG's, only when set
   d["rounds"] = result.summary.rounds;
   d["time_unit"] = "s";
   py::dict model;

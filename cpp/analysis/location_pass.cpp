@@ -86,7 +86,8 @@ void LocationPass::exit(const Event& e) {
   }
   const Frame frame = frames_.back();
   frames_.pop_back();
-  if (frame.region != e.region) problems_.note(Problem::MismatchedExit);
+  // An exit that names no region (EPILOG: kRegionFromStack) closes whatever is open.
+  if (frame.region != e.region && !(e.flags & kRegionFromStack)) problems_.note(Problem::MismatchedExit);
   const double duration = e.time - frame.enter;
   profile_.exclusive_time[frame.callpath] += duration - frame.children;
   if (!frames_.empty()) frames_.back().children += duration;

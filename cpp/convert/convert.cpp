@@ -1,10 +1,12 @@
 #include "convert/convert.h"
+#include "convert/record_events.h"
 #include "convert/trace_files.h"
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "format_interface/trace_writer.h"
 #include "model/clock.h"
@@ -65,7 +67,24 @@ void group_threads(TraceHeader& h) {
   h.threads = t;
 }
 
-TraceHeader header_of(const EventTrace& trace, bool otf2_output) {
+// Threads per process where the input's system tree places its locations in processes of
+// equally many, each process's consecutive (as OTF2's and the writers' numbering has
+// them); else 1 (every location a process of its own).
+int threads_per_process(const Definitions& defs, Location n) {
+  const std::vector<std::int64_t>& process = defs.system_tree.location_process;
+  if (n <= 0 || process.size() != static_cast<std::size_t>(n)) return 1;
+  int t = 0;
+  while (t < n && process[t] == process[0]) ++t;
+  if (n % t != 0) return 1;
+  for (Location l = 0; l < n; ++l) {
+    const Location first = l - l % t;
+    if (process[l] != process[first]) return 1;
+    if (l == first && l > 0 && process[l] == process[l - t]) return 1;
+  }
+  return t;
+}
+
+TraceHeader header_of(const EventTrace& trace, bool otf2_output, bool mpi_output) {
   const Definitions& defs = trace.definitions();
   TraceHeader h;
   h.locations = trace.nrlocs();
@@ -85,7 +104,26 @@ TraceHeader header_of(const EventTrace& trace, bool otf2_output) {
       h.thread_names.push_back(std::move(thread));
     }
   }
-  if (otf2_output) group_threads(h);
+  const int threads = threads_per_process(defs, h.locations);
+  if (otf2_output) {
+    group_threads(h);
+    // Threads named otherwise than Score-P's (EPILOG's): the input's processes say.
+    if (h.threads == 1 && threads > 1) {
+      std::vector<Name> processes;
+      for (Location l = 0; l < h.locations; l += threads) {
+        const std::string& process = defs.system_tree.processes[static_cast<std::size_t>(defs.system_tree.location_process[l])].name;
+        processes.push_back(process.empty() ? Name() : Name(process));
+      }
+      h.process_names = std::move(processes);
+      h.threads = threads;
+      // A name without " / " is its thread's, but the process's own (its master's): Score-P's.
+      for (Location l = 0; l < h.locations; ++l)
+        if (!h.thread_names[l] && !h.location_names[l].empty() && Name(h.location_names[l]) != h.process_names[l / threads])
+          h.thread_names[l] = h.location_names[l];
+    }
+  } else if (mpi_output) {
+    h.threads = threads;
+  }
   for (SymbolId r = 0; r < defs.regions.size(); ++r) {
     RegionDef region;
     region.name = defs.regions.name(r);
@@ -197,6 +235,16 @@ void add_call(std::vector<WriterEvent>& batch, Location loc, std::int32_t region
   batch.push_back(e);
 }
 
+// Whether the writer has records for events of `kind` at all (ALOG has no one-sided
+// ones): it takes a plain one, on location 0 with peer 0 (a put's completion: the put).
+bool writer_holds(const TraceWriter& writer, WriterEventKind kind) {
+  WriterEvent probe;
+  probe.kind = kind == WriterEventKind::RmaPutComplete ? WriterEventKind::RmaPut : kind;
+  probe.peer = 0;
+  probe.request = 0;
+  return writer.refusal(probe).empty();
+}
+
 }  // namespace
 
 ConvertSummary convert(const std::string& input, const std::string& output,
@@ -225,11 +273,14 @@ ConvertSummary convert(const std::string& input, const std::string& output,
     bad(why + ", the input's format; give --format or an output path ending in .alog or .otf2");
   summary.output_format = format;
   const bool otf2 = format == "otf2";
-  // Formats whose writers carry a collective's com, root and bytes on its exit.
-  const bool collectives = otf2 || format == "otf";
 
   const Definitions& defs = trace.definitions();
-  TraceHeader header = header_of(trace, otf2);
+  // Outputs with MPI's model (processes of threads, collectives); ALOG's locations are
+  // processes without collectives.
+  const bool mpi_output = otf2 || format == "epilog";
+  TraceHeader header = header_of(trace, otf2, mpi_output);
+  const RecordPlan records = plan_records(trace, otf2);
+  header.rma_window = records.rma;
   AddedFrame frame;
   if (otf2) {
     header.program_name = program_name_of(trace);
@@ -238,8 +289,13 @@ ConvertSummary convert(const std::string& input, const std::string& output,
   std::unique_ptr<TraceWriter> writer = open_writer(format, output, WriterOptions{});
   try {
     writer->begin(header);
+    // Whether the output has one-sided records at all (ALOG has none): then the window
+    // calls' own OTF2 records are written again from their flags.
+    const bool rma_held = header.rma_window && header.locations > 0 && writer_holds(*writer, WriterEventKind::RmaPut);
     std::vector<WriterEvent> batch;
     batch.reserve(kBatch);
+    std::uint64_t carried = 0;  // written again from their call's flag
+    std::set<std::pair<Location, std::int64_t>> open_puts;  // (origin, put id) written, not completed
     std::int64_t prev_time = INT64_MIN;
     Location prev_loc = -1;
     const Position m = trace.size();
@@ -248,19 +304,23 @@ ConvertSummary convert(const std::string& input, const std::string& output,
       const Event& e = trace.event(static_cast<std::int64_t>(pos));
       ++summary.events_read;
       WriterEvent g;
+      g.loc = e.loc;
       switch (e.kind) {
         case EventKind::Enter:
           g.kind = WriterEventKind::Enter;
           g.region = static_cast<std::int32_t>(e.region);
+          if (rma_held && records.window_call(pos)) g.flags = kWriterRmaCollective;
+          if (otf2 && records.collective_enter(pos)) g.flags |= kWriterCollective;
           break;
         case EventKind::Exit:
           g.kind = WriterEventKind::Exit;
           g.region = static_cast<std::int32_t>(e.region);
+          if (rma_held && records.window_call(pos)) g.flags = kWriterRmaCollective;
           break;
         case EventKind::CollectiveExit:
           g.kind = WriterEventKind::Exit;
           g.region = static_cast<std::int32_t>(e.region);
-          if (collectives) {
+          if (writer->holds_collectives()) {
             g.flags = kWriterCollective;
             g.len = e.len;         // sent
             g.received = static_cast<std::uint64_t>(e.tag);    // recvd (uint64 in OTF2)
@@ -275,6 +335,9 @@ ConvertSummary convert(const std::string& input, const std::string& output,
           g.peer = e.peer;
           g.tag = e.tag;
           g.len = e.len;
+          // OTF2's MpiIsend/MpiIrecv keep their request id in data1.
+          if (e.data1.kind == Value::Kind::UInt && e.data1.unsigned_integer <= INT64_MAX)
+            g.request = static_cast<std::int64_t>(e.data1.unsigned_integer);
           break;
         case EventKind::Other:
           if (otf2 && !header.program_name.empty()) {
@@ -286,8 +349,12 @@ ConvertSummary convert(const std::string& input, const std::string& output,
           }
           [[fallthrough]];
         default:
-          add_count(summary.dropped, defs.types.name(e.type));
-          continue;
+          switch (map_record(e, defs.types.name(e.type), header.threads, rma_held, g)) {
+            case Mapped::Written: break;
+            case Mapped::Carried: ++carried; continue;
+            case Mapped::Dropped: add_count(summary.dropped, defs.types.name(e.type)); continue;
+          }
+          break;
       }
       const double us = e.time * kMicrosecondsPerSecond;
       const double rounded = std::nearbyint(us);
@@ -295,9 +362,21 @@ ConvertSummary convert(const std::string& input, const std::string& output,
         bad("event " + std::to_string(pos) + " of '" + input + "': time out of range");
       if (std::fabs(us - rounded) > 1e-3) ++summary.times_rounded;
       g.time = static_cast<std::int64_t>(rounded);
-      g.loc = e.loc;
       if (const std::string why = writer->refusal(g); !why.empty()) {
-        add_count(summary.refused, why);
+        // A kind the output has no record of is a dropped type; a message or put that
+        // does not fit is one refused event.
+        const bool record_kind = g.kind != WriterEventKind::Enter && g.kind != WriterEventKind::Exit &&
+                                 g.kind != WriterEventKind::Send && g.kind != WriterEventKind::Recv;
+        if (record_kind && !writer_holds(*writer, g.kind))
+          add_count(summary.dropped, defs.types.name(e.type));
+        else
+          add_count(summary.refused, why);
+        continue;
+      }
+      if (g.kind == WriterEventKind::RmaPut) {
+        open_puts.insert({g.loc, g.tag});
+      } else if (g.kind == WriterEventKind::RmaPutComplete && open_puts.erase({g.loc, g.tag}) == 0) {
+        add_count(summary.refused, "put completion without its put");  // e.g. its put refused
         continue;
       }
       if (otf2 && g.time == prev_time && g.loc < prev_loc) ++summary.ties_reordered;
@@ -326,6 +405,7 @@ ConvertSummary convert(const std::string& input, const std::string& output,
     writer->write(batch.data(), batch.size());
     summary.events_written += batch.size();
     summary.events_written -= summary.frame_events_added;  // the input's events only
+    summary.events_written += carried;
     writer->finish();
     summary.renamed = writer->renamed();  // OTF2 writes its names at the end
     writer->commit();

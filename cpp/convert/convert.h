@@ -6,9 +6,14 @@
 //
 // Kept: enter, exit, send, recv with their attributes; location names; regions (and their
 // groups where the output has them). Collective exits become plain exits in ALOG; in OTF2
-// they keep com (as MPI_COMM_WORLD), root, sent and recvd. Every other event type (fork,
-// join, RMA, locks, OTF2's other records) is dropped and counted per type in the summary,
-// never silently. Times are written in integer microseconds: ALOG -> OTF2 exactly (timer
+// and EPILOG they keep com (as MPI_COMM_WORLD), root, sent and recvd (OTF2 begins the
+// operation at the call's enter). Where the output holds them (OTF2, EPILOG): fork/join,
+// puts with their completions, window locks (and lock requests), window-collective calls
+// and non-blocking requests, mapped back as convert/record_events.h says; the output's
+// threads per process and its window come from the input. Every other event type (gets,
+// thread locks, metrics, OTF2's other records) and every event of a kind the output has
+// no record of (TraceWriter::refusal of a plain one: ALOG's puts and locks, EPILOG's
+// request records) is dropped and counted per type in the summary, never silently. Times are written in integer microseconds: ALOG -> OTF2 exactly (timer
 // resolution 1e6); OTF2 -> ALOG rounded to the nearest microsecond (counted when that
 // loses anything).
 //

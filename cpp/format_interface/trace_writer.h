@@ -124,6 +124,9 @@ class TraceWriter {
   // can: a caller that must not fail (earl convert) leaves such events out and counts them
   // by this reason; write() refuses them with an error.
   virtual std::string refusal(const WriterEvent& e) const { return ""; }
+  // Whether the format keeps a collective exit's root and bytes (kWriterCollective on an
+  // Exit); where not, `earl convert` writes it as a plain exit and counts it.
+  virtual bool holds_collectives() const { return false; }
   // The names begin() had to write changed, per kind (written_names.h).
   virtual std::vector<std::pair<std::string, std::uint64_t>> renamed() const { return {}; }
 };
@@ -131,6 +134,7 @@ class TraceWriter {
 // Writer options every format may use.
 struct WriterOptions {
   std::int64_t rollover = 0;  // clock roll-over point in microseconds; 0 = none
+  bool big_endian = false;    // EPILOG: numbers in big-endian byte order
 };
 
 }  // namespace earl

@@ -31,6 +31,8 @@ void GenOptions::validate() const {
     bad("late_receiver_rate needs the blocking exchange (MPI_Ssend/MPI_Recv), not nonblocking");
   if (rollover != 0 && format != "alog")
     bad("rollover is an ALOG notion; format '" + format + "' has no clock roll-over");
+  if (byte_order != "little" && format != "epilog")
+    bad("byte_order is an EPILOG notion; format '" + format + "' has its own byte order");
 }
 
 GenResult generate(const GenOptions& options, const std::string& trace_path,
@@ -41,6 +43,7 @@ GenResult generate(const GenOptions& options, const std::string& trace_path,
   try {
     WriterOptions wo;
     wo.rollover = options.rollover;
+    wo.big_endian = options.byte_order == "big";
     writer = open_writer(options.format, trace_path, wo);
     TruthCollector collector(kMpiSend, kMpiRecv, {kMpiAllreduce, kMpiBarrier}, options.truth_limit);
     std::vector<ClockSkew> skews = draw_clock_skews(options);

@@ -142,6 +142,7 @@ struct GenOptions {
   std::uint64_t seed = 1;
   std::string format = "alog";
   std::int64_t rollover = 0;    // microseconds; 0 = no roll-over (cycle always 0)
+  std::string byte_order = "little";  // EPILOG's numbers: "little" or "big"
   std::string pattern = "ring";  // "ring" or "neighbors"
   int threads = 1;               // locations per process (see above)
   bool permute_ranks = false;    // MPI_COMM_WORLD ranks permuted against processes

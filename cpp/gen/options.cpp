@@ -26,6 +26,9 @@ const std::vector<OptionSpec>& option_table() {
       {"rollover", &GenOptions::rollover, G::Run,
        "clock roll-over point in microseconds: write cycles and a -11 record (ALOG only)",
        1, std::numeric_limits<double>::infinity(), "", true},
+      {"byte_order", &GenOptions::byte_order, G::Run,
+       "byte order of the numbers in the file (EPILOG only; its header says which)",
+       -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), "little,big"},
       {"threads", &GenOptions::threads, G::Run,
        "locations per MPI process: each process' master thread forks a team of that many "
        "threads for each compute phase",

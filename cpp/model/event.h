@@ -33,7 +33,10 @@ constexpr EventKind kLastEventKind = EventKind::Metric;
 // A decoder marks an event whose record refers to something the trace does not define
 // (a rank outside its communicator, an undefined communicator or region); the state
 // counts it as a problem.
-enum EventFlag : std::uint8_t { kUnresolvedReference = 1 };
+// kRegionFromStack: the exit record names no region (EPILOG): the state gives the exit the
+// region of the instance it closes. kStartOnPeer: an RMA transfer end recorded where the
+// data arrived (EPILOG's put_1te on the target): its start is on the peer, not on loc.
+enum EventFlag : std::uint8_t { kUnresolvedReference = 1, kRegionFromStack = 2, kStartOnPeer = 4 };
 
 inline bool is_exit(EventKind kind) {
   return kind == EventKind::Exit || kind == EventKind::CollectiveExit;

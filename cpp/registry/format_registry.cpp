@@ -11,6 +11,7 @@
 #include "formats/alog/alog_format.h"
 #include "formats/clog2/clog2_format.h"
 #include "formats/chrome/chrome_format.h"
+#include "formats/epilog/epilog_format.h"
 #include "formats/otf2/otf2_format.h"
 #include "formats/otf/otf_format.h"
 #include "model/error.h"
@@ -35,7 +36,7 @@ bool ends_with(const std::string& text, const std::string& suffix) {
 }  // namespace
 
 const std::vector<const TraceFormat*>& trace_formats() {
-  static const std::vector<const TraceFormat*> formats = {&alog_format(), &otf2_format(), &otf_format(), &clog2_format(), &chrome_format()};
+  static const std::vector<const TraceFormat*> formats = {&alog_format(), &otf2_format(), &otf_format(), &clog2_format(), &chrome_format(), &epilog_format()};
   return formats;
 }
 

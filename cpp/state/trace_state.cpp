@@ -406,6 +406,7 @@ Anomaly TraceState::apply_model(Event& event, Event& retired, bool& has_retired)
     case EventKind::Exit:
     case EventKind::CollectiveExit: {
       if (stack.size() == 0) return Anomaly::ExitOnEmptyStack;
+      if (event.flags & kRegionFromStack) event.region = stack.top().region;
       // An exit always closes the innermost instance, even when its region differs.
       Anomaly anomaly =
           stack.top().region == event.region ? Anomaly::None : Anomaly::MismatchedExit;
@@ -445,7 +446,8 @@ Anomaly TraceState::apply_model(Event& event, Event& retired, bool& has_retired)
     case EventKind::RmaTransferEnd: {
       // startptr: the start of the same operation (location, window, rmaid).
       event.sendptr = 0;
-      std::array<std::int64_t, 3> key{event.loc, event.com, event.tag};
+      const Location origin = (event.flags & kStartOnPeer) ? event.peer : event.loc;
+      std::array<std::int64_t, 3> key{origin, event.com, event.tag};
       for (auto it = open_transfers_.begin(); it != open_transfers_.end(); ++it) {
         if (it->first == key) {
           event.sendptr = it->second;
@@ -481,7 +483,22 @@ Anomaly TraceState::apply_model(Event& event, Event& retired, bool& has_retired)
       last_lock_event_.push_back({event.tag, event.pos});
       return Anomaly::None;
     }
-    case EventKind::RmaTargetStart:  // originptr is set by the decoder where derivable
+    case EventKind::RmaTargetStart: {
+      // originptr: the get_1to of the same operation on the origin (the peer), which
+      // names no window (EPILOG) or this one. The get's transfer starts here: its
+      // get_1te on the origin then points here (startptr).
+      event.sendptr = 0;
+      for (auto it = open_transfers_.begin(); it != open_transfers_.end(); ++it) {
+        const auto& key = it->first;
+        if (key[0] == event.peer && key[2] == event.tag && (key[1] == -1 || key[1] == event.com)) {
+          event.sendptr = it->second;
+          open_transfers_.erase(it);
+          break;
+        }
+      }
+      open_transfers_.push_back({{event.peer, event.com, event.tag}, event.pos});
+      return Anomaly::None;
+    }
     case EventKind::WindowLock:
     case EventKind::Other:
     case EventKind::RmaGroupSync:

@@ -8,7 +8,9 @@ The output format comes from `format`, else OUT's suffix (.alog, .otf2, .json, .
 else IN's format;
 IN's format is detected from its content. IN is read through EventTrace and streamed, so
 memory stays bounded. Kept: enter, exit, send, recv, location names, regions; collective
-exits become plain exits in ALOG. Events the output cannot hold (a receive from an unknown
+exits become plain exits in ALOG. Between OTF2 and EPILOG also fork/join, puts with their
+completions, window locks, window-collective calls and non-blocking requests (EPILOG has
+no lock-request or request records: those are dropped and counted). Events the output cannot hold (a receive from an unknown
 source, a tag or length beyond its fields) are left out and names with bytes it cannot carry
 are written escaped, both counted (docs/robustness.md#names). Times are integer microseconds: ALOG -> OTF2 exactly
 (timer resolution 1e6), OTF2 -> ALOG rounded. Every other event type is dropped and

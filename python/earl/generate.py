@@ -73,7 +73,8 @@ def generate(path, *, format=None, truth_path=None, progress=None, **options):
     of ``options()`` (``defaults()`` gives their values when not given): ``locations``,
     ``events`` (an approximate target: whole rounds are generated until it is reached; the
     exact count is ``truth["events"]``), ``seed``, ``rollover`` (microseconds; writes clock
-    cycles with a -11 record), ``threads`` (locations per MPI process), ``permute_ranks``
+    cycles with a -11 record), ``byte_order`` ("little" or "big": EPILOG's numbers; the
+    truth records "big" as ``truth["byte_order"]``), ``threads`` (locations per MPI process), ``permute_ranks``
     (MPI_COMM_WORLD's ranks against the processes), and the program model's
     ``INEFFICIENCY_OPTIONS``. The ground truth is the same for every format (but for its
     "format" entry). `truth_path` defaults to ``path + ".truth.json"``. Returns the ground

@@ -381,6 +381,42 @@ TEST_CASE("EARL 2.1 pointers: RMA startptr, forkptr, lockptr") {
   CHECK(apply(state, of_kind(EventKind::ThreadLock, 19, 0, 5)).event.sendptr == 16);
 }
 
+TEST_CASE("EPILOG's target-side RMA events and region-less exits") {
+  TraceState state;
+  // A put recorded as EPILOG's merge writes it: put_1ts on the origin 0, put_1te on the
+  // target 1 naming the origin as its peer (kStartOnPeer): its start is (0, win 3, id 7).
+  apply(state, of_kind(EventKind::RmaTransferStart, 1, 0, 7, 3));
+  Event end = of_kind(EventKind::RmaTransferEnd, 2, 1, 7, 3);
+  end.peer = 0;
+  Event plain = end;
+  plain.pos = 3;
+  CHECK(apply(state, plain).event.sendptr == 0);  // without the flag: a start on 1, none
+  end.flags = kStartOnPeer;
+  CHECK(apply(state, end).event.sendptr == 1);
+
+  // A get: get_1to on the origin 0 (no window: com -1), get_1ts on the target 1 (peer 0)
+  // points to it (originptr) and becomes the start that get_1te on 0 points to.
+  apply(state, of_kind(EventKind::RmaTransferStart, 4, 0, 8, -1));
+  Event target = of_kind(EventKind::RmaTargetStart, 5, 1, 8, 3);
+  target.peer = 0;
+  CHECK(apply(state, target).event.sendptr == 4);
+  Event get_end = of_kind(EventKind::RmaTransferEnd, 6, 0, 8, 3);
+  get_end.peer = 1;
+  CHECK(apply(state, get_end).event.sendptr == 5);
+  target.pos = 7;  // a second get_1ts of the same operation finds no get_1to left
+  CHECK(apply(state, target).event.sendptr == 0);
+
+  // An exit that names no region (kRegionFromStack) takes the innermost open one's.
+  apply(state, enter(8, 2, kMain));
+  apply(state, enter(9, 2, kWork));
+  Event leave = exit_(10, 2, kMain);
+  leave.flags = kRegionFromStack;
+  Step step = apply(state, leave);
+  CHECK(step.event.region == kWork);
+  CHECK(step.anomaly == Anomaly::None);
+  CHECK(step.retired.pos == 9);
+}
+
 // The same messages as the sendptr test, through RandomAccessTrace: queue(src, dest, pos)
 // filters the state after pos, and the problems list the unmatched receives. Positions are
 // assigned by the trace (1..n in input order), so they equal the hand-chosen ones here.

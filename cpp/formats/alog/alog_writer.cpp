@@ -43,7 +43,13 @@ void AlogWriter::put_uint(std::uint64_t u) {
 }
 
 std::string AlogWriter::refusal(const WriterEvent& e) const {
-  if (e.kind != WriterEventKind::Send && e.kind != WriterEventKind::Recv) return "";
+  switch (e.kind) {
+    case WriterEventKind::Enter: case WriterEventKind::Exit: return "";
+    case WriterEventKind::Send: case WriterEventKind::Recv: break;
+    case WriterEventKind::Fork: case WriterEventKind::Join:
+      return threads_ ? "" : "no fork/join in ALOG without threads";
+    default: return "no such record in ALOG";  // write() leaves them out (gen)
+  }
   const bool send = e.kind == WriterEventKind::Send;
   // The reader takes the peer as a location of the -3 count and the length as a
   // non-negative 64-bit integer.

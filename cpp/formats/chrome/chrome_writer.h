@@ -34,6 +34,7 @@ class ChromeWriter : public TraceWriter {
 
   void begin(const TraceHeader& header) override;
   void write(const WriterEvent* events, std::size_t count) override;
+  bool holds_collectives() const override { return true; }
   void finish() override;
   void commit() override;
   void discard() override;

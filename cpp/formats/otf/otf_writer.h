@@ -32,6 +32,7 @@ class OtfWriter : public TraceWriter {
   void commit() override;
   void discard() override;
   std::string refusal(const WriterEvent& e) const override;
+  bool holds_collectives() const override { return true; }
   std::vector<std::pair<std::string, std::uint64_t>> renamed() const override { return renamed_.counts(); }
 
  private:

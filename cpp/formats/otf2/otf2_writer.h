@@ -72,6 +72,7 @@ class Otf2Writer : public TraceWriter {
   // Sends and receives need MPI ranks at both ends (master threads of existing locations)
   // and a tag OTF2 holds (0..2^32-1).
   std::string refusal(const WriterEvent& e) const override;
+  bool holds_collectives() const override { return true; }
   std::vector<std::pair<std::string, std::uint64_t>> renamed() const override { return renamed_.counts(); }
 
   // Per-buffer chunk accounting for libotf2's memory callbacks (public for them only).

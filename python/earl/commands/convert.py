@@ -4,7 +4,9 @@ from earl.convert import convert, describe
 
 HELP = "convert a trace: ALOG <-> OTF2 (earl convert IN OUT)"
 DESCRIPTION = ("Rewrite a trace in another format where the EARL model allows it: enter, exit, "
-               "send, recv, location names and regions are kept; other event types are "
+               "send, recv, location names and regions are kept, and where the output holds "
+               "them (OTF2, EPILOG) fork/join, puts with their completions, window locks, "
+               "window-collective calls and non-blocking requests; other event types are "
                "dropped and reported, as are events the output cannot hold and names written "
                "with escaped bytes. OTF2 output is shaped as Score-P's for Scalasca: OTF2's "
                "program records are kept, and every MPI process without MPI_Init gets a "
