@@ -16,12 +16,19 @@ def earl_command(*args):
 
 
 def test_every_format_has_a_line_saying_what_this_build_does():
-    listed = {line.split()[0]: line.split()[1:3] for line in earl_command("formats").splitlines()[1:]
-              if line and not line.startswith(" ") and ":" not in line.split()[0]}
     rows = json.loads(earl_command("formats", "--json"))
+    lines = earl_command("formats").splitlines()
+    listed = {}
+    for line in lines[1:1 + len(rows)]:
+        words = line.split()
+        aliases = []
+        while words[1 + len(aliases)].startswith("("):
+            aliases.append(words[1 + len(aliases)].strip("()"))
+        listed[words[0]] = (aliases, words[1 + len(aliases):3 + len(aliases)])
     assert {row["name"] for row in rows} == set(listed) and len(rows) >= 2
     for row in rows:
-        assert listed[row["name"]] == ["yes" if row["reads"] else "no", "yes" if row["writes"] else "no"]
+        assert listed[row["name"]] == (row["aliases"], ["yes" if row["reads"] else "no",
+                                                        "yes" if row["writes"] else "no"])
         assert row["reads"] or row["unavailable"], row   # a format it cannot read says why
 
 

@@ -91,7 +91,7 @@ HAND_EVENTS = [
     (0, 2.1, "send", 10, dict(dest=2, tag=5, com=1, len=100)),
     (0, 2.2, "exit", 10, dict(region="MPI_Send")),
     (2, 2.3, "enter", 2, dict(region="MPI_Recv")),
-    (2, 2.4, "recv", 13, dict(src=0, tag=5, com=1, len=0, sendptr=11)),
+    (2, 2.4, "recv", 13, dict(src=0, tag=5, com=1, len=100, sendptr=11)),  # len: its send's (EPILOG's receive has none)
     (2, 2.5, "exit", 13, dict(region="MPI_Recv")),
     (0, 3.0, "enter", 1, dict(region="MPI_Barrier")),
     (2, 3.0, "enter", 2, dict(region="MPI_Barrier")),

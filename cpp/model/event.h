@@ -36,7 +36,11 @@ constexpr EventKind kLastEventKind = EventKind::Metric;
 // kRegionFromStack: the exit record names no region (EPILOG): the state gives the exit the
 // region of the instance it closes. kStartOnPeer: an RMA transfer end recorded where the
 // data arrived (EPILOG's put_1te on the target): its start is on the peer, not on loc.
-enum EventFlag : std::uint8_t { kUnresolvedReference = 1, kRegionFromStack = 2, kStartOnPeer = 4 };
+// kLengthFromSend: a receive whose record holds no length (EPILOG's); the state gives it
+// the length of the send it matches, as KOJAK's tools took a message's size from its send.
+enum EventFlag : std::uint8_t {
+  kUnresolvedReference = 1, kRegionFromStack = 2, kStartOnPeer = 4, kLengthFromSend = 8
+};
 
 inline bool is_exit(EventKind kind) {
   return kind == EventKind::Exit || kind == EventKind::CollectiveExit;

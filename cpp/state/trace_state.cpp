@@ -437,6 +437,7 @@ Anomaly TraceState::apply_model(Event& event, Event& retired, bool& has_retired)
       dequeue(channel, retired);
       has_retired = true;
       event.sendptr = retired.pos;
+      if (event.flags & kLengthFromSend) event.len = retired.len;
       if (journaling_ && retired.pos < journal_start_) left_.push_back({retired.pos, -1, 0});
       return Anomaly::None;
     }

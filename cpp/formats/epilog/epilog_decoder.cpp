@@ -526,6 +526,7 @@ void EpilogDecoder::decode(const RawRecord& record, Event& event) {
       event.com = f.u4();
       event.tag = f.u4();
       if (send) event.len = f.u4();
+      else event.flags |= kLengthFromSend;  // EPILOG's receive has no length
       if (!comm_members_.count(static_cast<std::uint32_t>(event.com)) &&
           !comm_group_.count(static_cast<std::uint32_t>(event.com)) && version_ >= kLocalRanksSince)
         event.flags |= kUnresolvedReference;

@@ -32,8 +32,9 @@ def _add_option(parser, row):
     notes = [_range(row)] if _range(row) else []
     if row["name"] == "format":
         kwargs["default"] = None
-        notes.append("supported: %s; default: the format OUTPUT's ending names (.otf2, .otf), else alog"
-                     % ", ".join(_core.generator_formats()))
+        endings = [ending for row in _core.formats() if row["writes"] for ending in row["extensions"]]
+        notes.append("supported: %s; default: the format OUTPUT's ending names (%s), else alog"
+                     % (", ".join(_core.generator_formats()), ", ".join(endings)))
     elif row["type"] != "bool":
         notes.append("default: %(default)s" if row["default"] is not None else "default: none")
     if row["type"] == "bool":
