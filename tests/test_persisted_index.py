@@ -121,6 +121,22 @@ def test_otf2_index_keeps_the_event_cache(tmp_path, index_dir):
     assert "keeps no index" in direct.index_info()["note"]
 
 
+@pytest.mark.parametrize("fmt", _core.generator_formats())
+def test_every_format_is_served_from_its_index(tmp_path, index_dir, fmt):
+    """Issue 23: the persisted index works for each format (its reader's own state, or the
+    event cache for formats read through it): the second open loads it and answers as a
+    fresh open without an index."""
+    ending = next(row["extensions"][0] for row in _core.formats() if row["name"] == fmt)
+    path = make_trace(tmp_path, "t" + ending, 3000, threads=2, late_sender_rate=0.2)
+    open_trace(path, bdist=250).close()
+    trace = open_trace(path, bdist=250)
+    assert trace.index_info()["state"] == "loaded", (fmt, trace.index_info())
+    fresh = open_trace(path, bdist=250, index=False)
+    probes = probes_for(len(fresh), fresh.nrlocs(), 100)
+    assert answers(trace, probes) == answers(fresh, probes)
+    assert list(trace) == list(fresh)
+
+
 def test_index_is_off_when_asked_and_for_small_traces(tmp_path, monkeypatch):
     path = make_trace(tmp_path, "t.alog", 500)
     monkeypatch.delenv("EARL_INDEX_DIR", raising=False)

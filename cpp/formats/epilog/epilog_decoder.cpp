@@ -21,6 +21,21 @@ EpilogDecoder::EpilogDecoder(const std::string& path, const ReadOptions& options
   next_ = first_event_;
 }
 
+bool EpilogDecoder::save_state(DecoderState& state) const {
+  if (damage_) return false;
+  state.definitions = definitions_;
+  return true;
+}
+
+void EpilogDecoder::restore_state(DecoderState& state) {
+  // What the constructor read must be where the saved definitions have it.
+  if (state.definitions.regions.size() < definitions_.regions.size() ||
+      state.definitions.types.size() < definitions_.types.size() ||
+      state.definitions.location_count < definitions_.location_count)
+    throw EarlError(path_ + ": invalid saved decoder state");
+  definitions_ = std::move(state.definitions);
+}
+
 void EpilogDecoder::read_header() {
   std::uint8_t head[kHeaderBytes];
   if (input_.size() < kHeaderBytes)

@@ -36,6 +36,11 @@ class EpilogDecoder : public TraceDecoder {
   const Definitions& definitions() const override { return definitions_; }
   // One entry for the whole file (loc -1: every location loses what follows the damage).
   std::vector<StreamDamage> damage() const override;
+  // The persisted index keeps the definitions as a full pass left them (the types, regions
+  // and metrics met in events); the constructor reads the file's own definitions again,
+  // which restoring extends.
+  bool save_state(DecoderState& state) const override;
+  void restore_state(DecoderState& state) override;
 
   // True when `head` starts like an (uncompressed) EPILOG file.
   static bool looks_like(std::string_view head);
