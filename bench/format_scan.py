@@ -40,13 +40,9 @@ print(json.dumps({"events": len(trace), "seconds": time.perf_counter() - start,
 
 
 def size_of(path):
-    path = Path(path)
-    if path.is_dir():
-        return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
-    if path.suffix == ".otf2":   # the anchor, its definitions and its event files beside it
-        return sum(p.stat().st_size for p in path.parent.glob(path.stem + "*") if p.is_file()) + \
-            sum(p.stat().st_size for p in (path.parent / path.stem).rglob("*") if p.is_file())
-    return path.stat().st_size
+    """Bytes of every file of the trace: each format is written into a folder of its own."""
+    return sum(p.stat().st_size for p in Path(path).parent.rglob("*")
+               if p.is_file() and not p.name.endswith(".truth.json"))
 
 
 def scan(path, repeat):
@@ -75,7 +71,8 @@ def main(argv=None):
     if "otf2" not in writable:
         sys.exit("format_scan.py: this build writes no OTF2, the reference of the ratios")
 
-    source = workdir / "trace.otf2"
+    source = workdir / "otf2" / "trace.otf2"
+    source.parent.mkdir(exist_ok=True)
     if not source.exists():
         started = time.perf_counter()
         generate(str(source), locations=args.locations, events=args.events, seed=1, format="otf2")
@@ -84,7 +81,8 @@ def main(argv=None):
     for fmt in formats:
         if fmt == "otf2" or fmt not in writable:
             continue
-        path = workdir / ("trace" + SUFFIX.get(fmt, "." + fmt))
+        path = workdir / fmt / ("trace" + SUFFIX.get(fmt, "." + fmt))
+        path.parent.mkdir(exist_ok=True)
         if not path.exists():
             summary = convert(source, path, fmt)
             left_out = {**summary["dropped"], **summary["refused"]}
