@@ -1,5 +1,6 @@
 #include "convert/convert.h"
 #include "convert/trace_files.h"
+#include "convert/wait_annotations.h"
 
 #include <algorithm>
 #include <cmath>
@@ -234,8 +235,19 @@ ConvertSummary convert(const std::string& input, const std::string& output,
     frame = plan_added_frame(header, trace);
   }
   std::unique_ptr<TraceWriter> writer = open_writer(format, output, WriterOptions{});
+  if (options.wait_states && !writer->shows_annotations()) {
+    writer->discard();
+    bad("--wait-states (wait_states): " + format + " output cannot show wait states; write Chrome JSON (OUT.json)");
+  }
   try {
     writer->begin(header);
+    if (options.wait_states) {
+      const WaitAnnotations waits =
+          wait_annotations(input, summary.input_format, options.strict, options.wait_states_limit, options.progress);
+      writer->annotate(waits.annotations);
+      summary.wait_states_written = waits.annotations.size();
+      summary.wait_states_left_out = waits.left_out;
+    }
     std::vector<WriterEvent> batch;
     batch.reserve(kBatch);
     std::int64_t prev_time = INT64_MIN;

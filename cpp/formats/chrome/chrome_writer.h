@@ -8,6 +8,11 @@
 // matching receive, id shared, args tag/len/com so that EARL reads the message back as it
 // was. Events without a slice or flow form (fork, join, RMA, request records, program
 // begin/end) are instants named for their kind. ts are integer microseconds.
+// Annotations (earl convert --wait-states) are X slices named for what they show ("Late
+// Sender"), cat "wait state", args metric, callpath and idle (seconds), on a track of
+// their own per location: tid locations + l in location l's process, named
+// "<thread> wait states", sorted after every location (so that EARL reads the locations
+// back as they were, those tracks after them); ts and dur to the nanosecond.
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -35,6 +40,8 @@ class ChromeWriter : public TraceWriter {
   void begin(const TraceHeader& header) override;
   void write(const WriterEvent* events, std::size_t count) override;
   void finish() override;
+  bool shows_annotations() const override { return true; }
+  void annotate(const std::vector<WriterAnnotation>& annotations) override;
   void commit() override;
   void discard() override;
   std::vector<std::pair<std::string, std::uint64_t>> renamed() const override { return renamed_.counts(); }
@@ -52,7 +59,9 @@ class ChromeWriter : public TraceWriter {
   std::unique_ptr<Compressor> gzip_;
   std::string buffer_, line_;
   bool first_ = true, finished_ = false;
-  int threads_ = 1;
+  int threads_ = 1, locations_ = 0;
+  std::vector<std::string> thread_names_;  // as begin() wrote them, for the annotation tracks
+  std::vector<char> annotated_;            // per location: its annotation track is named
   std::vector<std::string> regions_, groups_;  // as JSON string literals
   RenamedNames renamed_;
   std::uint64_t next_flow_ = 1;
