@@ -594,3 +594,34 @@ def test_persisted_index_serves_the_same_events(tmp_path, monkeypatch):
             states.append(t.index_info()["state"])
             scans.append(scan(t))
     assert states == ["built", "loaded"] and scans[0] == scans[1]
+
+
+def test_a_restored_open_never_parses_the_json(tmp_path, monkeypatch):
+    """With a persisted index the events come from the index's cache and the definitions
+    from its state: the JSON is not parsed again. Proof: its middle (beyond the bytes the
+    index's identity samples, first and last 16 KiB) replaced by bytes that are no JSON at
+    all, same size and modification time, still opens from the index with the same events
+    and no damage, while the file itself reads as damaged (an error when strict)."""
+    import os
+    monkeypatch.setenv("EARL_INDEX_MIN_BYTES", "0")
+    monkeypatch.setenv("EARL_INDEX_DIR", str(tmp_path / "indexes"))
+    path = tmp_path / "p.json"
+    generate(str(path), format="chrome", events=6000, locations=3, seed=2)
+    with earl.EventTrace(str(path), index=True, bdist=100) as t:
+        assert t.index_info()["state"] == "built"
+        names = [t.locsym(l) for l in range(t.nrlocs())]
+        events, regions = scan(t), t.regions()
+    data = path.read_bytes()
+    sample = 16 * 1024
+    assert len(data) > 3 * sample
+    stat = path.stat()
+    path.write_bytes(data[:sample] + b"\x00" * (len(data) - 2 * sample) + data[-sample:])
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    with pytest.raises(earl.EarlError):
+        earl.EventTrace(str(path), index=False, strict=True)
+    with earl.EventTrace(str(path), index=True, bdist=100) as t:
+        assert t.index_info()["state"] == "loaded", t.index_info()
+        assert [t.locsym(l) for l in range(t.nrlocs())] == names and t.regions() == regions
+        assert scan(t) == events
+        assert "damaged" not in t.problems()
+

@@ -11,8 +11,9 @@
 // Annotations (earl convert --wait-states) are X slices named for what they show ("Late
 // Sender"), cat "wait state", args metric, callpath and idle (seconds), on a track of
 // their own per location: tid locations + l in location l's process, named
-// "<thread> wait states", sorted after every location (so that EARL reads the locations
-// back as they were, those tracks after them); ts and dur to the nanosecond.
+// "<thread> wait states", sorted after every location; their metadata follow every
+// location's, so EARL (locations in order of first appearance) reads the locations back as
+// they were and those tracks after them. ts and dur to the nanosecond.
 #include <cstdint>
 #include <deque>
 #include <map>
