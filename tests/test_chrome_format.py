@@ -148,6 +148,35 @@ def test_flow_start_step_end_are_messages(tmp_path, cache):
         assert t.problems()["unresolved_reference"]["count"] == 1
 
 
+def test_a_flow_end_without_args_has_its_starts(tmp_path, cache):
+    """EARL's output gives a receive's len (and com) only where they differ from its send's,
+    since the trace viewer merges both ends' args: an end without them has the start's."""
+    events = [
+        dict(ph="s", name="m", cat="message", id=1, ts=1, pid=0, tid=0, args=dict(tag=5, len=40, com=2)),
+        dict(ph="f", name="m", cat="message", id=1, ts=3, pid=0, tid=1, bp="e"),
+        dict(ph="s", name="m", cat="message", id=2, ts=4, pid=0, tid=0, args=dict(tag=6, len=40)),
+        dict(ph="f", name="m", cat="message", id=2, ts=6, pid=0, tid=1, bp="e", args=dict(len=8)),
+    ]
+    with open_json(tmp_path, events, cache=cache) as t:
+        s1, r1, s2, r2 = scan(t)
+        assert (r1["type"], r1["tag"], r1["len"], r1["com"]) == ("recv", 5, 40, 2)
+        assert (s2["len"], r2["type"], r2["tag"], r2["len"], r2["com"]) == (40, "recv", 6, 8, -1)
+
+
+def test_written_flow_ends_repeat_no_arg_of_their_start(tmp_path):
+    """chrome://tracing's importer warns of every arg both ends of a flow give."""
+    path = tmp_path / "g.json"
+    generate(str(path), format="chrome", events=3000, locations=3, seed=11)
+    events = json.loads(path.read_text())["traceEvents"]
+    starts = {e["id"]: e for e in events if e["ph"] == "s"}
+    ends = [e for e in events if e["ph"] == "f"]
+    assert ends and all(e["id"] in starts for e in ends)
+    for e in ends:
+        assert not set(e.get("args", {})) & set(starts[e["id"]]["args"]) - {"len"}
+        if "len" in e.get("args", {}):
+            assert e["args"]["len"] != starts[e["id"]]["args"]["len"]
+
+
 def test_flow_v2_binds_slices(tmp_path, cache):
     events = [X("producer", 1, 10, pid=1, tid=1, bind_id="0xa", flow_out=True),
               X("consumer", 20, 5, pid=1, tid=2, bind_id="0xa", flow_in=True)]

@@ -174,15 +174,20 @@ void ChromeWriter::write(const WriterEvent* events, std::size_t count) {
         const bool send = e.kind == WriterEventKind::Send;
         const auto key = send ? std::make_tuple(e.loc, e.peer, e.tag) : std::make_tuple(e.peer, e.loc, e.tag);
         std::uint64_t id;
+        // The trace viewer merges the args of a flow's ends (warning of each one given twice):
+        // a receive repeats none of its send's (the tag is the same by the matching), only a
+        // length of its own.
+        std::string args = ",\"args\":{\"tag\":" + std::to_string(e.tag) + ",\"len\":" + std::to_string(e.len) + "}";
         if (send) {
           id = next_flow_++;
-          unreceived_[key].push_back(id);
+          unreceived_[key].push_back({id, e.len});
         } else {
           auto found = unreceived_.find(key);
           if (found == unreceived_.end() || found->second.empty()) {
             id = next_flow_++;  // a receive before its send: a flow end of its own
           } else {
-            id = found->second.front();
+            id = found->second.front().first;
+            args = found->second.front().second == e.len ? "" : ",\"args\":{\"len\":" + std::to_string(e.len) + "}";
             found->second.pop_front();
             if (found->second.empty()) unreceived_.erase(found);
           }
@@ -190,7 +195,7 @@ void ChromeWriter::write(const WriterEvent* events, std::size_t count) {
         line_ = std::string("{\"ph\":\"") + (send ? "s" : "f") + "\"," + (send ? "" : "\"bp\":\"e\",") +
                 "\"name\":\"message\",\"cat\":\"message\",\"id\":" + std::to_string(id) + ts;
         place(e.loc);
-        line_ += ",\"args\":{\"tag\":" + std::to_string(e.tag) + ",\"len\":" + std::to_string(e.len) + "}}";
+        line_ += args + "}";
         break;
       }
       default:

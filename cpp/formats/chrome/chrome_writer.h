@@ -5,7 +5,8 @@
 // (thread_sort_index l, which EARL's reader also takes as the location's place). Regions
 // are B/E slices (name = region, cat = group); a collective exit carries args root, sent,
 // recvd. A message is a flow: "s" at the send, "f" (binding to the enclosing slice) at the
-// matching receive, id shared, args tag/len/com so that EARL reads the message back as it
+// matching receive, id shared, args tag/len on the send and on the receive only a len of its
+// own (the trace viewer merges both ends' args), so that EARL reads the message back as it
 // was. Events without a slice or flow form (fork, join, RMA, request records, program
 // begin/end) are instants named for their kind. ts are integer microseconds.
 // Annotations (earl convert --wait-states) are X slices named for what they show ("Late
@@ -66,8 +67,9 @@ class ChromeWriter : public TraceWriter {
   std::vector<std::string> regions_, groups_;  // as JSON string literals
   RenamedNames renamed_;
   std::uint64_t next_flow_ = 1;
-  // Flow ids of sends not yet received, by (source, destination, tag), oldest first.
-  std::map<std::tuple<std::int32_t, std::int32_t, std::int64_t>, std::deque<std::uint64_t>> unreceived_;
+  // Flow ids and lengths of sends not yet received, by (source, destination, tag), oldest first.
+  std::map<std::tuple<std::int32_t, std::int32_t, std::int64_t>, std::deque<std::pair<std::uint64_t, std::uint64_t>>>
+      unreceived_;
 };
 
 }  // namespace earl
