@@ -654,3 +654,18 @@ def test_a_restored_open_never_parses_the_json(tmp_path, monkeypatch):
         assert scan(t) == events
         assert "damaged" not in t.problems()
 
+
+
+@pytest.mark.skipif("otf2" not in earl._core.generator_formats(), reason="no OTF2 in this build")
+def test_convert_keeps_collectives(tmp_path):
+    """earl convert OTF2 -> JSON keeps each collective exit's root, sent and recvd (args of
+    its E event) as the OTF2 input has them."""
+    src = str(tmp_path / "g.otf2")
+    generate(src, events=3000, locations=4, seed=5)
+    summary = convert(src, tmp_path / "c.json")
+    assert summary["collective_exits_plain"] == 0
+    keys = ("type", "time", "loc", "region", "root", "sent", "recvd")
+    with earl.EventTrace(src) as o, earl.EventTrace(str(tmp_path / "c.json")) as c:
+        a = [{k: e.get(k) for k in keys} for e in scan(o) if "root" in e]
+        b = [{k: e.get(k) for k in keys} for e in scan(c) if "root" in e]
+    assert a and a == b

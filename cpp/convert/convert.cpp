@@ -270,7 +270,7 @@ ConvertSummary convert(const std::string& input, const std::string& output,
         case EventKind::CollectiveExit:
           g.kind = WriterEventKind::Exit;
           g.region = static_cast<std::int32_t>(e.region);
-          if (otf2) {
+          if (otf2 || format == "chrome") {  // root, sent, recvd: OTF2's fields, Chrome's args
             g.flags = kWriterCollective;
             g.len = e.len;         // sent
             g.received = static_cast<std::uint64_t>(e.tag);    // recvd (uint64 in OTF2)

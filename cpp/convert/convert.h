@@ -6,7 +6,7 @@
 //
 // Kept: enter, exit, send, recv with their attributes; location names; regions (and their
 // groups where the output has them). Collective exits become plain exits in ALOG; in OTF2
-// they keep com (as MPI_COMM_WORLD), root, sent and recvd. Every other event type (fork,
+// they keep com (as MPI_COMM_WORLD), root, sent and recvd; in Chrome JSON root, sent, recvd. Every other event type (fork,
 // join, RMA, locks, OTF2's other records) is dropped and counted per type in the summary,
 // never silently. Times are written in integer microseconds: ALOG -> OTF2 exactly (timer
 // resolution 1e6); OTF2 -> ALOG rounded to the nearest microsecond (counted when that
