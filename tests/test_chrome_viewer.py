@@ -1,5 +1,5 @@
 """EARL's Chrome JSON opened in the real trace viewer: Catapult's (the one chrome://tracing
-served; Chromium 156 no longer ships it) made into a standalone page by Catapult's own
+served; Debian's Chromium 156 fails to load chrome://tracing) made into a standalone page by Catapult's own
 trace2html, loaded in headless Chromium, its model read over the DevTools protocol (a pipe,
 no driver needed). Skipped unless EARL_CATAPULT names a Catapult checkout and chromium is on
 PATH: neither is a dependency of EARL. The expected counts come from EARL's own reading of
