@@ -148,6 +148,35 @@ def test_flow_start_step_end_are_messages(tmp_path, cache):
         assert t.problems()["unresolved_reference"]["count"] == 1
 
 
+def test_a_flow_end_without_args_has_its_starts(tmp_path, cache):
+    """EARL's output gives a receive's len (and com) only where they differ from its send's,
+    since the trace viewer merges both ends' args: an end without them has the start's."""
+    events = [
+        dict(ph="s", name="m", cat="message", id=1, ts=1, pid=0, tid=0, args=dict(tag=5, len=40, com=2)),
+        dict(ph="f", name="m", cat="message", id=1, ts=3, pid=0, tid=1, bp="e"),
+        dict(ph="s", name="m", cat="message", id=2, ts=4, pid=0, tid=0, args=dict(tag=6, len=40)),
+        dict(ph="f", name="m", cat="message", id=2, ts=6, pid=0, tid=1, bp="e", args=dict(len=8)),
+    ]
+    with open_json(tmp_path, events, cache=cache) as t:
+        s1, r1, s2, r2 = scan(t)
+        assert (r1["type"], r1["tag"], r1["len"], r1["com"]) == ("recv", 5, 40, 2)
+        assert (s2["len"], r2["type"], r2["tag"], r2["len"], r2["com"]) == (40, "recv", 6, 8, -1)
+
+
+def test_written_flow_ends_repeat_no_arg_of_their_start(tmp_path):
+    """chrome://tracing's importer warns of every arg both ends of a flow give."""
+    path = tmp_path / "g.json"
+    generate(str(path), format="chrome", events=3000, locations=3, seed=11)
+    events = json.loads(path.read_text())["traceEvents"]
+    starts = {e["id"]: e for e in events if e["ph"] == "s"}
+    ends = [e for e in events if e["ph"] == "f"]
+    assert ends and all(e["id"] in starts for e in ends)
+    for e in ends:
+        assert not set(e.get("args", {})) & set(starts[e["id"]]["args"]) - {"len"}
+        if "len" in e.get("args", {}):
+            assert e["args"]["len"] != starts[e["id"]]["args"]["len"]
+
+
 def test_flow_v2_binds_slices(tmp_path, cache):
     events = [X("producer", 1, 10, pid=1, tid=1, bind_id="0xa", flow_out=True),
               X("consumer", 20, 5, pid=1, tid=2, bind_id="0xa", flow_in=True)]
@@ -594,3 +623,49 @@ def test_persisted_index_serves_the_same_events(tmp_path, monkeypatch):
             states.append(t.index_info()["state"])
             scans.append(scan(t))
     assert states == ["built", "loaded"] and scans[0] == scans[1]
+
+
+def test_a_restored_open_never_parses_the_json(tmp_path, monkeypatch):
+    """With a persisted index the events come from the index's cache and the definitions
+    from its state: the JSON is not parsed again. Proof: its middle (beyond the bytes the
+    index's identity samples, first and last 16 KiB) replaced by bytes that are no JSON at
+    all, same size and modification time, still opens from the index with the same events
+    and no damage, while the file itself reads as damaged (an error when strict)."""
+    import os
+    monkeypatch.setenv("EARL_INDEX_MIN_BYTES", "0")
+    monkeypatch.setenv("EARL_INDEX_DIR", str(tmp_path / "indexes"))
+    path = tmp_path / "p.json"
+    generate(str(path), format="chrome", events=6000, locations=3, seed=2)
+    with earl.EventTrace(str(path), index=True, bdist=100) as t:
+        assert t.index_info()["state"] == "built"
+        names = [t.locsym(l) for l in range(t.nrlocs())]
+        events, regions = scan(t), t.regions()
+    data = path.read_bytes()
+    sample = 16 * 1024
+    assert len(data) > 3 * sample
+    stat = path.stat()
+    path.write_bytes(data[:sample] + b"\x00" * (len(data) - 2 * sample) + data[-sample:])
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    with pytest.raises(earl.EarlError):
+        earl.EventTrace(str(path), index=False, strict=True)
+    with earl.EventTrace(str(path), index=True, bdist=100) as t:
+        assert t.index_info()["state"] == "loaded", t.index_info()
+        assert [t.locsym(l) for l in range(t.nrlocs())] == names and t.regions() == regions
+        assert scan(t) == events
+        assert "damaged" not in t.problems()
+
+
+
+@pytest.mark.skipif("otf2" not in earl._core.generator_formats(), reason="no OTF2 in this build")
+def test_convert_keeps_collectives(tmp_path):
+    """earl convert OTF2 -> JSON keeps each collective exit's root, sent and recvd (args of
+    its E event) as the OTF2 input has them."""
+    src = str(tmp_path / "g.otf2")
+    generate(src, events=3000, locations=4, seed=5)
+    summary = convert(src, tmp_path / "c.json")
+    assert summary["collective_exits_plain"] == 0
+    keys = ("type", "time", "loc", "region", "root", "sent", "recvd")
+    with earl.EventTrace(src) as o, earl.EventTrace(str(tmp_path / "c.json")) as c:
+        a = [{k: e.get(k) for k in keys} for e in scan(o) if "root" in e]
+        b = [{k: e.get(k) for k in keys} for e in scan(c) if "root" in e]
+    assert a and a == b

@@ -46,7 +46,7 @@ LAYERS = {
 # state and the decoder interface; the persisted index over random access; the trace facade
 # over access, the index and the registry; the
 # generator writes through the registry; conversion reads a trace and writes through the
-# registry; the wait-state analysis reads each event once through the registry's decoder
+# registry (and runs the analysis for --wait-states); the wait-state analysis reads each event once through the registry's decoder
 # (it needs no random access); clock correction wraps a decoder, for the trace facade and
 # the analysis. Nothing sees a layer beside or above it.
 ALLOWED = {
@@ -68,7 +68,8 @@ ALLOWED = {
     "trace": {"index", "access", "state", "timecorrect", "registry", "format_interface", "model"},
     "stats": {"model"},
     "gen": {"registry", "format_interface", "model"},
-    "convert": {"trace", "index", "access", "state", "timecorrect", "registry", "format_interface", "model"},
+    "convert": {"trace", "index", "access", "state", "timecorrect", "analysis", "registry", "format_interface",
+                "model"},
     "analysis": {"timecorrect", "registry", "format_interface", "model"},
 }
 

@@ -33,12 +33,14 @@ void bind_convert(py::module_& m) {
   m.def(
       "convert",
       [](const py::object& input_path, const py::object& output_path, const py::object& format,
-         bool strict) {
+         bool strict, bool wait_states, std::size_t wait_states_limit) {
         const std::string input = path_argument(input_path, "input");
         const std::string output = path_argument(output_path, "output");
         convert::ConvertOptions o;
         if (!format.is_none()) o.format = text_argument(format, "format");
         o.strict = strict;
+        o.wait_states = wait_states;
+        o.wait_states_limit = wait_states_limit;
         // Ctrl-C: a pending signal stops the scan or the conversion.
         PythonCallbacks callbacks;
         o.poll = [&callbacks] { callbacks.poll(); };
@@ -65,11 +67,15 @@ void bind_convert(py::module_& m) {
         py::list damaged;
         for (const std::string& line : s.damaged) damaged.append(text(line));
         out["damaged"] = damaged;
+        out["wait_states_written"] = s.wait_states_written;
+        out["wait_states_left_out"] = s.wait_states_left_out;
         return out;
       },
       py::arg("input"), py::arg("output"), py::arg("format") = py::none(), py::arg("strict") = false,
+      py::arg("wait_states") = false, py::arg("wait_states_limit") = convert::ConvertOptions{}.wait_states_limit,
       "Converts the trace `input` into `output` (format from `format`, else output's suffix, "
-      "else the input's) and returns a summary dict.");
+      "else the input's) and returns a summary dict; `wait_states`: the analysis' wait states "
+      "written as annotated slices (Chrome JSON output only).");
 }
 
 }  // namespace earl::bindings

@@ -107,6 +107,7 @@ AnalysisResult analyze(const std::string& file, const AnalysisOptions& options) 
   }
   return read_from_start(*decoder, [&] {
     AnalysisResult result;
+    result.severities.keep_worst(options.kept_worst);
     CallTree tree;
     RegionCatalog regions(decoder->definitions());
     InProcessMatching matching(result.severities, result.problems, decoder->definitions());

@@ -32,6 +32,9 @@ struct AnalysisOptions {
   // A damaged trace (an OTF2 event file or an ALOG file cut short) is an error; without it the damaged
   // locations are analysed up to the damage and listed in AnalysisResult::damaged.
   bool strict = false;
+  // How many of the longest wait instances AnalysisResult::severities.worst() holds (with
+  // when each began); Severities::worst_left_out() counts those beyond.
+  std::size_t kept_worst = Severities::kKeptWorst;
 };
 
 // Point-to-point traffic from one location to another (sends, matched or not).

@@ -35,8 +35,12 @@ struct WaitInstance {
 
 class Severities {
  public:
-  // How many of the longest wait instances are kept (for the report's timeline).
+  // How many of the longest wait instances are kept by default (for the report's
+  // timeline); AnalysisOptions::kept_worst changes it (earl convert --wait-states keeps all
+  // up to a bound).
   static constexpr std::size_t kKeptWorst = 50;
+
+  void keep_worst(std::size_t count) { kept_worst_ = count; }
 
   void add(Metric metric, CallPathId callpath, Location loc, double value) {
     cells_[index(metric)][cell_key(callpath, loc)] += value;
@@ -52,13 +56,18 @@ class Severities {
     add(metric, callpath, loc, idle);
     ++instances_[index(metric)];
     if (std::isnan(begin)) return;
-    if (worst_.size() < kKeptWorst) {
+    if (worst_.size() < kept_worst_) {
       worst_.push({metric, callpath, loc, begin, idle});
-    } else if (idle > worst_.top().idle) {
+      return;
+    }
+    ++worst_left_out_;
+    if (!worst_.empty() && idle > worst_.top().idle) {
       worst_.pop();
       worst_.push({metric, callpath, loc, begin, idle});
     }
   }
+  // Wait instances with a begin that worst() does not hold (beyond the number kept).
+  std::uint64_t worst_left_out() const { return worst_left_out_; }
   // The longest wait instances, longest first.
   std::vector<WaitInstance> worst() const {
     auto heap = worst_;
@@ -81,6 +90,8 @@ class Severities {
     bool operator()(const WaitInstance& a, const WaitInstance& b) const { return a.idle > b.idle; }
   };
   std::priority_queue<WaitInstance, std::vector<WaitInstance>, Shorter> worst_;  // shortest on top
+  std::size_t kept_worst_ = kKeptWorst;
+  std::uint64_t worst_left_out_ = 0;
 };
 
 // What was wrong with the trace: counted, never fatal.

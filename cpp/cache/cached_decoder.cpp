@@ -36,12 +36,19 @@ CachedDecoder::CachedDecoder(std::unique_ptr<ImportSource> source, const std::st
 
 namespace {
 // DecoderState::tables: the appearance order's three maps, then the block size and each
-// location's block count, then every block's offset and length.
-constexpr std::size_t kCountTable = 3, kBlockTable = 4;
+// location's block count, then every block's offset and length, then (where the source
+// gives them) its restorable facts.
+constexpr std::size_t kCountTable = 3, kBlockTable = 4, kFactsTable = 5;
+
+// The source, told its facts first when the state holds them (so it need not read its input).
+std::unique_ptr<ImportSource> told_facts(std::unique_ptr<ImportSource> source, const DecoderState& restored) {
+  if (restored.tables.size() == kFactsTable + 1) source->restore_facts(restored.tables[kFactsTable], restored.definitions);
+  return source;
+}
 }  // namespace
 
 CachedDecoder::CachedDecoder(std::unique_ptr<ImportSource> source, DecoderState& restored)
-    : source_(std::move(source)),
+    : source_(told_facts(std::move(source), restored)),
       order_(source_->declared_definitions(), source_->met_definitions(), &source_->met_guard()),
       streams_(source_->location_count()),
       merge_(static_cast<std::uint32_t>(source_->location_count())),
@@ -52,7 +59,7 @@ CachedDecoder::CachedDecoder(std::unique_ptr<ImportSource> source, DecoderState&
   auto invalid = [&] {
     return EarlError(source_->file() + ": invalid saved event cache state");
   };
-  if (t.size() != kBlockTable + 1 || t[kCountTable].size() != streams_.size() + 1 || restored.restored_fd < 0)
+  if ((t.size() != kBlockTable + 1 && t.size() != kFactsTable + 1) || t[kCountTable].size() != streams_.size() + 1 || restored.restored_fd < 0)
     throw invalid();
   std::vector<std::vector<EventCache::Block>> blocks(streams_.size());
   std::size_t next = 0;
@@ -87,6 +94,8 @@ bool CachedDecoder::save_state(DecoderState& state) const {
   }
   state.tables.push_back(std::move(counts));
   state.tables.push_back(std::move(flat));
+  if (std::vector<std::uint64_t> facts = source_->restorable_facts(); !facts.empty())
+    state.tables.push_back(std::move(facts));
   state.data_fd = cache_->fd();
   state.data_offset = cache_->base();
   state.data_bytes = cache_->bytes();

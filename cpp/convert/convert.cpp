@@ -1,6 +1,7 @@
 #include "convert/convert.h"
 #include "convert/record_events.h"
 #include "convert/trace_files.h"
+#include "convert/wait_annotations.h"
 
 #include <algorithm>
 #include <cmath>
@@ -287,8 +288,19 @@ ConvertSummary convert(const std::string& input, const std::string& output,
     frame = plan_added_frame(header, trace);
   }
   std::unique_ptr<TraceWriter> writer = open_writer(format, output, WriterOptions{});
+  if (options.wait_states && !writer->shows_annotations()) {
+    writer->discard();
+    bad("--wait-states (wait_states): " + format + " output cannot show wait states; write Chrome JSON (OUT.json)");
+  }
   try {
     writer->begin(header);
+    if (options.wait_states) {
+      const WaitAnnotations waits =
+          wait_annotations(input, summary.input_format, options.strict, options.wait_states_limit, options.progress);
+      writer->annotate(waits.annotations);
+      summary.wait_states_written = waits.annotations.size();
+      summary.wait_states_left_out = waits.left_out;
+    }
     // Whether the output has one-sided records at all (ALOG has none): then the window
     // calls' own OTF2 records are written again from their flags.
     const bool rma_held = header.rma_window && header.locations > 0 && writer_holds(*writer, WriterEventKind::RmaPut);

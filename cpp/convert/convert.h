@@ -7,7 +7,7 @@
 // Kept: enter, exit, send, recv with their attributes; location names; regions (and their
 // groups where the output has them). Collective exits become plain exits in ALOG; in OTF2
 // and EPILOG they keep com (as MPI_COMM_WORLD), root, sent and recvd (OTF2 begins the
-// operation at the call's enter). Where the output holds them (OTF2, EPILOG): fork/join,
+// operation at the call's enter), in Chrome JSON root, sent and recvd. Where the output holds them (OTF2, EPILOG): fork/join,
 // puts with their completions, window locks (and lock requests), window-collective calls
 // and non-blocking requests, mapped back as convert/record_events.h says; the output's
 // threads per process and its window come from the input. Every other event type (gets,
@@ -37,6 +37,7 @@
 // format cannot carry is written escaped (format_interface/written_names.h) and counted
 // by kind in `renamed`. So the output reads back to the events written, and the summary
 // says what differs.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -50,6 +51,11 @@ struct ConvertOptions {
   std::function<void()> poll;   // called every few thousand events; may throw to stop
   std::function<bool(double)> progress;  // while IN is opened (scanned); false stops
   bool strict = false;          // a damaged IN is an error (else: converted up to the damage)
+  // --wait-states: EARL's analysis of IN runs first and its wait states, the longest
+  // `wait_states_limit` of them, go to the writer as annotations (convert/wait_annotations.h);
+  // an output format that cannot show them (TraceWriter::shows_annotations) is an error.
+  bool wait_states = false;
+  std::size_t wait_states_limit = 1000000;
 };
 
 struct ConvertSummary {
@@ -66,6 +72,8 @@ struct ConvertSummary {
   std::uint64_t ties_reordered = 0;          // equal times that OTF2 orders by location
   std::uint64_t frame_events_added = 0;      // OTF2: zero-length MPI_Init/MPI_Finalize enters and exits
   std::vector<std::string> damaged;          // what IN's damage left out (one line each)
+  std::uint64_t wait_states_written = 0;     // --wait-states: annotations written
+  std::uint64_t wait_states_left_out = 0;    // --wait-states: the shortest, beyond the limit
 };
 
 // Converts; EarlError names the file and what failed (a partial OUT is removed).

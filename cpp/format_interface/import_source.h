@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "model/definitions.h"
 #include "model/event.h"
@@ -46,6 +47,14 @@ class ImportSource {
   // The streams the import found damaged (TraceDecoder::damage); complete once the
   // import has ended. Safe to call while it runs.
   virtual std::vector<StreamDamage> damage() const { return {}; }
+
+  // What a restored open (CachedDecoder from a persisted index) needs of the source
+  // without reading its input, kept in the index beside the cache: a few numbers (empty:
+  // none; the source reads its input when asked, as on a fresh open). restore_facts() gives
+  // them back with the restored published definitions, before any other call; it ignores
+  // facts it does not recognise.
+  virtual std::vector<std::uint64_t> restorable_facts() const { return {}; }
+  virtual void restore_facts(const std::vector<std::uint64_t>& facts, const Definitions& published) {}
 
   // Starts filling `sink`; ends with finish() for every location, or with fail().
   virtual void start(EventSink& sink) = 0;

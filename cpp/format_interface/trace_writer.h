@@ -104,6 +104,16 @@ struct TraceHeader {
   int processes() const { return threads > 0 ? locations / threads : locations; }
 };
 
+// An interval to show beside the events, on its location: what an analysis found there
+// (earl convert --wait-states: one wait state, `name` its pattern "Late Sender", `metric`
+// its id "mpi_latesender", `callpath` the calls it waited in, "main/MPI_Recv"). Times in
+// microseconds on WriterEvent::time's scale, not rounded.
+struct WriterAnnotation {
+  std::int32_t loc = 0;
+  double begin = 0, duration = 0;
+  std::string name, metric, callpath;
+};
+
 class TraceWriter {
  public:
   virtual ~TraceWriter() = default;
@@ -127,6 +137,11 @@ class TraceWriter {
   // Whether the format keeps a collective exit's root and bytes (kWriterCollective on an
   // Exit); where not, `earl convert` writes it as a plain exit and counts it.
   virtual bool holds_collectives() const { return false; }
+  // True when the format can show annotations (annotate() writes them); the others ignore
+  // them, and a caller that asks for them for such a format says it cannot.
+  virtual bool shows_annotations() const { return false; }
+  // Annotations to show, any number of calls between begin() and finish(), any order.
+  virtual void annotate(const std::vector<WriterAnnotation>& annotations) {}
   // The names begin() had to write changed, per kind (written_names.h).
   virtual std::vector<std::pair<std::string, std::uint64_t>> renamed() const { return {}; }
 };

@@ -24,7 +24,8 @@ from earl import _core
 __all__ = ["convert", "describe"]
 
 
-def convert(input, output, format=None, strict=False):
+def convert(input, output, format=None, strict=False, wait_states=False,
+            wait_states_limit=1000000):
     """Convert the trace `input` into `output`; returns the summary dict (input_format,
     output_format, events_read, events_written, dropped {type: count},
     refused {reason: count} [events of a kept type the output cannot hold as they are, e.g.
@@ -35,8 +36,15 @@ def convert(input, output, format=None, strict=False):
     enters and exits of the zero-length MPI_Init/MPI_Finalize added to the MPI processes
     without MPI_Init], damaged [what the input's damage left out, one line each]). A damaged input is converted up to the damage, or
     with `strict` is an error. Errors raise earl.EarlError naming the file; a partial
-    output is removed."""
-    return _core.convert(os.fspath(input), os.fspath(output), format, strict)
+    output is removed.
+
+    `wait_states`: EARL's wait-state analysis (earl.analyze) of `input` runs first and each
+    wait instance it finds is written as a slice on a track "<thread> wait states" beside its
+    location, named by its pattern, with args metric, callpath, idle (Chrome JSON output only:
+    any other output format is an error). The longest `wait_states_limit` are written:
+    summary["wait_states_written"], and summary["wait_states_left_out"] counts the rest."""
+    return _core.convert(os.fspath(input), os.fspath(output), format, strict, wait_states,
+                         wait_states_limit)
 
 
 def describe(input, output, summary):
@@ -67,6 +75,10 @@ def describe(input, output, summary):
                      % summary["times_rounded"])
     for line in summary["damaged"]:
         lines.append(f"  not converted, the input is damaged: {line}")
+    if summary["wait_states_written"] or summary["wait_states_left_out"]:
+        lines.append("  %d wait states written as slices" % summary["wait_states_written"] +
+                     (", the %d shortest left out" % summary["wait_states_left_out"]
+                      if summary["wait_states_left_out"] else ""))
     if summary["frame_events_added"]:
         lines.append("  added %d events: a zero-length MPI_Init at the first event and MPI_Finalize "
                      "at the last of each MPI process without MPI_Init (Scalasca needs it)"

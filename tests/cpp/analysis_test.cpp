@@ -304,3 +304,33 @@ TEST_CASE("Early Fence: the last operation to a location ends inside its fence")
   CHECK(one == apart);
   CHECK(a == b);
 }
+
+TEST_CASE("the number of wait instances kept is an option; those beyond it are counted") {
+  auto add = [](Severities& s) {
+    const double idles[] = {3, 1, 5, 2, 4};
+    for (int i = 0; i < 5; ++i) s.add_instance(Metric::MpiLatesender, 0, i, idles[i], 10.0 * i);
+    s.add_instance(Metric::MpiLatesenderWo, 0, 0, 9);  // no begin: never kept, never counted
+  };
+  Severities defaults;
+  add(defaults);
+  CHECK(defaults.worst().size() == 5);
+  CHECK(defaults.worst_left_out() == 0);
+
+  Severities two;
+  two.keep_worst(2);
+  add(two);
+  const std::vector<WaitInstance> kept = two.worst();
+  REQUIRE(kept.size() == 2);
+  CHECK(kept[0].idle == 5);
+  CHECK(kept[0].loc == 2);
+  CHECK(kept[0].begin == 20.0);
+  CHECK(kept[1].idle == 4);
+  CHECK(two.worst_left_out() == 3);
+  CHECK(two.instances(Metric::MpiLatesender) == 5);
+
+  Severities none;
+  none.keep_worst(0);
+  add(none);
+  CHECK(none.worst().empty());
+  CHECK(none.worst_left_out() == 5);
+}

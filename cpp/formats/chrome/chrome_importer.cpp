@@ -10,9 +10,39 @@ constexpr std::size_t kBatchEvents = 512;
 }
 
 ChromeImporter::ChromeImporter(const std::string& path, const ReadOptions& options)
-    : trace_(read_chrome_trace(path, options)), expected_(trace_.records.size()), damage_(trace_.damages()) {
+    : path_(path), options_(options) {}
+
+const ChromeTrace& ChromeImporter::parsed() const {
+  if (parsed_) return trace_;
+  trace_ = read_chrome_trace(path_, options_);
+  expected_ = trace_.records.size();
+  damage_ = trace_.damages();
   if (!trace_.records.empty() && trace_.records.front().tick < 0)
     offset_ = 0 - static_cast<std::uint64_t>(trace_.records.front().tick);
+  parsed_ = true;
+  return trace_;
+}
+
+namespace {
+// restorable_facts: a version, then the location count, the tick offset, the event count.
+constexpr std::uint64_t kFactsVersion = 1;
+}  // namespace
+
+std::vector<std::uint64_t> ChromeImporter::restorable_facts() const {
+  if (!parsed_ || !damage_.empty()) return {};
+  return {kFactsVersion, static_cast<std::uint64_t>(trace_.definitions.location_count), offset_, expected_};
+}
+
+void ChromeImporter::restore_facts(const std::vector<std::uint64_t>& facts, const Definitions& published) {
+  if (parsed_ || facts.size() != 4 || facts[0] != kFactsVersion ||
+      facts[1] != static_cast<std::uint64_t>(published.location_count))
+    return;  // not ours: parse when asked
+  trace_ = ChromeTrace{};
+  trace_.file = path_;
+  trace_.definitions = published;
+  offset_ = facts[2];
+  expected_ = facts[3];
+  parsed_ = true;
 }
 
 ChromeImporter::~ChromeImporter() {
@@ -21,6 +51,7 @@ ChromeImporter::~ChromeImporter() {
 }
 
 void ChromeImporter::start(EventSink& sink) {
+  parsed();
   thread_ = std::thread([this, &sink] { run(sink); });
 }
 

@@ -30,6 +30,7 @@ struct FlowPoint {
   std::int64_t tag;
   std::uint64_t len;
   std::int64_t com;
+  bool has_len = false, has_com = false;  // args given (else the other end's, as the trace viewer merges them)
 };
 
 class Builder {
@@ -318,11 +319,15 @@ class Builder {
     }
     FlowPoint p{k, tick, f_->index, loc, role, async, false, 0, 0, -1};
     if (const ChromeScalar* tag = integer_arg("tag")) p.has_tag = true, p.tag = tag->integer;
-    if (const ChromeScalar* len = integer_arg("len"))
+    if (const ChromeScalar* len = integer_arg("len")) {
       p.len = len->kind == ChromeScalar::Kind::UInt ? len->unsigned_integer : static_cast<std::uint64_t>(len->integer);
+      p.has_len = true;
+    }
     // A communicator EARL can hold in the record (others: none).
-    if (const ChromeScalar* com = integer_arg("com"))
+    if (const ChromeScalar* com = integer_arg("com")) {
+      p.has_com = true;
       if (com->kind == ChromeScalar::Kind::Int && com->integer >= 0 && com->integer < INT32_MAX) p.com = com->integer;
+    }
     points_.push_back(p);
   }
 
@@ -341,14 +346,18 @@ class Builder {
   void message(const FlowPoint* send, const FlowPoint* recv) {
     const FlowPoint& tagged = send ? *send : *recv;
     const std::int64_t tag = tagged.has_tag ? tagged.tag : flow_tags_[tagged.key];
-    // Each end keeps its own length and communicator (args len and com, EARL's output).
+    // Each end keeps its own length and communicator (args len and com, EARL's output);
+    // an end without them has the other end's (the trace viewer merges the two ends' args,
+    // so EARL's output gives the receive's only where they differ).
     auto fill = [&](ChromeRecord& r, const FlowPoint& at, const FlowPoint* other, std::int64_t sub) {
       r.peer = other ? static_cast<std::int32_t>(other->loc) : -1;
       if (!other) r.flags = kUnresolvedReference;
       r.value = at.has_tag ? at.tag : tag;
       r.key1 = 2 * static_cast<std::int64_t>(at.index) + sub;
-      r.key2 = static_cast<std::int64_t>(at.len);  // the length: key1 alone orders messages
-      r.data = static_cast<std::uint32_t>(at.com + 1);
+      const FlowPoint& len = at.has_len || !other ? at : *other;
+      const FlowPoint& com = at.has_com || !other ? at : *other;
+      r.key2 = static_cast<std::int64_t>(len.len);  // the length: key1 alone orders messages
+      r.data = static_cast<std::uint32_t>(com.com + 1);
     };
     if (send) fill(add(send->loc, send->tick, EventKind::Send, kPhasePoint), *send, recv, 1);
     if (recv) fill(add(recv->loc, recv->tick, EventKind::Recv, kPhasePoint), *recv, send, 0);

@@ -37,6 +37,16 @@ const char* instant_name(WriterEventKind kind) {
     default: return "event";
   }
 }
+
+// A time in microseconds to the nanosecond, without trailing zeros.
+std::string microseconds(double us) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f", us);
+  std::string out = text;
+  while (out.back() == '0') out.pop_back();
+  if (out.back() == '.') out.pop_back();
+  return out;
+}
 }  // namespace
 
 // Deflates the output into the staged file as gzip (zlib's gzip wrapper).
@@ -109,6 +119,8 @@ void ChromeWriter::place(std::int32_t loc) {
 
 void ChromeWriter::begin(const TraceHeader& header) {
   threads_ = header.threads > 0 ? header.threads : 1;
+  locations_ = header.locations;
+  annotated_.assign(static_cast<std::size_t>(header.locations), 0);
   buffer_ += "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[";
   const int processes = header.processes();
   for (int p = 0; p < processes; ++p) {
@@ -127,6 +139,7 @@ void ChromeWriter::begin(const TraceHeader& header) {
     if (thread.empty() && i < header.thread_names.size() && header.thread_names[i]) thread = *header.thread_names[i];
     // Written also when empty: EARL's reader names an unnamed thread by its pid and tid.
     record("{\"ph\":\"M\",\"name\":\"thread_name\"," + at + ",\"args\":{\"name\":" + name("thread", thread) + "}}");
+    thread_names_.push_back(thread);
   }
   for (const RegionDef& r : header.regions) {
     regions_.push_back(name("region", r.name));
@@ -165,19 +178,24 @@ void ChromeWriter::write(const WriterEvent* events, std::size_t count) {
         auto& waiting_here = send ? unsent_ : unreceived_;     // the other ends, waiting
         auto& waiting_there = send ? unreceived_ : unsent_;
         std::uint64_t id;
+        // The trace viewer merges the args of a flow's ends (warning of each one given twice):
+        // the end written second repeats none of the first's (the tag is the same by the
+        // matching), only a length of its own.
+        std::string args = ",\"args\":{\"tag\":" + std::to_string(e.tag) + ",\"len\":" + std::to_string(e.len) + "}";
         auto found = waiting_here.find(key);
         if (found == waiting_here.end() || found->second.empty()) {
           id = next_flow_++;
-          waiting_there[key].push_back(id);
+          waiting_there[key].push_back({id, e.len});
         } else {
-          id = found->second.front();
+          id = found->second.front().first;
+          args = found->second.front().second == e.len ? "" : ",\"args\":{\"len\":" + std::to_string(e.len) + "}";
           found->second.pop_front();
           if (found->second.empty()) waiting_here.erase(found);
         }
         line_ = std::string("{\"ph\":\"") + (send ? "s" : "f") + "\"," + (send ? "" : "\"bp\":\"e\",") +
                 "\"name\":\"message\",\"cat\":\"message\",\"id\":" + std::to_string(id) + ts;
         place(e.loc);
-        line_ += ",\"args\":{\"tag\":" + std::to_string(e.tag) + ",\"len\":" + std::to_string(e.len) + "}}";
+        line_ += args + "}";
         break;
       }
       default:
@@ -187,6 +205,30 @@ void ChromeWriter::write(const WriterEvent* events, std::size_t count) {
         break;
     }
     record(line_);
+  }
+}
+
+void ChromeWriter::annotate(const std::vector<WriterAnnotation>& annotations) {
+  bool changed = false;
+  for (const WriterAnnotation& a : annotations) {
+    if (a.loc < 0 || a.loc >= locations_) fail("annotation on an undefined location " + std::to_string(a.loc));
+    const std::size_t l = static_cast<std::size_t>(a.loc);
+    const std::string at = "\"pid\":" + std::to_string(a.loc / threads_) + ",\"tid\":" + std::to_string(locations_ + a.loc);
+    if (!annotated_[l]) {
+      annotated_[l] = 1;
+      const std::string& thread = thread_names_[l];
+      record("{\"ph\":\"M\",\"name\":\"thread_sort_index\"," + at + ",\"args\":{\"sort_index\":" +
+             std::to_string(locations_ + a.loc) + "}}");
+      record("{\"ph\":\"M\",\"name\":\"thread_name\"," + at + ",\"args\":{\"name\":" +
+             chrome_json_string((thread.empty() ? "location " + std::to_string(a.loc) : thread) + " wait states", changed) +
+             "}}");
+    }
+    char idle[40];
+    std::snprintf(idle, sizeof idle, "%.9g", a.duration / 1e6);
+    record("{\"ph\":\"X\",\"name\":" + chrome_json_string(a.name, changed) + ",\"cat\":\"wait state\",\"ts\":" +
+           microseconds(a.begin) + ",\"dur\":" + microseconds(a.duration) + "," + at + ",\"args\":{\"metric\":" +
+           chrome_json_string(a.metric, changed) + ",\"callpath\":" + chrome_json_string(a.callpath, changed) +
+           ",\"idle\":" + idle + "}}");
   }
 }
 

@@ -24,11 +24,15 @@ def configure(parser):
                         help="print nothing on success unless events were dropped or left "
                              "out, names changed or the input is damaged")
     parser.add_argument("--strict", action="store_true", help=open_arguments.table_help("strict"))
+    parser.add_argument("--wait-states", action="store_true",
+                        help="run EARL's wait-state analysis and write each wait state it finds "
+                             "as a slice beside its location (Chrome JSON output only)")
 
 
 def run(args):
     """`earl convert`: returns 0; errors raise EarlError (the command line prints them)."""
-    summary = convert(args.input, args.output, args.format, strict=args.strict)
+    summary = convert(args.input, args.output, args.format, strict=args.strict,
+                      wait_states=args.wait_states)
     changed = ("dropped", "refused", "renamed", "damaged")
     if not args.quiet or any(summary[key] for key in changed):
         print(describe(args.input, args.output, summary))
