@@ -344,8 +344,10 @@ class Builder {
   }
 
   void message(const FlowPoint* send, const FlowPoint* recv) {
-    const FlowPoint& tagged = send ? *send : *recv;
-    const std::int64_t tag = tagged.has_tag ? tagged.tag : flow_tags_[tagged.key];
+    // The tag: args.tag of either end (EARL's output gives it on the end written first),
+    // else the flow's id.
+    const FlowPoint* tagged = send && send->has_tag ? send : recv && recv->has_tag ? recv : nullptr;
+    const std::int64_t tag = tagged ? tagged->tag : flow_tags_[(send ? send : recv)->key];
     // Each end keeps its own length and communicator (args len and com, EARL's output);
     // an end without them has the other end's (the trace viewer merges the two ends' args,
     // so EARL's output gives the receive's only where they differ).
