@@ -3,12 +3,9 @@
 #include <otf.h>
 
 #include <cstdlib>
-#include <optional>
 #include <vector>
 
-#include "decoded_events.h"
-#include "model/error.h"
-#include "registry/format_registry.h"
+#include "direct_and_cached.h"
 #include "scratch_dir.h"
 
 namespace earl::fuzz {
@@ -65,30 +62,11 @@ const std::filesystem::path& trace_anchor() {
   return anchor;
 }
 
-// The events of the trace read with `cache`, or nothing when it is rejected.
-std::optional<std::vector<Event>> read_through(bool cache) {
-  try {
-    auto decoder = open_decoder(trace_anchor().string(), "otf", cache);
-    std::vector<DecoderPosition> positions;
-    std::vector<Event> events = decode_all(*decoder, &positions);
-    if (!cache) check_seeks(*decoder, events, positions);
-    return events;
-  } catch (const EarlError&) {
-    return std::nullopt;
-  }
-}
-
 }  // namespace
 
 void read_otf_with(const std::filesystem::path& file, const std::uint8_t* data, std::size_t size) {
   write_file(trace_anchor().parent_path() / file, data, size);
-  const auto direct = read_through(false);
-  const auto cached = read_through(true);
-  if (direct && cached) {
-    require(direct->size() == cached->size(), "the direct reader and the cache read as many events");
-    for (std::size_t i = 0; i < direct->size(); ++i)
-      require(same_event((*direct)[i], (*cached)[i]), "the direct reader and the cache read the same events");
-  }
+  require_direct_and_cached_agree(trace_anchor().string(), "otf");
 }
 
 }  // namespace earl::fuzz

@@ -57,3 +57,13 @@ def Otf2Trace(tmp_path_factory, otf2_cache):
         if "no OTF2 support" in str(e):
             pytest.skip(f"this build of EARL reads no OTF2: {e}")
     return functools.partial(open_trace, cls, cache=otf2_cache)
+
+
+@pytest.fixture
+def index_dir(tmp_path, monkeypatch):
+    """Every index of a test goes to its own directory, whatever the trace's size."""
+    directory = tmp_path / "indexes"
+    monkeypatch.setenv("EARL_INDEX_DIR", str(directory))
+    monkeypatch.setenv("EARL_INDEX_MIN_BYTES", "0")
+    monkeypatch.delenv("EARL_INDEX", raising=False)
+    return directory

@@ -347,15 +347,6 @@ def test_undefined_peer_is_flagged_not_fatal(EventTrace, tmp_path):
 
 
 # ------------------------------------------------------------------ the persisted index
-@pytest.fixture
-def index_dir(tmp_path, monkeypatch):
-    directory = tmp_path / "indexes"
-    monkeypatch.setenv("EARL_INDEX_DIR", str(directory))
-    monkeypatch.setenv("EARL_INDEX_MIN_BYTES", "0")
-    monkeypatch.delenv("EARL_INDEX", raising=False)
-    return directory
-
-
 def test_a_second_open_restores_the_definitions_from_the_index(EventTrace, tmp_path, index_dir):
     """The index identifies a trace by size, modification time and its first and last
     16 KiB: a state's name changed in the middle of the file with the time set back goes

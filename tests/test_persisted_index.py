@@ -19,16 +19,6 @@ from earl.generate import generate
 from reference_model import ReferenceTrace
 
 
-@pytest.fixture
-def index_dir(tmp_path, monkeypatch):
-    """Every index of a test goes to its own directory, whatever the trace's size."""
-    directory = tmp_path / "indexes"
-    monkeypatch.setenv("EARL_INDEX_DIR", str(directory))
-    monkeypatch.setenv("EARL_INDEX_MIN_BYTES", "0")
-    monkeypatch.delenv("EARL_INDEX", raising=False)
-    return directory
-
-
 def quiet(fraction):
     return True
 
