@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "format_interface/trace_decoder.h"
@@ -63,7 +64,15 @@ class EpilogDecoder : public TraceDecoder {
   // The location of rank `rank`: of communicator `com` (version >= 1.8), else of the world.
   Location peer(std::uint32_t rank, std::int64_t com, Event& event) const;
   std::int64_t window_comm(std::uint32_t window) const;
-  SymbolId type(const char* name) { return definitions_.types.intern(name); }
+  // The type named by one of the decoder's own string constants: interned once, then found
+  // by the constant's address (a record of such a type costs no string hashing).
+  SymbolId type(const char* name) {
+    for (const auto& [known, id] : type_ids_)
+      if (known == name) return id;
+    const SymbolId id = definitions_.types.intern(name);
+    type_ids_.push_back({name, id});
+    return id;
+  }
   [[noreturn]] void fail(std::uint64_t offset, const std::string& problem) const {
     input_.fail(offset, problem);
   }
@@ -94,6 +103,7 @@ class EpilogDecoder : public TraceDecoder {
   std::unordered_map<std::uint32_t, std::uint32_t> comm_group_;
   std::unordered_map<std::uint32_t, std::uint32_t> window_comm_;
   std::uint32_t metrics_ = 0;
+  std::vector<std::pair<const char*, SymbolId>> type_ids_;
 
   std::uint64_t first_event_ = 0;
   std::uint64_t next_ = 0;
