@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/analysis.h"
+#include "analysis/callpath_names.h"
 #include "analysis/metric_tree.h"
 #include "bindings/python/bindings.h"
 #include "bindings/python/open_options_binding.h"
@@ -127,6 +128,22 @@ py::dict to_python(const analysis::AnalysisResult& r) {
 }  // namespace
 
 void bind_analysis(py::module_& m) {
+  m.def(
+      "callpath_names",
+      [](const std::vector<std::pair<std::int64_t, std::uint32_t>>& callpaths, const std::vector<std::string>& regions) {
+        std::vector<std::int64_t> parents;
+        std::vector<std::uint32_t> call_regions;
+        for (const auto& [parent, region] : callpaths) {
+          parents.push_back(parent);
+          call_regions.push_back(region);
+        }
+        return analysis::callpath_names(parents, call_regions, regions);
+      },
+      py::arg("callpaths"), py::arg("regions"),
+      "The name of every call path ((parent, region) pairs, parents first, -1: a root) as "
+      "every report names it (cpp/analysis/callpath_names.h).");
+  m.attr("CALLPATH_NAMED_LEVELS") = analysis::kNamedLevels;
+  m.attr("CALLPATH_HEAD_LEVELS") = analysis::kHeadLevels;
   m.def("analysis_metrics", &metric_rows,
         "The analysis' metric tree: dicts with id, parent, name, unit, pattern, description, "
         "parents before children.");

@@ -4,29 +4,11 @@
 #include <tuple>
 
 #include "analysis/analysis.h"
+#include "analysis/callpath_names.h"
 #include "analysis/metric_tree.h"
 #include "model/clock.h"
 
 namespace earl::convert {
-
-namespace {
-
-// "main/step/MPI_Recv": the regions from the root down to `callpath`.
-std::string callpath_text(const analysis::AnalysisResult& result, analysis::CallPathId callpath) {
-  std::vector<analysis::CallPathId> chain;
-  for (analysis::CallPathId at = callpath; at != analysis::kNoCallPath && at < result.callpaths.size();
-       at = result.callpaths[at].parent)
-    chain.push_back(at);
-  std::string text;
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    const SymbolId region = result.callpaths[*it].region;
-    if (!text.empty()) text += "/";
-    text += region < result.regions.size() ? result.regions[region] : "?";
-  }
-  return text;
-}
-
-}  // namespace
 
 WaitAnnotations wait_annotations(const std::string& input, const std::string& format, bool strict,
                                  std::size_t limit, const std::function<bool(double)>& progress) {
@@ -36,6 +18,14 @@ WaitAnnotations wait_annotations(const std::string& input, const std::string& fo
   options.kept_worst = limit;
   options.progress = progress;
   const analysis::AnalysisResult result = analysis::analyze(input, options);
+  // Named as every report names them, each once.
+  std::vector<std::int64_t> parents;
+  std::vector<std::uint32_t> call_regions;
+  for (const auto& node : result.callpaths) {
+    parents.push_back(node.parent == analysis::kNoCallPath ? -1 : static_cast<std::int64_t>(node.parent));
+    call_regions.push_back(node.region);
+  }
+  const std::vector<std::string> names = analysis::callpath_names(parents, call_regions, result.regions);
   WaitAnnotations out;
   out.left_out = result.severities.worst_left_out();
   for (const analysis::WaitInstance& w : result.severities.worst()) {
@@ -46,7 +36,7 @@ WaitAnnotations wait_annotations(const std::string& input, const std::string& fo
     const analysis::MetricInfo& info = analysis::metric_info(w.metric);
     a.name = info.name;
     a.metric = info.id;
-    a.callpath = callpath_text(result, w.callpath);
+    a.callpath = w.callpath < names.size() ? names[w.callpath] : "";
     out.annotations.push_back(std::move(a));
   }
   std::sort(out.annotations.begin(), out.annotations.end(), [](const WriterAnnotation& a, const WriterAnnotation& b) {

@@ -188,6 +188,9 @@ class AnalysisMetric(TypedDict):
     derived: bool
     scout_name: str
 
+CALLPATH_NAMED_LEVELS: int
+CALLPATH_HEAD_LEVELS: int
+def callpath_names(callpaths: Iterable[tuple[int, int]], regions: Iterable[str]) -> list[str]: ...
 def analysis_metrics() -> list[AnalysisMetric]: ...
 def analyze(file: str, format: Optional[str] = None, progress: Progress = None, *,
             time_correct: bool = False, min_latency: Optional[float] = None,

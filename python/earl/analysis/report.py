@@ -49,35 +49,18 @@ def analyze(trace, format=None, progress=None, engine="native", time_correct=Fal
     return Report(dict(raw, time_corrected=bool(time_correct)), origin="the native engine")
 
 
-# Call paths deeper than this many levels are named by their first and last HEAD_LEVELS
-# regions around "/...N levels.../" and their id: a full name per call path costs memory
-# with the square of the depth (a recursion 10^5 deep made 5 * 10^9 characters).
-MAX_NAMED_LEVELS = 24
-HEAD_LEVELS = 6
+# Call paths deeper than MAX_NAMED_LEVELS are named by their first and last HEAD_LEVELS
+# regions around "/...N levels.../" and their id (the rule: cpp/analysis/callpath_names.h).
+MAX_NAMED_LEVELS = _core.CALLPATH_NAMED_LEVELS
+HEAD_LEVELS = _core.CALLPATH_HEAD_LEVELS
 
 
 def callpath_names(callpaths, regions):
     """The name of every call path ((parent, region) pairs, parents first): its regions
     joined by "/" up to MAX_NAMED_LEVELS deep, else "first/regions/...N levels.../last/
-    regions [call path ID]" (the id keeps names unique). Time and memory are linear in the
-    number of call paths, whatever their depth: a shallow name extends its parent's, a deep
-    one takes its head from its ancestor HEAD_LEVELS deep and keeps its last HEAD_LEVELS
-    regions as a tuple that extends its parent's."""
-    region_names = [regions[r] if r < len(regions) else f"region {r}"
-                    for r in range(max((r for _, r in callpaths), default=-1) + 1)]
-    depth, head, tail, names = [], [], [], []
-    for cp, (parent, region) in enumerate(callpaths):
-        name = region_names[region]
-        d = 1 if parent < 0 else depth[parent] + 1
-        depth.append(d)
-        head.append(cp if d <= HEAD_LEVELS else head[parent])
-        tail.append(((tail[parent] if parent >= 0 else ()) + (name,))[-HEAD_LEVELS:])
-        if d <= MAX_NAMED_LEVELS:
-            names.append(name if parent < 0 else f"{names[parent]}/{name}")
-        else:
-            names.append(f"{names[head[cp]]}/...{d - 2 * HEAD_LEVELS} levels.../"
-                         f"{'/'.join(tail[cp])} [call path {cp}]")
-    return names
+    regions [call path ID]" (the id keeps names unique), in time and memory linear in the
+    number of call paths whatever their depth."""
+    return _core.callpath_names(callpaths, regions)
 
 
 class Report:
