@@ -121,6 +121,15 @@ def test_the_limit_keeps_the_longest_and_says_how_many_it_cut(generated, tmp_pat
     assert wait_slices(load(tmp_path / "none.json")) == []
 
 
+@pytest.mark.parametrize("limit,error", [(-1, earl.EarlError), (2.5, TypeError), ("10", TypeError)])
+def test_a_bad_limit_is_refused_naming_it(tmp_path, limit, error):
+    src = tmp_path / "calm.json"
+    src.write_text(json.dumps([{"ph": "X", "name": "main", "ts": 0, "dur": 100, "pid": 1, "tid": 1}]))
+    with pytest.raises(error, match="wait_states_limit"):
+        convert(src, tmp_path / "out.json", wait_states=True, wait_states_limit=limit)
+    assert not (tmp_path / "out.json").exists()
+
+
 def test_a_trace_without_waits_gets_no_slices(tmp_path):
     src = tmp_path / "calm.json"
     src.write_text(json.dumps([

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "bindings/python/arguments.h"
 #include "bindings/python/bindings.h"
 #include "bindings/python/callbacks.h"
 #include "bindings/python/text.h"
@@ -33,14 +34,18 @@ void bind_convert(py::module_& m) {
   m.def(
       "convert",
       [](const py::object& input_path, const py::object& output_path, const py::object& format,
-         bool strict, bool wait_states, std::size_t wait_states_limit) {
+         bool strict, bool wait_states, const py::object& wait_states_limit) {
         const std::string input = path_argument(input_path, "input");
         const std::string output = path_argument(output_path, "output");
         convert::ConvertOptions o;
         if (!format.is_none()) o.format = text_argument(format, "format");
         o.strict = strict;
         o.wait_states = wait_states;
-        o.wait_states_limit = wait_states_limit;
+        if (!wait_states_limit.is_none()) {
+          const std::int64_t limit = integer_argument(wait_states_limit, "wait_states_limit");
+          if (limit < 0) throw EarlError("wait_states_limit " + std::to_string(limit) + " is negative");
+          o.wait_states_limit = static_cast<std::size_t>(limit);
+        }
         // Ctrl-C: a pending signal stops the scan or the conversion.
         PythonCallbacks callbacks;
         o.poll = [&callbacks] { callbacks.poll(); };
@@ -72,7 +77,7 @@ void bind_convert(py::module_& m) {
         return out;
       },
       py::arg("input"), py::arg("output"), py::arg("format") = py::none(), py::arg("strict") = false,
-      py::arg("wait_states") = false, py::arg("wait_states_limit") = convert::ConvertOptions{}.wait_states_limit,
+      py::arg("wait_states") = false, py::arg("wait_states_limit") = py::none(),
       "Converts the trace `input` into `output` (format from `format`, else output's suffix, "
       "else the input's) and returns a summary dict; `wait_states`: the analysis' wait states "
       "written as annotated slices (Chrome JSON output only).");

@@ -133,7 +133,10 @@ class ConvertSummary(TypedDict):
     collective_exits_plain: int
     times_rounded: int
     ties_reordered: int
+    frame_events_added: int     # OTF2: zero-length MPI_Init/MPI_Finalize enters and exits
     damaged: list[str]
+    wait_states_written: int    # wait_states: slices written
+    wait_states_left_out: int   # wait_states: instances beyond wait_states_limit
 
 class TraceFormatRow(TypedDict):
     name: str
@@ -166,7 +169,8 @@ def open_options() -> list[dict[str, Any]]: ...
 # EventTrace's parameters after the file, in order: (name, positional, default).
 def open_parameters() -> list[tuple[str, bool, Any]]: ...
 def convert(input: str, output: str, format: Optional[str] = None,
-            strict: bool = False) -> ConvertSummary: ...
+            strict: bool = False, wait_states: bool = False,
+            wait_states_limit: Optional[int] = None) -> ConvertSummary: ...
 def overwrites_trace(trace: str, output: str) -> bool: ...
 def check_path(path: str | bytes, what: str) -> None: ...
 def generate(path: str, options: dict[str, Any] = ...,

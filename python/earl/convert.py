@@ -4,8 +4,8 @@
     summary = convert("run.alog", "run.otf2")      # ALOG -> OTF2 (libotf2)
     summary = convert("scorep/traces.otf2", "x.alog")   # OTF2 -> ALOG
 
-The output format comes from `format`, else OUT's suffix (.alog, .otf2, .json, .json.gz),
-else IN's format;
+The output format comes from `format`, else the one OUT's ending implies (`earl formats`
+lists them), else IN's format;
 IN's format is detected from its content. IN is read through EventTrace and streamed, so
 memory stays bounded. Kept: enter, exit, send, recv, location names, regions; collective
 exits become plain exits in ALOG. Between OTF2 and EPILOG also fork/join, puts with their
@@ -25,7 +25,7 @@ __all__ = ["convert", "describe"]
 
 
 def convert(input, output, format=None, strict=False, wait_states=False,
-            wait_states_limit=1000000):
+            wait_states_limit=None):
     """Convert the trace `input` into `output`; returns the summary dict (input_format,
     output_format, events_read, events_written, dropped {type: count},
     refused {reason: count} [events of a kept type the output cannot hold as they are, e.g.
@@ -41,8 +41,9 @@ def convert(input, output, format=None, strict=False, wait_states=False,
     `wait_states`: EARL's wait-state analysis (earl.analyze) of `input` runs first and each
     wait instance it finds is written as a slice on a track "<thread> wait states" beside its
     location, named by its pattern, with args metric, callpath, idle (Chrome JSON output only:
-    any other output format is an error). The longest `wait_states_limit` are written:
-    summary["wait_states_written"], and summary["wait_states_left_out"] counts the rest."""
+    any other output format is an error). The longest `wait_states_limit` (None: 10^6, the
+    engine's default) are written: summary["wait_states_written"], and
+    summary["wait_states_left_out"] counts the rest."""
     return _core.convert(os.fspath(input), os.fspath(output), format, strict, wait_states,
                          wait_states_limit)
 

@@ -2,7 +2,7 @@
 from earl import _core, open_arguments
 from earl.convert import convert, describe
 
-HELP = "convert a trace: ALOG <-> OTF2 (earl convert IN OUT)"
+HELP = "convert a trace into another format (earl convert IN OUT)"
 DESCRIPTION = ("Rewrite a trace in another format where the EARL model allows it: enter, exit, "
                "send, recv, location names and regions are kept, and where the output holds "
                "them (OTF2, EPILOG) fork/join, puts with their completions, window locks, "
