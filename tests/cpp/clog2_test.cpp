@@ -39,8 +39,8 @@ TEST_CASE("numbers in both byte orders") {
   // 1.5 = sign 0, exponent 0x3ff, fraction .1b: 0x3FF8000000000000
   const unsigned char one_and_half_big[8] = {0x3f, 0xf8, 0, 0, 0, 0, 0, 0};
   const unsigned char one_and_half_little[8] = {0, 0, 0, 0, 0, 0, 0xf8, 0x3f};
-  CHECK(clog2::load_f64(one_and_half_big, true) == 1.5);
-  CHECK(clog2::load_f64(one_and_half_little, false) == 1.5);
+  CHECK(load_f64(one_and_half_big, true) == 1.5);
+  CHECK(load_f64(one_and_half_little, false) == 1.5);
   unsigned char out[8];
   clog2::store_f64(out, 1.5);
   CHECK(std::string(reinterpret_cast<char*>(out), 8) == std::string(reinterpret_cast<const char*>(one_and_half_big), 8));

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "format_interface/byte_order.h"
+
 namespace earl::clog2 {
 
 constexpr std::uint64_t kPreambleSize = 1024;
@@ -96,32 +98,13 @@ constexpr std::int32_t kUserStateIdStart = 300;
 constexpr std::uint32_t kDefaultBlockSize = 65536;  // CLOG_DEFAULT_BLOCK_SIZE (32-bit hosts)
 constexpr std::uint32_t kDefaultBufferedBlocks = 128;
 
-// Fixed-width numbers in a given byte order.
-inline std::uint32_t load_u32(const unsigned char* p, bool big) {
-  return big ? (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) | p[3]
-             : (std::uint32_t(p[3]) << 24) | (std::uint32_t(p[2]) << 16) | (std::uint32_t(p[1]) << 8) | p[0];
-}
+// Fixed-width numbers: read in the file's byte order, written big-endian as MPE merges
+// (format_interface/byte_order.h).
+inline std::uint32_t load_u32(const unsigned char* p, bool big) { return load_uint<std::uint32_t>(p, big); }
 inline std::int32_t load_i32(const unsigned char* p, bool big) {
   return static_cast<std::int32_t>(load_u32(p, big));
 }
-inline double load_f64(const unsigned char* p, bool big) {
-  std::uint64_t hi = load_u32(big ? p : p + 4, big), lo = load_u32(big ? p + 4 : p, big);
-  std::uint64_t bits = (hi << 32) | lo;
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-inline void store_u32(unsigned char* p, std::uint32_t v) {  // big-endian, as MPE merges
-  p[0] = static_cast<unsigned char>(v >> 24);
-  p[1] = static_cast<unsigned char>(v >> 16);
-  p[2] = static_cast<unsigned char>(v >> 8);
-  p[3] = static_cast<unsigned char>(v);
-}
-inline void store_f64(unsigned char* p, double value) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  store_u32(p, static_cast<std::uint32_t>(bits >> 32));
-  store_u32(p + 4, static_cast<std::uint32_t>(bits));
-}
+inline void store_u32(unsigned char* p, std::uint32_t v) { store_uint(p, v, true); }
+inline void store_f64(unsigned char* p, double value) { earl::store_f64(p, value, true); }
 
 }  // namespace earl::clog2

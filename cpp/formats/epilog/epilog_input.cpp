@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "format_interface/byte_order.h"
 #include "model/error.h"
 
 namespace earl::epilog {
@@ -158,26 +159,11 @@ const std::uint8_t* Fields::take(std::size_t bytes) {
 
 std::uint8_t Fields::u1() { return *take(1); }
 
-std::uint32_t Fields::u4() {
-  const std::uint8_t* p = take(4);
-  std::uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= std::uint32_t(p[big_ ? 3 - i : i]) << (8 * i);
-  return v;
-}
+std::uint32_t Fields::u4() { return load_uint<std::uint32_t>(take(4), big_); }
 
-std::uint64_t Fields::u8() {
-  const std::uint8_t* p = take(8);
-  std::uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= std::uint64_t(p[big_ ? 7 - i : i]) << (8 * i);
-  return v;
-}
+std::uint64_t Fields::u8() { return load_uint<std::uint64_t>(take(8), big_); }
 
-double Fields::d8() {
-  std::uint64_t bits = u8();
-  double v;
-  std::memcpy(&v, &bits, sizeof v);
-  return v;
-}
+double Fields::d8() { return load_f64(take(8), big_); }
 
 void Fields::skip(std::size_t bytes) { take(bytes); }
 
@@ -191,17 +177,21 @@ std::string Fields::text() {
 }
 
 void put_u4(std::string& out, std::uint32_t v, bool big_endian) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(v >> (8 * (big_endian ? 3 - i : i))));
+  unsigned char bytes[4];
+  store_uint(bytes, v, big_endian);
+  out.append(reinterpret_cast<const char*>(bytes), sizeof bytes);
 }
 
 void put_u8(std::string& out, std::uint64_t v, bool big_endian) {
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>(v >> (8 * (big_endian ? 7 - i : i))));
+  unsigned char bytes[8];
+  store_uint(bytes, v, big_endian);
+  out.append(reinterpret_cast<const char*>(bytes), sizeof bytes);
 }
 
 void put_d8(std::string& out, double v, bool big_endian) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &v, sizeof bits);
-  put_u8(out, bits, big_endian);
+  unsigned char bytes[8];
+  store_f64(bytes, v, big_endian);
+  out.append(reinterpret_cast<const char*>(bytes), sizeof bytes);
 }
 
 }  // namespace earl::epilog
