@@ -18,6 +18,7 @@ seed_inputs()).
 import contextlib
 import io
 import os
+import stat
 import sys
 import tempfile
 
@@ -124,6 +125,8 @@ def check(data: bytes):
             sys.stdin = saved
     text = err.getvalue()
     assert "Traceback" not in text, (argv, text)
+    # An output named /dev/null must not replace the device (staged outputs rename).
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode), (argv, "/dev/null is no longer a device")
     if argv and argv[0] == "run":  # the script's own messages and status are its own
         return
     assert code in CODES, (argv, code, text)

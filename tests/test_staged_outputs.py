@@ -6,6 +6,7 @@ file or nothing; on a full disk or Ctrl-C the command says so and leaves no temp
 import os
 import resource
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -194,3 +195,32 @@ def test_a_directory_under_the_output_name_is_refused_before_writing(tmp_path):
         from earl.convert import convert
         convert(str(source), str(tmp_path / "out.alog"))
     assert staged_leftovers(tmp_path) == [] and os.listdir(tmp_path / "out.alog") == []
+
+
+@pytest.mark.parametrize("command", [
+    lambda source, out: ("convert", source, out),
+    lambda source, out: ("gen", out, "-e", "200"),
+    lambda source, out: ("analyze", source, "--html", out),
+    lambda source, out: ("analyze", source, "--cube", out),
+], ids=["convert", "gen", "html", "cube"])
+def test_a_pipe_under_the_output_name_is_refused_and_stays(tmp_path, command):
+    """The rename into place would replace a device, pipe or socket (as root: /dev/null
+    itself, which the command-line fuzzer's `earl gen /dev/null` once did)."""
+    source = tmp_path / "in.alog"
+    gen(source, 200)
+    pipe = tmp_path / "out.pipe"
+    os.mkfifo(pipe)
+    done = earl_cli(*command(source, pipe))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr == f"earl: cannot write '{pipe}': it is a named pipe (FIFO), not a regular file " \
+                          "(EARL writes a new file and renames it into place)\n"
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
+    assert staged_leftovers(tmp_path) == []
+
+
+def test_dev_null_stays_a_device(tmp_path):
+    source = tmp_path / "in.alog"
+    gen(source, 200)
+    done = earl_cli("convert", source, "/dev/null")
+    assert done.returncode == 1 and "it is a character device" in done.stderr, done.stderr
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)

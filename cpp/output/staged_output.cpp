@@ -47,6 +47,21 @@ std::string why(int error) { return std::strerror(error); }
 
 }  // namespace
 
+// A device, pipe or socket under the final name would be replaced by the rename (as root,
+// /dev/null itself): such a name is refused. A symbolic link is replaced, not followed.
+void refuse_special_target(const std::string& path, const std::string& shown) {
+  struct stat info;
+  if (::lstat(path.c_str(), &info) != 0 || S_ISREG(info.st_mode) || S_ISLNK(info.st_mode) || S_ISDIR(info.st_mode))
+    return;
+  const char* kind = S_ISFIFO(info.st_mode)  ? "a named pipe (FIFO)"
+                     : S_ISSOCK(info.st_mode) ? "a socket"
+                     : S_ISCHR(info.st_mode)  ? "a character device"
+                     : S_ISBLK(info.st_mode)  ? "a block device"
+                                              : "a special file";
+  throw EarlError("cannot write '" + shown + "': it is " + kind +
+                  ", not a regular file (EARL writes a new file and renames it into place)");
+}
+
 std::string staging_name(const std::string& path, bool (*taken)(const std::string&)) {
   if (!taken) taken = exists;
   const std::string stem = path + ".earl-partial-" + std::to_string(::getpid()) + "-";
@@ -63,6 +78,7 @@ void sync_file(const std::string& path, const std::string& shown) {
 }
 
 void move_into_place(const std::string& from, const std::string& to, const std::string& shown) {
+  refuse_special_target(to, shown);
   if (::rename(from.c_str(), to.c_str()) != 0)
     throw EarlError("cannot write '" + shown + "': renaming into place failed: " + why(errno));
 }
@@ -77,6 +93,7 @@ StagedFile::StagedFile(std::string final_path) : final_(std::move(final_path)) {
   struct stat info;
   if (::stat(final_.c_str(), &info) == 0 && S_ISDIR(info.st_mode))  // said now, not after writing
     throw EarlError("cannot write '" + final_ + "': " + why(EISDIR));
+  refuse_special_target(final_, final_);
   int fd = -1;
   for (int tries = 0; fd < 0 && tries < 100; ++tries) {
     staged_ = staging_name(final_);
@@ -108,6 +125,12 @@ void StagedFile::commit() {
   std::FILE* file = file_;
   file_ = nullptr;
   if (std::fclose(file) != 0) fail(why(errno));
+  try {
+    refuse_special_target(final_, final_);  // made since the file was opened
+  } catch (const EarlError&) {
+    discard();
+    throw;
+  }
   if (::rename(staged_.c_str(), final_.c_str()) != 0) fail("renaming into place failed: " + why(errno));
   done_ = true;
   sync_directory_of(final_);

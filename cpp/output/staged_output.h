@@ -20,7 +20,12 @@ std::string staging_name(const std::string& path, bool (*taken)(const std::strin
 // Flushes the file `path` to disk; EarlError "cannot write 'shown': ..." when it cannot.
 void sync_file(const std::string& path, const std::string& shown);
 
-// Renames `from` to `to` (replacing a file there); EarlError naming `shown` when it cannot.
+// EarlError "cannot write 'shown': it is a character device, ..." when `path` names a
+// device, pipe or socket, which the rename into place would replace.
+void refuse_special_target(const std::string& path, const std::string& shown);
+
+// Renames `from` to `to` (replacing a file there); EarlError naming `shown` when it cannot,
+// or when `to` is a device, pipe or socket (refuse_special_target).
 void move_into_place(const std::string& from, const std::string& to, const std::string& shown);
 
 // Flushes the directory holding `path` (so that a rename in it reaches the disk).
