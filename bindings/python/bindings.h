@@ -10,6 +10,7 @@ void bind_open_options(pybind11::module_& m);
 void bind_p2_statistic(pybind11::module_& m);
 void bind_generator(pybind11::module_& m);
 void bind_convert(pybind11::module_& m);
+void bind_merge(pybind11::module_& m);
 void bind_analysis(pybind11::module_& m);
 void bind_outputs(pybind11::module_& m);
 }  // namespace earl::bindings

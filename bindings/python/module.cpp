@@ -9,6 +9,7 @@ PYBIND11_MODULE(_core, m) {
   earl::bindings::bind_p2_statistic(m);
   earl::bindings::bind_generator(m);
   earl::bindings::bind_convert(m);
+  earl::bindings::bind_merge(m);
   earl::bindings::bind_analysis(m);
   earl::bindings::bind_outputs(m);
 }

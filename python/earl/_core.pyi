@@ -138,6 +138,28 @@ class ConvertSummary(TypedDict):
     wait_states_written: int    # wait_states: slices written
     wait_states_left_out: int   # wait_states: instances beyond wait_states_limit
 
+class MergeInputSummary(TypedDict):
+    path: str
+    format: str
+    events: int
+    first_location: int
+    locations: int
+    offset: float               # seconds added to the input's times
+    how: str                    # given, reference, estimated, bound, unlinked, none
+    low: Optional[float]        # estimated: the interval's bounds (seconds)
+    high: Optional[float]
+    messages: int
+    linked_to: Optional[int]
+
+class MergeSummary(TypedDict):
+    output_format: str
+    locations_kept: bool
+    locations: int
+    events_written: int
+    inputs: list[MergeInputSummary]
+    dropped: dict[str, int]
+    refused: dict[str, int]
+
 class TraceFormatRow(TypedDict):
     name: str
     description: str
@@ -171,6 +193,9 @@ def open_parameters() -> list[tuple[str, bool, Any]]: ...
 def convert(input: str, output: str, format: Optional[str] = None,
             strict: bool = False, wait_states: bool = False,
             wait_states_limit: Optional[int] = None) -> ConvertSummary: ...
+def merge(output: str, inputs: list[str], offsets: list[Optional[float]],
+          format: Optional[str] = None, locations: str = "auto",
+          estimate: bool = False) -> MergeSummary: ...
 def overwrites_trace(trace: str, output: str) -> bool: ...
 def check_path(path: str | bytes, what: str) -> None: ...
 def generate(path: str, options: dict[str, Any] = ...,

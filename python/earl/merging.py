@@ -1,0 +1,106 @@
+"""`earl merge OUT IN...`: local traces of separate processes joined into one global trace.
+
+    import earl
+    summary = earl.merge("all.otf2", ["rank0.alog", "rank1.alog"], estimate=True)
+    summary = earl.merge("cs.otf2", ["client.otf2", "server.otf2"],
+                         offsets={"server.otf2": -0.0021}, locations="renumber")
+
+The C++ core does the work (cpp/convert/merge.h says what is kept, how locations are
+numbered and how offsets are estimated); this module only shapes the arguments and prints
+the summary.
+"""
+import numbers
+import os
+
+from earl import _core
+
+__all__ = ["merge", "describe", "parse_offset"]
+
+
+def parse_offset(text):
+    """`IN=SECONDS` (the command line's --offset) -> (IN, seconds); EarlError otherwise."""
+    path, sep, value = text.rpartition("=")
+    if not sep or not path:
+        raise _core.EarlError(f"--offset {text!r}: expected IN=SECONDS, e.g. rank1.alog=0.0025")
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise _core.EarlError(f"--offset {text!r}: {value!r} is no number of seconds") from None
+    return path, seconds
+
+
+def _offsets(inputs, offsets):
+    """One offset (or None) per input, from a list or a {path: seconds} dict."""
+    if offsets is None:
+        return [None] * len(inputs)
+    if isinstance(offsets, dict):
+        by_path = {os.fspath(p): v for p, v in offsets.items()}
+        unknown = sorted(set(by_path) - set(inputs))
+        if unknown:
+            raise _core.EarlError("offset given for %s, which is no input (inputs: %s)"
+                                  % (", ".join(map(repr, unknown)), ", ".join(inputs)))
+        values = [by_path.get(p) for p in inputs]
+    else:
+        values = list(offsets)
+        if len(values) != len(inputs):
+            raise _core.EarlError("offsets: %d given for %d inputs" % (len(values), len(inputs)))
+    for path, value in zip(inputs, values):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
+            raise _core.EarlError(f"offset of {path!r}: {value!r} is no number of seconds")
+    return [None if v is None else float(v) for v in values]
+
+
+def merge(output, inputs, offsets=None, estimate=False, format=None, locations="auto"):
+    """Merge the traces `inputs` into `output` (format from `format`, else output's suffix,
+    else the first input's); returns the summary dict (output_format, locations_kept,
+    locations, events_written, dropped {type: count}, refused {reason: count}, inputs: per
+    input path, format, events, first_location, locations, offset [seconds applied], how
+    ["given", "reference", "estimated", "bound", "unlinked", "none"], low/high [the
+    estimate's interval, or None], messages, linked_to [input index or None]).
+
+    `offsets`: seconds added to an input's times, a {path: seconds} dict or one value (or
+    None) per input. `estimate`: the offsets not given are estimated from messages between
+    inputs. `locations`: "keep" (per-rank pieces of one run keep their location numbers),
+    "renumber" (each input's locations get their own numbers, in input order) or "auto"
+    (keep when no location has events in two inputs)."""
+    if isinstance(inputs, (str, bytes, os.PathLike)):
+        inputs = [inputs]
+    paths = [os.fspath(p) for p in inputs]
+    for p in paths:
+        if not os.path.exists(p):
+            raise _core.EarlError(f"earl merge: input {p!r} does not exist")
+    return _core.merge(os.fspath(output), paths, _offsets(paths, offsets), format, locations,
+                       bool(estimate))
+
+
+def _seconds(value):
+    return "%+.6f s" % value
+
+
+def describe(output, summary):
+    """The summary as `earl merge` prints it: one line per input with its offset."""
+    mode = "kept" if summary["locations_kept"] else "renumbered"
+    lines = ["earl merge: %d inputs -> %s (%s): %d events, %d locations (%s)"
+             % (len(summary["inputs"]), output, summary["output_format"],
+                summary["events_written"], summary["locations"], mode)]
+    for i, info in enumerate(summary["inputs"]):
+        line = "  [%d] %s (%s, %d events, locations %d..%d): offset %s" % (
+            i, info["path"], info["format"], info["events"], info["first_location"],
+            info["first_location"] + info["locations"] - 1, _seconds(info["offset"]))
+        how = info["how"]
+        if how in ("estimated", "bound"):
+            low = "-inf" if info["low"] is None else _seconds(info["low"])
+            high = "+inf" if info["high"] is None else _seconds(info["high"])
+            line += " %s from %d messages with input %d, interval [%s, %s]" % (
+                "estimated" if how == "estimated" else "bound (messages one way only)",
+                info["messages"], info["linked_to"], low, high)
+        elif how == "unlinked":
+            line += " (no message links it to the other inputs: not estimated)"
+        elif how != "none":
+            line += " (%s)" % how
+        lines.append(line)
+    if summary["dropped"]:
+        lines.append("  dropped: " + ", ".join("%s %d" % kv for kv in summary["dropped"].items()))
+    if summary["refused"]:
+        lines.append("  not written: " + ", ".join("%s %d" % kv for kv in summary["refused"].items()))
+    return "\n".join(lines)

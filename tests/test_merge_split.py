@@ -1,0 +1,124 @@
+"""earl merge against the unsplit trace: a generated trace split into one ALOG file per
+process (one piece's clock shifted), merged back, equals the original; the offset estimate
+brackets the shift; OTF2 archives of separate runs merge with renumbered locations."""
+import pytest
+
+import earl
+from earl import _core
+from earl.generate import generate
+
+SHIFT_US = 2500  # piece 1's clock runs this far ahead
+
+
+def split_alog(path, folder, shift_piece=1, shift_us=SHIFT_US):
+    """One ALOG file per process of `path` (its header in each), piece `shift_piece`'s
+    timestamps + shift_us: the files MPE would write per rank with unsynchronised clocks."""
+    header, pieces = [], {}
+    for line in open(path).read().splitlines():
+        fields = line.split(" ", 6)
+        kind = int(fields[0])
+        if kind >= 0 or kind in (-101, -102):
+            pieces.setdefault(int(fields[1]), []).append(fields)
+        else:
+            header.append(line)
+    assert "-11" not in [h.split()[0] for h in header], "cycles not expected"
+    paths = []
+    for rank in sorted(pieces):
+        lines = list(header)
+        for fields in pieces[rank]:
+            if rank == shift_piece:
+                fields = fields[:5] + [str(int(fields[5]) + shift_us)] + fields[6:]
+            lines.append(" ".join(fields))
+        out = folder / f"rank{rank}.alog"
+        out.write_text("\n".join(lines) + "\n")
+        paths.append(str(out))
+    return paths
+
+
+def records(path):
+    t = earl.EventTrace(path)
+    out = []
+    while t.next():
+        ev = t.event()
+        row = (round(ev["time"] * 1e6), ev["loc"], ev["type"])
+        if ev["type"] in ("enter", "exit"):
+            row += (ev["region"],)
+        elif ev["type"] in ("send", "recv"):
+            row += (ev["dest"] if ev["type"] == "send" else ev["src"], ev["tag"], ev["len"])
+        out.append(row)
+    return out
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("split")
+    trace = folder / "run.alog"
+    truth = generate(str(trace), locations=4, events=4000, seed=3)
+    return folder, str(trace), truth
+
+
+def test_split_shifted_and_merged_back_is_the_original(generated, tmp_path):
+    folder, trace, truth = generated
+    pieces = split_alog(trace, tmp_path)
+    assert len(pieces) == 4
+    out = str(tmp_path / "merged.alog")
+    summary = earl.merge(out, pieces, offsets=[None, -SHIFT_US * 1e-6, None, None])
+    assert summary["locations_kept"]
+    assert records(out) == records(trace)
+    report = earl.analyze(out, progress=lambda f: True)
+    original = earl.analyze(trace, progress=lambda f: True)
+    assert truth["late_sender_wait_total"] > 0
+    assert report.total("mpi_latesender") == pytest.approx(truth["late_sender_wait_total"], abs=1e-6)
+    assert report.by_location("mpi_latesender") == pytest.approx(original.by_location("mpi_latesender"))
+
+
+def test_estimated_offset_brackets_the_shift_and_bounds_the_late_sender_error(tmp_path):
+    trace = tmp_path / "two.alog"
+    truth = generate(str(trace), locations=2, events=3000, seed=11)
+    pieces = split_alog(str(trace), tmp_path)
+    out = str(tmp_path / "merged.alog")
+    summary = earl.merge(out, pieces, estimate=True)
+    est = summary["inputs"][1]
+    assert est["how"] == "estimated" and est["messages"] > 0
+    assert est["low"] <= -SHIFT_US * 1e-6 <= est["high"]
+    error = abs(est["offset"] + SHIFT_US * 1e-6)
+    assert error <= (est["high"] - est["low"]) / 2 + 1e-9
+    # Each late-sender wait moves by at most the offset's error (the estimate is rounded
+    # to a microsecond when applied).
+    merged = earl.analyze(out, progress=lambda f: True)
+    original = earl.analyze(str(trace), progress=lambda f: True)
+    assert original.total("mpi_latesender") == pytest.approx(truth["late_sender_wait_total"], abs=1e-6)
+    waits = max(merged.instances("mpi_latesender"), original.instances("mpi_latesender"))
+    assert abs(merged.total("mpi_latesender") - original.total("mpi_latesender")) <= waits * (error + 1e-6)
+
+
+def test_otf2_runs_of_a_client_and_a_server_merge_renumbered(tmp_path):
+    if "otf2" not in _core.generator_formats():
+        pytest.skip("this build writes no OTF2")
+    client, server = str(tmp_path / "client.otf2"), str(tmp_path / "server.otf2")
+    generate(client, locations=2, events=1500, seed=1)
+    generate(server, locations=3, events=1500, seed=2)
+    out = str(tmp_path / "cs.otf2")
+    summary = earl.merge(out, [client, server], offsets={server: 0.25})
+    assert not summary["locations_kept"]            # both have locations 0 and 1
+    assert summary["locations"] == 5
+    assert [i["first_location"] for i in summary["inputs"]] == [0, 2]
+    merged = records(out)
+    assert [r[0] for r in merged] == sorted(r[0] for r in merged)
+    # Each location's events are its input's, renumbered and shifted.
+    def per_location(rows, first=0, shift=0):
+        """{location: its rows}, locations and message peers + first, times + shift."""
+        out = {}
+        for time, loc, kind, *rest in rows:
+            if kind in ("send", "recv"):
+                rest[0] += first
+            out.setdefault(loc + first, []).append((time + shift, loc + first, kind, *rest))
+        return out
+    # What the writers have no record for (OTF2's program records) is dropped, counted.
+    kept = lambda rows: [r for r in rows if r[2] not in summary["dropped"]]
+    expected = per_location(kept(records(client)))
+    expected.update(per_location(kept(records(server)), first=2, shift=250000))
+    assert per_location(merged) == expected
+    report = earl.analyze(out, progress=lambda f: True)
+    sums = [earl.analyze(p, progress=lambda f: True).raw["messages"] for p in (client, server)]
+    assert report.raw["messages"] == sum(sums)
