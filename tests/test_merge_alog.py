@@ -97,9 +97,27 @@ def test_the_command_prints_offsets_and_the_trace_analyses(pieces, tmp_path, cap
     out = str(tmp_path / "all.alog")
     assert main(["merge", out, *pieces, "--estimate-offsets"]) == 0
     printed = capsys.readouterr().out
-    assert "offset -0.000997 s estimated from 2 messages with input 0" in printed
-    assert "[-0.001004 s, -0.000990 s]" in printed
+    assert "rank1.alog (alog, 6 events, location 1): offset -0.000997 s estimated from 2 " \
+        "messages, interval [-0.001004 s, -0.000990 s] relative to input 0" in printed
     report = earl.analyze(out, progress=lambda f: True)
     # late sender = the send's enter - the receive's enter: rank 1 enters MPI_Recv at 18,
     # rank 0 MPI_Send at 20 (2 us); rank 0 enters MPI_Recv at 30, rank 1 MPI_Send at 43 (13 us)
     assert report.total("mpi_latesender") == pytest.approx(15e-6, abs=1e-9)
+
+
+def test_messages_around_a_ring_bound_every_offset_both_ways(tmp_path):
+    # a -> b -> c -> a, each pair one way only: the bounds combine along the ring.
+    a = write_alog(tmp_path, ["-3 0 0 3 0 0", "-101 0 0 1 0 100 1 4", "-102 0 0 2 0 400 3 4"], "a.alog")
+    b = write_alog(tmp_path, ["-3 0 0 3 0 0", "-102 1 0 0 0 150 1 4", "-101 1 0 2 0 200 2 4"], "b.alog")
+    c = write_alog(tmp_path, ["-3 0 0 3 0 0", "-102 2 0 1 0 250 2 4", "-101 2 0 0 0 300 3 4"], "c.alog")
+    summary = earl.merge(str(tmp_path / "ring.alog"), [a, b, c], estimate=True)
+    _, ib, ic = summary["inputs"]
+    # o_b - o_a >= 100 - 150 = -50; o_c - o_b >= 200 - 250 = -50; o_a - o_c >= 300 - 400
+    # = -100, so o_c <= 100 and o_b <= o_c + 50 <= 150: b in [-50, 150], midpoint 50.
+    assert (ib["how"], ib["low"], ib["high"]) == ("estimated", pytest.approx(-50e-6), pytest.approx(150e-6))
+    assert ib["offset"] == pytest.approx(50e-6)
+    # With o_b = 50 fixed: o_c >= 50 - 50 = 0 and o_c <= 100: midpoint 50.
+    assert (ic["how"], ic["low"], ic["high"]) == ("estimated", pytest.approx(0.0), pytest.approx(100e-6))
+    assert ic["offset"] == pytest.approx(50e-6)
+    assert [e[:2] for e in events(str(tmp_path / "ring.alog"))] == [
+        (100, 0), (200, 1), (250, 1), (300, 2), (350, 2), (400, 0)]

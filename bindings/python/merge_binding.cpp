@@ -62,6 +62,7 @@ void bind_merge(py::module_& m) {
           d["events"] = in.events;
           d["first_location"] = in.first_location;
           d["locations"] = in.locations;
+          d["event_locations"] = in.event_locations;
           d["offset"] = in.offset;
           d["how"] = text(in.how);
           d["low"] = optional_seconds(in.low);

@@ -161,6 +161,8 @@ MergeSummary merge(const std::string& output, const std::vector<MergeInput>& inp
     info.format = o.trace->format();
     info.events = o.trace->size();
     info.locations = n;
+    for (Location l = 0; l < n; ++l)
+      if (o.busy[l]) info.event_locations.push_back(l);
     if (in.offset) {
       info.offset = *in.offset;
       info.how = "given";
@@ -222,6 +224,15 @@ MergeSummary merge(const std::string& output, const std::vector<MergeInput>& inp
       if (!name && !mine) continue;
       header.location_names[out] = flat_name(name);
       named[out] = mine ? 2 : 1;
+    }
+  // Separate runs name their locations alike ("MPI Rank 0"): the input's file says which.
+  if (!summary.kept_locations)
+    for (std::size_t i = 0; i < opened.size(); ++i) {
+      const std::string file = inputs[i].path.substr(inputs[i].path.find_last_of('/') + 1);
+      for (Location l = 0; l < opened[i].trace->nrlocs(); ++l) {
+        std::string& name = header.location_names[static_cast<std::size_t>(first[i] + l)];
+        name = file + ": " + (name.empty() ? std::to_string(l) : name);
+      }
     }
   if (otf2)
     for (const std::string& name : header.location_names)
@@ -287,7 +298,8 @@ MergeSummary merge(const std::string& output, const std::vector<MergeInput>& inp
         case EventKind::CollectiveExit:
           g.kind = WriterEventKind::Exit;
           g.region = region_map[i][e.region];
-          if (writer->holds_collectives()) {
+          // Separate runs (Renumber) share no communicator: their collectives stay apart.
+          if (summary.kept_locations && writer->holds_collectives()) {
             g.flags = kWriterCollective;
             g.len = e.len;
             g.received = static_cast<std::uint64_t>(e.tag);

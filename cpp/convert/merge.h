@@ -9,7 +9,10 @@
 //             a send names its destination's global rank). A location with events in two
 //             inputs is an error in this mode.
 //   Renumber  every input's locations become locations of their own, numbered in input
-//             order (input 0's first); a message's peer is renumbered with its input.
+//             order (input 0's first); a message's peer is renumbered with its input. The
+//             inputs are separate runs: a location is named "FILE: NAME" (FILE the input's
+//             file name), and collective exits are written as plain exits (the runs share
+//             no communicator, and the writers know only MPI_COMM_WORLD).
 //   Auto      Keep when no location has events in two inputs, else Renumber.
 // Definitions are unified by name: a region of the same name in two inputs is one region.
 //
@@ -19,12 +22,14 @@
 // first-in first-out per sender, receiver and tag): a message from input a to input b
 // says offset_b - offset_a >= send - recv, one from b to a says offset_b - offset_a <=
 // recv - send; the offset interval is the intersection of these bounds and the estimate its
-// midpoint (Cristian, Duda), or the one bound when messages go one way only. The reference
-// input (the first, or the first with a given offset) keeps its offset; the others are
-// reached through the inputs they exchange messages with. An input no message links keeps
-// offset 0 (or its given one) and is reported so.
+// midpoint (Cristian, Duda), or the one bound when messages go one way only. Bounds combine
+// along chains of inputs (a -> b -> c -> a bounds each both ways) and with the given
+// offsets (convert/merge_offsets.h). The reference input (the first with a given offset,
+// else the first) keeps its offset; an input no chain of messages links to it keeps the
+// reference's offset and is reported so.
 //
-// Kept: enter, exit, collective exits (plain exits where the output has no collectives),
+// Kept: enter, exit, collective exits (plain exits where the output has no collectives or
+// the inputs are separate runs),
 // send, recv. Other event types are dropped and counted by type; a message whose peer is no
 // location of its input (Renumber) is left out and counted. Times are written in integer
 // microseconds (offsets rounded to a microsecond); events of equal time are written by
@@ -60,13 +65,14 @@ struct InputOffset {
   std::uint64_t events = 0;
   std::int64_t first_location = 0;  // its first location in the output
   std::int64_t locations = 0;       // its locations (Keep: the output's numbers are its own)
+  std::vector<std::int64_t> event_locations;  // its locations with events (its own numbers)
   double offset = 0;                // seconds, as applied
   // "given", "reference", "estimated", "bound" (messages one way only), "unlinked" (no
   // message links it: offset 0), "none" (no estimate asked)
   std::string how = "none";
   std::optional<double> low, high;  // estimated: the interval (seconds, absolute)
   std::uint64_t messages = 0;       // messages the estimate used
-  std::int64_t linked_to = -1;      // estimated from this input
+  std::int64_t linked_to = -1;      // estimated relative to this input (the reference)
 };
 
 struct MergeSummary {

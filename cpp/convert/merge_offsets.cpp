@@ -1,7 +1,8 @@
 #include "convert/merge_offsets.h"
 
 #include <algorithm>
-#include <deque>
+#include <cmath>
+#include <limits>
 
 namespace earl::convert {
 
@@ -22,59 +23,67 @@ void PairBounds::message_from_b(double send, double recv) {
 void estimate_offsets(const std::map<PairKey, PairBounds>& pairs, std::vector<InputOffset>& inputs) {
   const std::size_t n = inputs.size();
   if (n == 0) return;
-  std::vector<char> fixed(n, 0);
-  std::size_t reference = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (inputs[i].how == "given") {
-      fixed[i] = 1;
-      if (!fixed[reference]) reference = i;
-    }
-  if (!fixed[reference]) {
-    inputs[reference].how = "reference";
-    inputs[reference].offset = 0;
-    fixed[reference] = 1;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  // d[i][j]: the least upper bound on offset_j - offset_i that the bounds imply, over every
+  // chain of inputs (difference constraints; Floyd-Warshall), so that messages 0 -> 1 -> 2
+  // -> 0 bound every offset both ways although each pair exchanges messages one way.
+  std::vector<std::vector<double>> d(n, std::vector<double>(n, inf));
+  for (std::size_t i = 0; i < n; ++i) d[i][i] = 0;
+  std::vector<std::uint64_t> messages(n, 0);
+  for (const auto& [key, bounds] : pairs) {
+    const auto [a, b] = key;
+    if (bounds.has_low) d[b][a] = std::min(d[b][a], -bounds.low);
+    if (bounds.has_high) d[a][b] = std::min(d[a][b], bounds.high);
+    messages[a] += bounds.messages;
+    messages[b] += bounds.messages;
   }
-  // Breadth first from every fixed input: the reference first, so that an input is
-  // estimated from the nearest fixed one.
-  std::deque<std::size_t> queue{reference};
-  for (std::size_t i = 0; i < n; ++i)
-    if (fixed[i] && i != reference) queue.push_back(i);
-  while (!queue.empty()) {
-    const std::size_t from = queue.front();
-    queue.pop_front();
-    for (const auto& [key, bounds] : pairs) {
-      if (key.first != from && key.second != from) continue;
-      const std::size_t to = key.first == from ? key.second : key.first;
-      if (fixed[to] || (!bounds.has_low && !bounds.has_high)) continue;
-      // Bounds on offset_to - offset_from: as stored for (from, to), negated and swapped
-      // for (to, from).
-      const bool forward = key.first == from;
-      const bool has_low = forward ? bounds.has_low : bounds.has_high;
-      const bool has_high = forward ? bounds.has_high : bounds.has_low;
-      const double low = forward ? bounds.low : -bounds.high;
-      const double high = forward ? bounds.high : -bounds.low;
-      InputOffset& out = inputs[to];
-      const double base = inputs[from].offset;
-      if (has_low) out.low = base + low;
-      if (has_high) out.high = base + high;
-      if (has_low && has_high) {
-        out.offset = base + (low + high) / 2;
-        out.how = "estimated";
-      } else {
-        out.offset = base + (has_low ? low : high);
-        out.how = "bound";
-      }
-      out.messages = bounds.messages;
-      out.linked_to = static_cast<std::int64_t>(from);
-      fixed[to] = 1;
-      queue.push_back(to);
+  std::size_t reference = n;
+  for (std::size_t i = 0; i < n && reference == n; ++i)
+    if (inputs[i].how == "given") reference = i;
+  if (reference == n) {
+    reference = 0;
+    inputs[0].how = "reference";
+    inputs[0].offset = 0;
+  }
+  // Fixing offset_k - offset_ref = v adds two edges; every bound through them tightens.
+  auto fix = [&](std::size_t k, double v) {
+    d[reference][k] = std::min(d[reference][k], v);
+    d[k][reference] = std::min(d[k][reference], -v);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        d[i][j] = std::min({d[i][j], d[i][reference] + v + d[k][j], d[i][k] - v + d[reference][j]});
+  };
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        if (d[i][k] + d[k][j] < d[i][j]) d[i][j] = d[i][k] + d[k][j];
+  for (std::size_t k = 0; k < n; ++k)
+    if (k != reference && inputs[k].how == "given") fix(k, inputs[k].offset - inputs[reference].offset);
+  // The others in input order, each at the midpoint of what the fixed ones leave it.
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k == reference || inputs[k].how == "given") continue;
+    const double low = -d[k][reference], high = d[reference][k];
+    InputOffset& out = inputs[k];
+    const double base = inputs[reference].offset;
+    double v = 0;
+    if (std::isfinite(low) && std::isfinite(high)) {
+      v = (low + high) / 2;
+      out.how = "estimated";
+    } else if (std::isfinite(low) || std::isfinite(high)) {
+      v = std::isfinite(low) ? low : high;
+      out.how = "bound";
+    } else {
+      out.how = "unlinked";
+    }
+    if (std::isfinite(low)) out.low = base + low;
+    if (std::isfinite(high)) out.high = base + high;
+    out.offset = base + v;
+    out.messages = messages[k];
+    if (out.how != "unlinked") {
+      out.linked_to = static_cast<std::int64_t>(reference);
+      fix(k, v);
     }
   }
-  for (std::size_t i = 0; i < n; ++i)
-    if (!fixed[i]) {
-      inputs[i].how = "unlinked";
-      inputs[i].offset = 0;
-    }
 }
 
 }  // namespace earl::convert

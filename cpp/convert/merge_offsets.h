@@ -1,7 +1,7 @@
 #pragma once
 // earl merge's clock-offset estimate (convert/merge.h): from the bounds the messages
 // between two inputs put on the difference of their offsets, each input's offset relative
-// to the reference, reached input by input along the pairs that messages link.
+// to the reference (difference constraints, closed over chains of inputs).
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -25,7 +25,9 @@ using PairKey = std::pair<std::size_t, std::size_t>;  // (a, b), a < b
 
 // Fills offset, how, low, high, messages and linked_to of every input whose offset is not
 // given; inputs[i].how == "given" marks a given one (its offset set). The reference is the
-// first input with a given offset, else input 0 (offset 0).
+// first input with a given offset, else input 0 (offset 0). Each bound counts along every
+// chain of inputs that messages link; the inputs are estimated in input order, each at the
+// midpoint of the interval the bounds and the offsets fixed before it leave.
 void estimate_offsets(const std::map<PairKey, PairBounds>& pairs, std::vector<InputOffset>& inputs);
 
 }  // namespace earl::convert

@@ -144,6 +144,7 @@ class MergeInputSummary(TypedDict):
     events: int
     first_location: int
     locations: int
+    event_locations: list[int]  # its locations with events
     offset: float               # seconds added to the input's times
     how: str                    # given, reference, estimated, bound, unlinked, none
     low: Optional[float]        # estimated: the interval's bounds (seconds)

@@ -54,9 +54,10 @@ def merge(output, inputs, offsets=None, estimate=False, format=None, locations="
     """Merge the traces `inputs` into `output` (format from `format`, else output's suffix,
     else the first input's); returns the summary dict (output_format, locations_kept,
     locations, events_written, dropped {type: count}, refused {reason: count}, inputs: per
-    input path, format, events, first_location, locations, offset [seconds applied], how
+    input path, format, events, first_location, locations, event_locations [its locations
+    with events, its own numbers], offset [seconds applied], how
     ["given", "reference", "estimated", "bound", "unlinked", "none"], low/high [the
-    estimate's interval, or None], messages, linked_to [input index or None]).
+    estimate's interval, or None], messages, linked_to [the reference's index or None]).
 
     `offsets`: seconds added to an input's times, a {path: seconds} dict or one value (or
     None) per input. `estimate`: the offsets not given are estimated from messages between
@@ -77,6 +78,16 @@ def _seconds(value):
     return "%+.6f s" % value
 
 
+def _locations(summary, info):
+    """Renumbered: the output's range; kept: the locations the input has events on."""
+    if not summary["locations_kept"]:
+        return "locations %d..%d" % (info["first_location"],
+                                     info["first_location"] + info["locations"] - 1)
+    own = info["event_locations"]
+    shown = ", ".join(map(str, own[:8])) + (", ..." if len(own) > 8 else "")
+    return ("location " if len(own) == 1 else "locations ") + (shown or "none")
+
+
 def describe(output, summary):
     """The summary as `earl merge` prints it: one line per input with its offset."""
     mode = "kept" if summary["locations_kept"] else "renumbered"
@@ -84,18 +95,20 @@ def describe(output, summary):
              % (len(summary["inputs"]), output, summary["output_format"],
                 summary["events_written"], summary["locations"], mode)]
     for i, info in enumerate(summary["inputs"]):
-        line = "  [%d] %s (%s, %d events, locations %d..%d): offset %s" % (
-            i, info["path"], info["format"], info["events"], info["first_location"],
-            info["first_location"] + info["locations"] - 1, _seconds(info["offset"]))
+        line = "  [%d] %s (%s, %d events, %s): offset %s" % (
+            i, info["path"], info["format"], info["events"], _locations(summary, info),
+            _seconds(info["offset"]))
         how = info["how"]
         if how in ("estimated", "bound"):
             low = "-inf" if info["low"] is None else _seconds(info["low"])
             high = "+inf" if info["high"] is None else _seconds(info["high"])
-            line += " %s from %d messages with input %d, interval [%s, %s]" % (
+            line += " %s from %d messages, interval [%s, %s] relative to input %d" % (
                 "estimated" if how == "estimated" else "bound (messages one way only)",
-                info["messages"], info["linked_to"], low, high)
+                info["messages"], low, high, info["linked_to"])
+            if info["low"] is not None and info["high"] is not None and info["low"] > info["high"]:
+                line += " (the bounds contradict each other: drifting clocks?)"
         elif how == "unlinked":
-            line += " (no message links it to the other inputs: not estimated)"
+            line += " (no message links it to the reference: not estimated)"
         elif how != "none":
             line += " (%s)" % how
         lines.append(line)
