@@ -52,8 +52,14 @@ def measure(report, folder):
     """The page of `report` laid out by Chromium (1200 px wide): the measurements."""
     page = folder / "report.html"
     report.write_html(page)
+    return laid_out(page, MEASURE, folder)
+
+
+def laid_out(page, script, folder):
+    """What `script`, added to the page at `page` and run in Chromium (1200 px wide), wrote
+    as JSON into a <pre id="measured">."""
     measured = folder / "measured.html"
-    measured.write_text(page.read_text().replace("</body>", MEASURE + "</body>"))
+    measured.write_text(page.read_text().replace("</body>", script + "</body>"))
     done = subprocess.run([browser(), "--headless", "--no-sandbox", "--disable-gpu",
                            "--window-size=1200,3000", "--dump-dom", measured.as_uri()],
                           capture_output=True, text=True, timeout=120)

@@ -8,6 +8,7 @@
 #include "bindings/python/arguments.h"
 #include "bindings/python/bindings.h"
 #include "bindings/python/callbacks.h"
+#include "bindings/python/lists.h"
 #include "bindings/python/text.h"
 #include "convert/convert.h"
 #include "convert/trace_files.h"
@@ -57,14 +58,9 @@ void bind_convert(py::module_& m) {
         out["output_format"] = text(s.output_format);
         out["events_read"] = s.events_read;
         out["events_written"] = s.events_written;
-        auto counts = [](const std::vector<std::pair<std::string, std::uint64_t>>& entries) {
-          py::dict d;
-          for (const auto& [what, count] : entries) d[text(what)] = count;
-          return d;
-        };
-        out["dropped"] = counts(s.dropped);
-        out["refused"] = counts(s.refused);
-        out["renamed"] = counts(s.renamed);
+        out["dropped"] = counts_dict(s.dropped);
+        out["refused"] = counts_dict(s.refused);
+        out["renamed"] = counts_dict(s.renamed);
         out["collective_exits_plain"] = s.collective_exits_plain;
         out["times_rounded"] = s.times_rounded;
         out["ties_reordered"] = s.ties_reordered;

@@ -10,11 +10,13 @@
 #include "bindings/python/arguments.h"
 #include "bindings/python/bindings.h"
 #include "bindings/python/callbacks.h"
+#include "bindings/python/lists.h"
 #include "bindings/python/text.h"
 #include "convert/merge.h"
 #include "model/error.h"
 
 namespace py = pybind11;
+using namespace pybind11::literals;
 
 namespace earl::bindings {
 
@@ -38,7 +40,12 @@ void bind_merge(py::module_& m) {
         for (std::size_t i = 0; i < input_paths.size(); ++i) {
           convert::MergeInput in;
           in.path = path_argument(input_paths[i], "input");
-          if (!offsets[i].is_none()) in.offset = offsets[i].cast<double>();
+          if (!offsets[i].is_none()) {
+            if (py::isinstance<py::bool_>(offsets[i]) ||
+                !(py::isinstance<py::float_>(offsets[i]) || py::isinstance<py::int_>(offsets[i])))
+              throw EarlError("merge: offset of '" + in.path + "' is no number of seconds");
+            in.offset = offsets[i].cast<double>();
+          }
           inputs.push_back(std::move(in));
         }
         convert::MergeOptions o;
@@ -54,31 +61,16 @@ void bind_merge(py::module_& m) {
         out["locations_kept"] = s.kept_locations;
         out["locations"] = s.locations;
         out["events_written"] = s.events_written;
-        py::list per_input;
-        for (const convert::InputOffset& in : s.inputs) {
-          py::dict d;
-          d["path"] = text(in.path);
-          d["format"] = text(in.format);
-          d["events"] = in.events;
-          d["first_location"] = in.first_location;
-          d["locations"] = in.locations;
-          d["event_locations"] = in.event_locations;
-          d["offset"] = in.offset;
-          d["how"] = text(in.how);
-          d["low"] = optional_seconds(in.low);
-          d["high"] = optional_seconds(in.high);
-          d["messages"] = in.messages;
-          d["linked_to"] = in.linked_to >= 0 ? py::object(py::int_(in.linked_to)) : py::object(py::none());
-          per_input.append(d);
-        }
-        out["inputs"] = per_input;
-        auto counts = [](const std::vector<std::pair<std::string, std::uint64_t>>& entries) {
-          py::dict d;
-          for (const auto& [what, count] : entries) d[text(what)] = count;
-          return d;
-        };
-        out["dropped"] = counts(s.dropped);
-        out["refused"] = counts(s.refused);
+        out["inputs"] = list_of(s.inputs, [](const convert::InputOffset& in) {
+          return py::dict("path"_a = text(in.path), "format"_a = text(in.format), "events"_a = in.events,
+                          "first_location"_a = in.first_location, "locations"_a = in.locations,
+                          "event_locations"_a = in.event_locations, "offset"_a = in.offset,
+                          "how"_a = text(in.how), "low"_a = optional_seconds(in.low),
+                          "high"_a = optional_seconds(in.high), "messages"_a = in.messages,
+                          "linked_to"_a = in.linked_to >= 0 ? py::object(py::int_(in.linked_to)) : py::object(py::none()));
+        });
+        out["dropped"] = counts_dict(s.dropped);
+        out["refused"] = counts_dict(s.refused);
         return out;
       },
       py::arg("output"), py::arg("inputs"), py::arg("offsets"), py::arg("format") = py::none(),

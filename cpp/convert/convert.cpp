@@ -1,5 +1,6 @@
 #include "convert/convert.h"
 #include "convert/record_events.h"
+#include "convert/counts.h"
 #include "convert/trace_files.h"
 #include "convert/wait_annotations.h"
 
@@ -216,13 +217,6 @@ AddedFrame plan_added_frame(TraceHeader& header, EventTrace& trace) {
   frame.started.assign(n, 0);
   frame.last_time.assign(n, INT64_MIN);
   return frame;
-}
-
-// One more of `what` in a list counted by first appearance (a few distinct entries).
-void add_count(std::vector<std::pair<std::string, std::uint64_t>>& counts, const std::string& what) {
-  auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& entry) { return entry.first == what; });
-  if (it == counts.end()) it = counts.insert(counts.end(), {what, 0});
-  ++it->second;
 }
 
 void add_call(std::vector<WriterEvent>& batch, Location loc, std::int32_t region, std::int64_t time) {

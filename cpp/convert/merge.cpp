@@ -1,5 +1,6 @@
 #include "convert/merge.h"
 #include "convert/merge_offsets.h"
+#include "convert/counts.h"
 #include "convert/trace_files.h"
 
 #include <algorithm>
@@ -24,12 +25,6 @@ constexpr Position kPollEvery = 1 << 16;
 const char* const kOutsidePeer = "message to a location outside its input";
 
 [[noreturn]] void bad(const std::string& what) { throw EarlError("earl merge: " + what); }
-
-void add_count(std::vector<std::pair<std::string, std::uint64_t>>& counts, const std::string& what) {
-  auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& entry) { return entry.first == what; });
-  if (it == counts.end()) it = counts.insert(counts.end(), {what, 0});
-  ++it->second;
-}
 
 std::int64_t microseconds(double seconds, const std::string& what) {
   const double rounded = std::nearbyint(seconds * kMicrosecondsPerSecond);
