@@ -122,3 +122,25 @@ def test_otf2_runs_of_a_client_and_a_server_merge_renumbered(tmp_path):
     report = earl.analyze(out, progress=lambda f: True)
     sums = [earl.analyze(p, progress=lambda f: True).raw["messages"] for p in (client, server)]
     assert report.raw["messages"] == sum(sums)
+
+
+@pytest.mark.parametrize("fmt", _core.generator_formats())
+def test_every_writable_format_merges_and_reads_back(tmp_path, fmt):
+    """Two runs written in `fmt`, merged into `fmt`: the merged trace holds every event the
+    format's writer takes (the summary's dropped and refused, counted, are the rest)."""
+    suffix = {"otf2": ".otf2", "alog": ".alog"}.get(fmt, "." + fmt)
+    inputs = []
+    for seed in (1, 2):
+        path = str(tmp_path / f"run{seed}{suffix}")
+        generate(path, locations=2, events=600, seed=seed, format=fmt)
+        inputs.append(path)
+    out = str(tmp_path / f"merged{suffix}")
+    summary = earl.merge(out, inputs, format=fmt)
+    assert summary["output_format"] == fmt and summary["locations"] == 4
+    left_out = sum(summary["dropped"].values()) + sum(summary["refused"].values())
+    assert summary["events_written"] + left_out == sum(i["events"] for i in summary["inputs"])
+    merged = earl.EventTrace(out, format=fmt)
+    kinds = ("enter", "exit", "send", "recv")
+    count = lambda path: sum(1 for r in records(path) if r[2] in kinds)
+    assert count(out) == sum(count(p) for p in inputs)
+    assert merged.nrlocs() == 4
