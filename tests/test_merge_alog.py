@@ -116,8 +116,9 @@ def test_messages_around_a_ring_bound_every_offset_both_ways(tmp_path):
     # = -100, so o_c <= 100 and o_b <= o_c + 50 <= 150: b in [-50, 150], midpoint 50.
     assert (ib["how"], ib["low"], ib["high"]) == ("estimated", pytest.approx(-50e-6), pytest.approx(150e-6))
     assert ib["offset"] == pytest.approx(50e-6)
-    # With o_b = 50 fixed: o_c >= 50 - 50 = 0 and o_c <= 100: midpoint 50.
-    assert (ic["how"], ic["low"], ic["high"]) == ("estimated", pytest.approx(0.0), pytest.approx(100e-6))
+    # c is allowed o_c >= o_b - 50 >= -100 and o_c <= 100; with o_b = 50 fixed, o_c >= 0:
+    # the midpoint of [0, 100].
+    assert (ic["how"], ic["low"], ic["high"]) == ("estimated", pytest.approx(-100e-6), pytest.approx(100e-6))
     assert ic["offset"] == pytest.approx(50e-6)
     assert [e[:2] for e in events(str(tmp_path / "ring.alog"))] == [
         (100, 0), (200, 1), (250, 1), (300, 2), (350, 2), (400, 0)]

@@ -144,3 +144,18 @@ def test_every_writable_format_merges_and_reads_back(tmp_path, fmt):
     count = lambda path: sum(1 for r in records(path) if r[2] in kinds)
     assert count(out) == sum(count(p) for p in inputs)
     assert merged.nrlocs() == 4
+
+
+def test_every_estimated_interval_holds_its_pieces_true_offset(generated, tmp_path):
+    """Four pieces, piece 1 shifted: each interval (what the messages allow) holds the
+    offset that undoes the shift, and the estimates keep every message's order."""
+    folder, trace, truth = generated
+    pieces = split_alog(trace, tmp_path)
+    out = str(tmp_path / "merged.alog")
+    summary = earl.merge(out, pieces, estimate=True)
+    for k, info in enumerate(summary["inputs"][1:], start=1):
+        true = -SHIFT_US * 1e-6 if k == 1 else 0.0
+        assert info["how"] == "estimated" and info["low"] - 1e-9 <= true <= info["high"] + 1e-9, info
+    problems = earl.EventTrace(out).problems()
+    assert problems["clock_condition"]["count"] == 0
+    assert problems["unmatched_recv"] == earl.EventTrace(trace).problems()["unmatched_recv"]

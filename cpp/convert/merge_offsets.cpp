@@ -59,7 +59,15 @@ void estimate_offsets(const std::map<PairKey, PairBounds>& pairs, std::vector<In
         if (d[i][k] + d[k][j] < d[i][j]) d[i][j] = d[i][k] + d[k][j];
   for (std::size_t k = 0; k < n; ++k)
     if (k != reference && inputs[k].how == "given") fix(k, inputs[k].offset - inputs[reference].offset);
-  // The others in input order, each at the midpoint of what the fixed ones leave it.
+  // Each input's interval: what the messages and the given offsets allow.
+  std::vector<double> allowed_low(n), allowed_high(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    allowed_low[k] = -d[k][reference];
+    allowed_high[k] = d[reference][k];
+  }
+  // The others in input order, each at the midpoint of what the ones estimated before it
+  // leave: every estimate stays within what all the bounds allow together, so that (where
+  // the bounds agree) no message of the merged trace is received before it was sent.
   for (std::size_t k = 0; k < n; ++k) {
     if (k == reference || inputs[k].how == "given") continue;
     const double low = -d[k][reference], high = d[reference][k];
@@ -75,8 +83,11 @@ void estimate_offsets(const std::map<PairKey, PairBounds>& pairs, std::vector<In
     } else {
       out.how = "unlinked";
     }
-    if (std::isfinite(low)) out.low = base + low;
-    if (std::isfinite(high)) out.high = base + high;
+    if (std::isfinite(allowed_low[k])) out.low = base + allowed_low[k];
+    if (std::isfinite(allowed_high[k])) out.high = base + allowed_high[k];
+    // Applied in whole microseconds (merge.cpp): fixed as applied, so the inputs after it
+    // are estimated against the offset it really gets.
+    v = std::nearbyint((base + v) * 1e6) / 1e6 - base;
     out.offset = base + v;
     out.messages = messages[k];
     if (out.how != "unlinked") {

@@ -26,8 +26,9 @@ using PairKey = std::pair<std::size_t, std::size_t>;  // (a, b), a < b
 // Fills offset, how, low, high, messages and linked_to of every input whose offset is not
 // given; inputs[i].how == "given" marks a given one (its offset set). The reference is the
 // first input with a given offset, else input 0 (offset 0). Each bound counts along every
-// chain of inputs that messages link; the inputs are estimated in input order, each at the
-// midpoint of the interval the bounds and the offsets fixed before it leave.
+// chain of inputs that messages link. low/high: the interval the messages and the given
+// offsets allow; the inputs are estimated in input order, each at the midpoint of what that
+// interval keeps once the inputs estimated before it are fixed (within low..high).
 void estimate_offsets(const std::map<PairKey, PairBounds>& pairs, std::vector<InputOffset>& inputs);
 
 }  // namespace earl::convert
