@@ -96,3 +96,14 @@ def test_compare_bad_inputs(tmp_path, capsys):
     bad.write_text('{"file": 1}')
     fails(["compare", a, str(bad)], capsys, "bad.json", "engine_result")
     assert main(["compare", a, a, "--threshold", "-1"]) == 2
+
+
+def test_nul_bytes_in_paths_are_earl_errors(tmp_path):
+    calls = [lambda: earl.merge(str(tmp_path / "m.alog"), ["a\0b"]),
+             lambda: earl.compare(["a\0", "b"]),
+             lambda: earl.experiment.run("r\0", "p", "e", {}, ["true"]),
+             lambda: earl.experiment.list_tree("r\0"),
+             lambda: earl.experiment.table("r\0", "p/e")]
+    for call in calls:
+        with pytest.raises(earl.EarlError, match="NUL"):
+            call()

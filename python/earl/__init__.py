@@ -10,6 +10,7 @@ from earl.trace import EventTrace
 from earl.analysis import analyze
 from earl.analysis.compare import compare
 from earl.merging import merge
+from earl import experiment
 
 __version__ = "0.1.0"
-__all__ = ["EventTrace", "P2Statistic", "EarlError", "analyze", "compare", "merge"]
+__all__ = ["EventTrace", "P2Statistic", "EarlError", "analyze", "compare", "merge", "experiment"]

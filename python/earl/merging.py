@@ -68,6 +68,7 @@ def merge(output, inputs, offsets=None, estimate=False, format=None, locations="
         inputs = [inputs]
     paths = [os.fspath(p) for p in inputs]
     for p in paths:
+        _core.check_path(p, "input")
         if not os.path.exists(p):
             raise _core.EarlError(f"earl merge: input {p!r} does not exist")
     return _core.merge(os.fspath(output), paths, _offsets(paths, offsets), format, locations,

@@ -26,6 +26,7 @@ def load_report(item):
     if isinstance(item, Report):
         return item
     path = os.fspath(item)
+    _core.check_path(path, "input")
     if not os.path.exists(path):
         raise _core.EarlError(f"earl compare: {path!r} does not exist")
     if os.path.isfile(path):

@@ -48,7 +48,9 @@ def measurement_name(parameters):
 
 
 def experiment_folder(root, project, experiment):
-    return os.path.join(root, check_name(project, "project"), check_name(experiment, "experiment"))
+    _core.check_path(root, "root")
+    return os.path.join(os.fspath(root), check_name(project, "project"),
+                        check_name(experiment, "experiment"))
 
 
 def split_path(spec):
@@ -89,6 +91,7 @@ def measurements(folder):
 
 def list_tree(root):
     """{project: {experiment: [run.json, ...]}} of everything under `root`."""
+    _core.check_path(root, "root")
     tree = {}
     if not os.path.isdir(root):
         return tree
