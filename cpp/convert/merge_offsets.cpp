@@ -53,10 +53,18 @@ void estimate_offsets(const std::map<PairKey, PairBounds>& pairs, std::vector<In
       for (std::size_t j = 0; j < n; ++j)
         d[i][j] = std::min({d[i][j], d[i][reference] + v + d[k][j], d[i][k] - v + d[reference][j]});
   };
+  const std::vector<std::vector<double>> direct = d;
   for (std::size_t k = 0; k < n; ++k)
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j < n; ++j)
         if (d[i][k] + d[k][j] < d[i][j]) d[i][j] = d[i][k] + d[k][j];
+  // Bounds that contradict each other (drifting clocks: a cycle of negative length) make
+  // every closed bound meaningless: then each pair's own bounds are used, as measured.
+  for (std::size_t i = 0; i < n; ++i)
+    if (d[i][i] < 0) {
+      d = direct;
+      break;
+    }
   for (std::size_t k = 0; k < n; ++k)
     if (k != reference && inputs[k].how == "given") fix(k, inputs[k].offset - inputs[reference].offset);
   // Each input's interval: what the messages and the given offsets allow.
