@@ -122,26 +122,10 @@ std::string flat_name(const std::optional<std::string>& name) {
   return flat;
 }
 
-}  // namespace
-
-LocationMode location_mode(const std::string& name) {
-  if (name == "auto") return LocationMode::Auto;
-  if (name == "keep") return LocationMode::Keep;
-  if (name == "renumber") return LocationMode::Renumber;
-  bad("locations '" + name + "': expected auto, keep or renumber");
-}
-
-MergeSummary merge(const std::string& output, const std::vector<MergeInput>& inputs, const MergeOptions& options) {
-  if (inputs.empty()) bad("no input traces");
-  if (output.empty()) bad("no output path");
-  for (const MergeInput& in : inputs) {
-    if (overwrites_trace(in.path, output))
-      bad("'" + output + "' is the input trace '" + in.path + "' itself; choose another output path");
-    if (in.offset && !std::isfinite(*in.offset)) bad("offset of '" + in.path + "' is not a finite number");
-  }
-  MergeSummary summary;
+// Each input opened, with the locations it has events on (one pass over it).
+std::vector<Opened> open_inputs(const std::vector<MergeInput>& inputs, const MergeOptions& options,
+                                MergeSummary& summary) {
   std::vector<Opened> opened;
-  std::int64_t locations = 0;
   for (const MergeInput& in : inputs) {
     Opened o;
     o.trace = std::make_unique<EventTrace>(in.path, EventTrace::Options{});
@@ -163,48 +147,43 @@ MergeSummary merge(const std::string& output, const std::vector<MergeInput>& inp
       info.how = "given";
     }
     summary.inputs.push_back(info);
-    locations = std::max<std::int64_t>(locations, n);
     opened.push_back(std::move(o));
   }
-  const std::vector<std::int64_t> owner = owners(opened, locations);
-  const bool shared = std::find(owner.begin(), owner.end(), -2) != owner.end();
-  if (options.mode == LocationMode::Keep && shared) {
-    const auto l = std::find(owner.begin(), owner.end(), -2) - owner.begin();
+  return opened;
+}
+
+// Keep or Renumber (convert/merge.h), and each input's first output location.
+std::vector<std::int64_t> number_locations(const std::vector<Opened>& opened, const std::vector<std::int64_t>& owner,
+                                           LocationMode mode, MergeSummary& summary) {
+  const auto shared = std::find(owner.begin(), owner.end(), -2);
+  if (mode == LocationMode::Keep && shared != owner.end()) {
+    const auto l = static_cast<std::size_t>(shared - owner.begin());
     std::string which;
     for (std::size_t i = 0; i < opened.size(); ++i)
-      if (static_cast<std::size_t>(l) < opened[i].busy.size() && opened[i].busy[l])
-        which += (which.empty() ? "'" : " and '") + inputs[i].path + "'";
+      if (l < opened[i].busy.size() && opened[i].busy[l])
+        which += (which.empty() ? "'" : " and '") + summary.inputs[i].path + "'";
     bad("location " + std::to_string(l) + " has events in " + which +
         ": the inputs are no per-rank pieces of one run; merge with renumbered locations");
   }
-  summary.kept_locations = options.mode == LocationMode::Keep || (options.mode == LocationMode::Auto && !shared);
-  std::vector<std::int64_t> first(inputs.size(), 0);
-  if (summary.kept_locations) {
-    summary.locations = locations;
-  } else {
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
+  summary.kept_locations = mode == LocationMode::Keep || (mode == LocationMode::Auto && shared == owner.end());
+  std::vector<std::int64_t> first(opened.size(), 0);
+  summary.locations = summary.kept_locations ? static_cast<std::int64_t>(owner.size()) : 0;
+  for (std::size_t i = 0; i < opened.size(); ++i) {
+    if (!summary.kept_locations) {
       first[i] = summary.locations;
       summary.locations += summary.inputs[i].locations;
     }
+    summary.inputs[i].first_location = first[i];
   }
-  for (std::size_t i = 0; i < inputs.size(); ++i) summary.inputs[i].first_location = first[i];
   if (summary.locations > INT32_MAX) bad("too many locations");
+  return first;
+}
 
-  if (options.estimate) {
-    if (!summary.kept_locations)
-      bad("--estimate-offsets needs messages between the inputs, which inputs merged with renumbered "
-          "locations cannot name; give the offsets (--offset IN=SECONDS)");
-    estimate_offsets(message_bounds(opened, owner, options), summary.inputs);
-  }
-
-  std::string format = options.format;
-  if (format.empty()) format = format_for_path(output);
-  if (format.empty()) format = summary.inputs[0].format;
-  if (const std::string why = why_not_writable(format); !why.empty())
-    bad(why + "; give --format or an output path ending in .alog or .otf2");
-  summary.output_format = format;
-  const bool otf2 = format == "otf2";
-
+// The output's header: locations named (Keep: by the input that has events there; Renumber:
+// "FILE: NAME") and regions unified by name (region_map: per input, its regions' ids).
+TraceHeader merged_header(const std::vector<Opened>& opened, const std::vector<std::int64_t>& owner,
+                          const std::vector<std::int64_t>& first, const MergeSummary& summary, bool otf2,
+                          std::vector<std::vector<std::int32_t>>& region_map) {
   TraceHeader header;
   header.locations = static_cast<int>(summary.locations);
   header.location_names.assign(static_cast<std::size_t>(summary.locations), "");
@@ -223,7 +202,8 @@ MergeSummary merge(const std::string& output, const std::vector<MergeInput>& inp
   // Separate runs name their locations alike ("MPI Rank 0"): the input's file says which.
   if (!summary.kept_locations)
     for (std::size_t i = 0; i < opened.size(); ++i) {
-      const std::string file = inputs[i].path.substr(inputs[i].path.find_last_of('/') + 1);
+      const std::string& path = summary.inputs[i].path;
+      const std::string file = path.substr(path.find_last_of('/') + 1);
       for (Location l = 0; l < opened[i].trace->nrlocs(); ++l) {
         std::string& name = header.location_names[static_cast<std::size_t>(first[i] + l)];
         name = file + ": " + (name.empty() ? std::to_string(l) : name);
@@ -232,106 +212,158 @@ MergeSummary merge(const std::string& output, const std::vector<MergeInput>& inp
   if (otf2)
     for (const std::string& name : header.location_names)
       header.process_names.push_back(name.empty() ? std::nullopt : std::optional<std::string>(name));
-  std::vector<std::vector<std::int32_t>> region_map;
   unify_regions(opened, header, region_map);
+  return header;
+}
 
-  // Each input's shifted start: the merge keys are microseconds since the earliest.
-  std::vector<std::int64_t> shift(inputs.size());
-  std::int64_t base = INT64_MAX;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    shift[i] = microseconds(summary.inputs[i].offset, "offset of '" + inputs[i].path + "'");
-    if (opened[i].trace->size() > 0)
-      base = std::min(base, microseconds(opened[i].trace->event(1).time, "'" + inputs[i].path + "'") + shift[i]);
+// Event `e` of input `i` as the writer takes it; false (and counted) where it is left out.
+bool writer_event(const Event& e, const EventTrace& trace, std::int64_t first, const std::vector<std::int32_t>& regions,
+                  const TraceWriter& writer, MergeSummary& summary, WriterEvent& g) {
+  g.loc = static_cast<std::int32_t>(first + e.loc);
+  bool outside = false;
+  auto peer = [&](Location p) {
+    if (p < 0) return std::int32_t{-1};
+    if (!summary.kept_locations && p >= trace.nrlocs()) outside = true;
+    return static_cast<std::int32_t>(first + p);
+  };
+  switch (e.kind) {
+    case EventKind::Enter:
+    case EventKind::Exit:
+      g.kind = e.kind == EventKind::Enter ? WriterEventKind::Enter : WriterEventKind::Exit;
+      g.region = regions[e.region];
+      break;
+    case EventKind::CollectiveExit:
+      g.kind = WriterEventKind::Exit;
+      g.region = regions[e.region];
+      // Separate runs (Renumber) share no communicator: their collectives stay apart.
+      if (summary.kept_locations && writer.holds_collectives()) {
+        g.flags = kWriterCollective;
+        g.len = e.len;
+        g.received = static_cast<std::uint64_t>(e.tag);
+        g.peer = peer(e.peer);
+      }
+      break;
+    case EventKind::Send:
+    case EventKind::Recv:
+      g.kind = e.kind == EventKind::Send ? WriterEventKind::Send : WriterEventKind::Recv;
+      g.peer = peer(e.peer);
+      g.tag = e.tag;
+      g.len = e.len;
+      break;
+    default:
+      add_count(summary.dropped, trace.definitions().types.name(e.type));
+      return false;
   }
+  if (outside) {
+    add_count(summary.refused, kOutsidePeer);
+    return false;
+  }
+  if (const std::string why = writer.refusal(g); !why.empty()) {
+    add_count(summary.refused, why);
+    return false;
+  }
+  return true;
+}
+
+// The inputs' events merged by shifted time (StreamMerge over the inputs, each in its own
+// time order) and written; events of equal time go out by location.
+void write_merged(TraceWriter& writer, std::vector<Opened>& opened, const std::vector<std::int64_t>& first,
+                  const std::vector<std::vector<std::int32_t>>& region_map, const MergeOptions& options,
+                  MergeSummary& summary) {
+  const std::size_t n = opened.size();
+  auto when = [&](std::size_t i, Position pos, std::int64_t shift) {
+    return microseconds(opened[i].trace->event(static_cast<std::int64_t>(pos)).time, "'" + summary.inputs[i].path + "'") + shift;
+  };
+  // The merge keys: microseconds since the earliest shifted start.
+  std::vector<std::int64_t> shift(n);
+  std::int64_t base = INT64_MAX;
+  for (std::size_t i = 0; i < n; ++i) {
+    shift[i] = microseconds(summary.inputs[i].offset, "offset of '" + summary.inputs[i].path + "'");
+    if (opened[i].trace->size() > 0) base = std::min(base, when(i, 1, shift[i]));
+  }
+  StreamMerge streams(static_cast<std::uint32_t>(n));
+  std::vector<Position> next(n, 1);
+  std::vector<std::int64_t> time(n, 0);
+  auto load = [&](std::size_t i) {
+    if (next[i] > opened[i].trace->size()) {
+      streams.end(static_cast<std::uint32_t>(i));
+      return;
+    }
+    time[i] = when(i, next[i], shift[i]);
+    streams.set(static_cast<std::uint32_t>(i), static_cast<std::uint64_t>(time[i] - base));
+  };
+  for (std::size_t i = 0; i < n; ++i) load(i);
+  streams.rebuild();
+  std::vector<WriterEvent> batch;
+  std::uint64_t count = 0;
+  // A batch ends only where the time changes, so sorting it orders every tie.
+  auto flush = [&] {
+    std::stable_sort(batch.begin(), batch.end(), writer_event_before);
+    writer.write(batch.data(), batch.size());
+    summary.events_written += batch.size();
+    batch.clear();
+  };
+  while (!streams.done()) {
+    const std::size_t i = streams.winner();
+    if (options.poll && ++count % kPollEvery == 0) options.poll();
+    WriterEvent g;
+    g.time = time[i];
+    const Event& e = opened[i].trace->event(static_cast<std::int64_t>(next[i]));
+    if (writer_event(e, *opened[i].trace, first[i], region_map[i], writer, summary, g)) {
+      if (batch.size() >= kBatch && batch.back().time != g.time) flush();
+      g.seq = static_cast<std::uint32_t>(batch.size());
+      batch.push_back(g);
+    }
+    ++next[i];
+    load(i);
+    streams.replay(static_cast<std::uint32_t>(i));
+  }
+  flush();
+}
+
+}  // namespace
+
+LocationMode location_mode(const std::string& name) {
+  if (name == "auto") return LocationMode::Auto;
+  if (name == "keep") return LocationMode::Keep;
+  if (name == "renumber") return LocationMode::Renumber;
+  bad("locations '" + name + "': expected auto, keep or renumber");
+}
+
+MergeSummary merge(const std::string& output, const std::vector<MergeInput>& inputs, const MergeOptions& options) {
+  if (inputs.empty()) bad("no input traces");
+  if (output.empty()) bad("no output path");
+  for (const MergeInput& in : inputs) {
+    if (overwrites_trace(in.path, output))
+      bad("'" + output + "' is the input trace '" + in.path + "' itself; choose another output path");
+    if (in.offset && !std::isfinite(*in.offset)) bad("offset of '" + in.path + "' is not a finite number");
+  }
+  MergeSummary summary;
+  std::vector<Opened> opened = open_inputs(inputs, options, summary);
+  std::int64_t locations = 0;
+  for (const InputOffset& in : summary.inputs) locations = std::max(locations, in.locations);
+  const std::vector<std::int64_t> owner = owners(opened, locations);
+  const std::vector<std::int64_t> first = number_locations(opened, owner, options.mode, summary);
+  if (options.estimate) {
+    if (!summary.kept_locations)
+      bad("--estimate-offsets needs messages between the inputs, which inputs merged with renumbered "
+          "locations cannot name; give the offsets (--offset IN=SECONDS)");
+    estimate_offsets(message_bounds(opened, owner, options), summary.inputs);
+  }
+
+  std::string format = options.format;
+  if (format.empty()) format = format_for_path(output);
+  if (format.empty()) format = summary.inputs[0].format;
+  if (const std::string why = why_not_writable(format); !why.empty())
+    bad(why + "; give --format or an output path ending in .alog or .otf2");
+  summary.output_format = format;
+  std::vector<std::vector<std::int32_t>> region_map;
+  const TraceHeader header = merged_header(opened, owner, first, summary, format == "otf2", region_map);
 
   std::unique_ptr<TraceWriter> writer = open_writer(format, output, WriterOptions{});
   try {
     writer->begin(header);
-    StreamMerge streams(static_cast<std::uint32_t>(inputs.size()));
-    std::vector<Position> next(inputs.size(), 1);
-    std::vector<std::int64_t> time(inputs.size(), 0);
-    auto load = [&](std::size_t i) {
-      EventTrace& trace = *opened[i].trace;
-      if (next[i] > trace.size()) {
-        streams.end(static_cast<std::uint32_t>(i));
-        return;
-      }
-      time[i] = microseconds(trace.event(static_cast<std::int64_t>(next[i])).time, "'" + inputs[i].path + "'") + shift[i];
-      streams.set(static_cast<std::uint32_t>(i), static_cast<std::uint64_t>(time[i] - base));
-    };
-    for (std::size_t i = 0; i < inputs.size(); ++i) load(i);
-    streams.rebuild();
-    std::vector<WriterEvent> batch;
-    std::uint64_t count = 0;
-    // Equal times go out by location: a batch ends only where the time changes.
-    auto flush = [&] {
-      std::stable_sort(batch.begin(), batch.end(), writer_event_before);
-      writer->write(batch.data(), batch.size());
-      summary.events_written += batch.size();
-      batch.clear();
-    };
-    while (!streams.done()) {
-      const std::size_t i = streams.winner();
-      EventTrace& trace = *opened[i].trace;
-      const Event& e = trace.event(static_cast<std::int64_t>(next[i]));
-      if (options.poll && ++count % kPollEvery == 0) options.poll();
-      WriterEvent g;
-      g.time = time[i];
-      g.loc = static_cast<std::int32_t>(first[i] + e.loc);
-      auto peer = [&](Location p, bool& outside) {
-        if (p < 0) return std::int32_t{-1};
-        if (!summary.kept_locations && p >= trace.nrlocs()) outside = true;
-        return static_cast<std::int32_t>(first[i] + p);
-      };
-      bool outside = false, keep = true;
-      switch (e.kind) {
-        case EventKind::Enter:
-        case EventKind::Exit:
-          g.kind = e.kind == EventKind::Enter ? WriterEventKind::Enter : WriterEventKind::Exit;
-          g.region = region_map[i][e.region];
-          break;
-        case EventKind::CollectiveExit:
-          g.kind = WriterEventKind::Exit;
-          g.region = region_map[i][e.region];
-          // Separate runs (Renumber) share no communicator: their collectives stay apart.
-          if (summary.kept_locations && writer->holds_collectives()) {
-            g.flags = kWriterCollective;
-            g.len = e.len;
-            g.received = static_cast<std::uint64_t>(e.tag);
-            g.peer = peer(e.peer, outside);
-          }
-          break;
-        case EventKind::Send:
-        case EventKind::Recv:
-          g.kind = e.kind == EventKind::Send ? WriterEventKind::Send : WriterEventKind::Recv;
-          g.peer = peer(e.peer, outside);
-          g.tag = e.tag;
-          g.len = e.len;
-          break;
-        default:
-          add_count(summary.dropped, trace.definitions().types.name(e.type));
-          keep = false;
-      }
-      if (keep && outside) {
-        add_count(summary.refused, kOutsidePeer);
-        keep = false;
-      }
-      if (keep) {
-        if (const std::string why = writer->refusal(g); !why.empty()) {
-          add_count(summary.refused, why);
-          keep = false;
-        }
-      }
-      if (keep) {
-        if (batch.size() >= kBatch && batch.back().time != g.time) flush();
-        g.seq = static_cast<std::uint32_t>(batch.size());
-        batch.push_back(g);
-      }
-      ++next[i];
-      load(i);
-      streams.replay(static_cast<std::uint32_t>(i));
-    }
-    flush();
+    write_merged(*writer, opened, first, region_map, options, summary);
     writer->finish();
     writer->commit();
   } catch (...) {
