@@ -10,7 +10,7 @@ from earl import _core
 # Only in the stub: types that describe the module's dicts and callables.
 STUB_ONLY = {"Position", "Value", "Progress", "ProblemKind", "ConvertSummary", "GeneratorOption",
              "TraceFormatRow", "AnalysisMetric", "Bookmarks", "IndexInfo", "TimeCorrection",
-             "MetricDefinition"}
+             "MetricDefinition", "Violation"}
 
 
 def stub_file():

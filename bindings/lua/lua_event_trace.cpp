@@ -593,6 +593,13 @@ void register_event_trace(lua_State* L) {
 }
 
 int open_event_trace(lua_State* L) { return l_open(L); }
+
+std::shared_ptr<SharedTrace> trace_argument(lua_State* L, int idx, const char* where) {
+  auto* box = static_cast<TraceBox*>(luaL_testudata(L, idx, kMeta));
+  if (!box) fail(L, "%s: expected an EventTrace (got %s)", where, type_of(L, idx));
+  if (!box->shared) fail(L, "%s: the trace was collected", where);
+  return *box->shared;
+}
 int adopt_event_trace(lua_State* L) { return l_adopt(L); }
 
 }  // namespace earl::lua

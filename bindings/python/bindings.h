@@ -12,4 +12,5 @@ void bind_generator(pybind11::module_& m);
 void bind_convert(pybind11::module_& m);
 void bind_analysis(pybind11::module_& m);
 void bind_outputs(pybind11::module_& m);
+void bind_query(pybind11::module_& m);
 }  // namespace earl::bindings

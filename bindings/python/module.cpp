@@ -11,4 +11,5 @@ PYBIND11_MODULE(_core, m) {
   earl::bindings::bind_convert(m);
   earl::bindings::bind_analysis(m);
   earl::bindings::bind_outputs(m);
+  earl::bindings::bind_query(m);
 }
