@@ -73,9 +73,9 @@ def test_time_window(path, events, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--where", "ev.type =="], "--where: line 1, column 11"),
-    (["--from", "1.5 s"], "--from 1.5 s: expected a position"),
+    (["--from", "1.5 s"], "argument --from: expected a position"),
     (["--loc", "7"], "location 7 is not in this trace"),
 ])
 def test_errors(path, capsys, argv, message):
-    assert earl_main(["list", path, *argv]) == 1
+    assert earl_main(["list", path, *argv]) == (2 if argv[0] == "--from" else 1)
     assert message in capsys.readouterr().err

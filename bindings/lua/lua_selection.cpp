@@ -57,10 +57,10 @@ query::Bound bound_at(lua_State* L, int idx, const char* name) {
 // earl._selection(trace, expression, first, last)
 int make(lua_State* L) {
   // Lua errors first, while no C++ object of the call exists
+  trace_argument(L, 1, "select");
   const char* text = lua_isnoneornil(L, 2) ? "" : string_argument(L, 2, "EventTrace:select", "expression");
-  trace_argument(L, 1, "EventTrace:select");
   std::string expression(text);
-  std::shared_ptr<SharedTrace> shared = trace_argument(L, 1, "EventTrace:select");
+  std::shared_ptr<SharedTrace> shared = trace_argument(L, 1, "select");
   query::Bound first = bound_at(L, 3, "first"), last = bound_at(L, 4, "last");
   auto* box = static_cast<SelectionBox*>(lua_newuserdatauv(L, sizeof(SelectionBox), 0));
   box->selection = nullptr;

@@ -165,6 +165,16 @@ void bind_query(py::module_& m) {
       .def_property_readonly("first", [](const PySelection& s) { return s.selection().first(); })
       .def_property_readonly("last", [](const PySelection& s) { return s.selection().last(); });
   m.def(
+      "parse_bound",
+      [](const py::object& value, const std::string& option) -> py::object {
+        query::Bound bound = query::parse_bound(text_argument(value, "text"), option);
+        if (bound.kind == query::Bound::Kind::Position) return py::int_(bound.position);
+        return py::float_(bound.seconds);
+      },
+      py::arg("text"), py::arg("option"),
+      "A window's end as the command line writes it: a position (int) or a time in seconds "
+      "(float, from 1.5s, 250ms, 10us, 100ns); EarlError naming option otherwise.");
+  m.def(
       "attribute_names",
       [] {
         py::list names;

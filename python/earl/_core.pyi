@@ -215,6 +215,7 @@ class Selection:
     last: Position
 
 def attribute_names() -> list[str]: ...
+def parse_bound(text: Union[str, bytes], option: str) -> Union[int, float]: ...
 
 class Violation(TypedDict):
     kind: str

@@ -132,6 +132,8 @@ def selection(trace, expression=None, language="python", first=None, last=None, 
     try:
         chosen = _core.Selection(trace._ticket(), expression, language, first, last, list(locations))
     except EarlError as error:
+        if not str(error).startswith("line "):  # a bound or a location, not the expression
+            raise
         raise EarlError(f"{what}: {error}") from None
     if chosen.native:
         return chosen, None

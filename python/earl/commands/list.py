@@ -3,7 +3,7 @@ import argparse
 
 import earl
 import earl.query
-from earl import open_arguments
+from earl import _core, open_arguments
 from earl.listing import STYLES, write_events
 
 HELP = "list the events of a trace, filtered (as a table, CSV or JSON lines)"
@@ -24,6 +24,15 @@ def _locations(text):
         raise argparse.ArgumentTypeError(f"expected locations as integers, e.g. 0,2,3: {text!r}")
 
 
+def _bound(option):
+    def parse(text):
+        try:
+            return _core.parse_bound(text, option)
+        except earl.EarlError as error:
+            raise argparse.ArgumentTypeError(str(error).split(": ", 1)[-1])
+    return parse
+
+
 def _columns(text):
     return [part.strip() for part in text.split(",") if part.strip()]
 
@@ -35,9 +44,9 @@ def configure(parser):
                         help="keep only the events for which EXPR (over `ev`) is true")
     parser.add_argument("--lang", choices=earl.query.LANGUAGES, default="python",
                         help="language of EXPR (default: python)")
-    parser.add_argument("--from", dest="first", default=None, metavar="POS|TIME",
+    parser.add_argument("--from", dest="first", type=_bound("--from"), default=None, metavar="POS|TIME",
                         help="first position (1, 2, ...) or time (1.5s, 250ms, ...) listed")
-    parser.add_argument("--to", dest="last", default=None, metavar="POS|TIME",
+    parser.add_argument("--to", dest="last", type=_bound("--to"), default=None, metavar="POS|TIME",
                         help="last position or time listed")
     parser.add_argument("--loc", type=_locations, default=(), metavar="L,...",
                         help="only events of these locations")
