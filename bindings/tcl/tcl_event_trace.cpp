@@ -101,18 +101,26 @@ struct Row {
   }
 };
 
-void fill_row(TraceCommand& t, std::int64_t pos, Row& row) {
+// work(trace) with the trace's lock held, for bodies that must not hold it throughout
+// (they assign variables or run scripts afterwards).
+template <class Work>
+decltype(auto) locked(TraceCommand& t, Work&& work) {
   Lock lock(t.shared->mutex());
-  EventTrace& trace = t.shared->trace();
-  const Event& e = trace.event(trace.event_position(pos, EventTrace::CallSyntax::Words));
-  for (const AttributeSpec& spec : attribute_specs(e.kind)) {
-    Cell cell = visit_slot(e, spec.slot, ToCell{t, trace});
-    // Held until the row is set: a variable trace run by the assignment may delete the
-    // command and with it the name objects.
-    if (cell.kind == Cell::Kind::Object) Tcl_IncrRefCount(cell.object);
-    cell.key = t.keys[static_cast<std::size_t>(spec.name)].get();
-    row.cells[row.size++] = cell;
-  }
+  return work(t.shared->trace());
+}
+
+void fill_row(TraceCommand& t, std::int64_t pos, Row& row) {
+  locked(t, [&](EventTrace& trace) {
+    const Event& e = trace.event(trace.event_position(pos, EventTrace::CallSyntax::Words));
+    for (const AttributeSpec& spec : attribute_specs(e.kind)) {
+      Cell cell = visit_slot(e, spec.slot, ToCell{t, trace});
+      // Held until the row is set: a variable trace run by the assignment may delete the
+      // command and with it the name objects.
+      if (cell.kind == Cell::Kind::Object) Tcl_IncrRefCount(cell.object);
+      cell.key = t.keys[static_cast<std::size_t>(spec.name)].get();
+      row.cells[row.size++] = cell;
+    }
+  });
 }
 
 Tcl_Obj* positions_list(const std::vector<Position>& positions) {
@@ -199,22 +207,16 @@ int types(const Call& c) { return c.answer(string_list(trace_of(c).types())); }
 // the trace is never held in memory and no Tcl runs for events that do not match.
 int select(const Call& c) {
   TraceCommand& t = c.command;
-  std::unique_ptr<query::Selection> chosen;
-  {
-    Lock lock(t.shared->mutex());
-    chosen = std::make_unique<query::Selection>(t.shared->trace(), Tcl_GetString(c.objv[2]), query::Language::Python);
-  }
+  auto chosen = locked(t, [&](EventTrace& trace) {
+    return std::make_unique<query::Selection>(trace, Tcl_GetString(c.objv[2]), query::Language::Python);
+  });
   if (!chosen->native())
     throw EarlError(c.where() + ": line " + std::to_string(chosen->line()) + ", column " +
                     std::to_string(chosen->column()) + ": " + chosen->reason() +
                     " (Tcl selects with comparisons of ev.<attribute> and constants, and, or, not, in)");
   constexpr std::size_t kScan = 1 << 16;
   while (!chosen->done()) {
-    std::vector<Position> found;
-    {
-      Lock lock(t.shared->mutex());
-      found = chosen->batch(t.shared->trace(), kScan);
-    }
+    const std::vector<Position> found = locked(t, [&](EventTrace& trace) { return chosen->batch(trace, kScan); });
     for (Position pos : found) {
       Row row;
       fill_row(t, static_cast<std::int64_t>(pos), row);
