@@ -75,6 +75,7 @@ def test_time_window(path, events, capsys):
     (["--where", "ev.type =="], "--where: line 1, column 11"),
     (["--from", "1.5 s"], "argument --from: expected a position"),
     (["--loc", "7"], "location 7 is not in this trace"),
+    (["--loc", "18446744073709551616"], "location 18446744073709551616 is not in this trace"),
 ])
 def test_errors(path, capsys, argv, message):
     assert earl_main(["list", path, *argv]) == (2 if argv[0] == "--from" else 1)

@@ -40,11 +40,28 @@ query::Bound bound_argument(const py::object& value, const char* what) {
   return bound;
 }
 
-class PySelection {
+// A core object working on a trace shared with earl.EventTrace (taken by its ticket).
+class OnSharedTrace {
+ protected:
+  explicit OnSharedTrace(std::uintptr_t ticket) : shared_(redeem_ticket(ticket)) {}
+
+  // The work without the GIL, under the trace's lock (as every EventTrace method).
+  template <class Work>
+  void run(Work&& work) {
+    py::gil_scoped_release unlocked;
+    std::lock_guard<std::recursive_mutex> lock(shared_->mutex());
+    work(shared_->trace());
+  }
+
+ private:
+  std::shared_ptr<SharedTrace> shared_;
+};
+
+class PySelection : OnSharedTrace {
  public:
   PySelection(std::uintptr_t ticket, const py::object& expression, const std::string& language,
               const py::object& first, const py::object& last, const std::vector<Location>& locations)
-      : shared_(redeem_ticket(ticket)) {
+      : OnSharedTrace(ticket) {
     std::string text = expression.is_none() ? std::string() : text_argument(expression, "expression");
     query::Language lang = query::language_named(language);
     query::Bound from = bound_argument(first, "first"), to = bound_argument(last, "last");
@@ -62,27 +79,13 @@ class PySelection {
   const query::Selection& selection() const { return *selection_; }
 
  private:
-  // The scan without the GIL, under the trace's lock (as every EventTrace method).
-  template <class Work>
-  void run(Work&& work) {
-    py::gil_scoped_release unlocked;
-    std::lock_guard<std::recursive_mutex> lock(shared_->mutex());
-    work(shared_->trace());
-  }
-
-  std::shared_ptr<SharedTrace> shared_;
   std::unique_ptr<query::Selection> selection_;
 };
 
 py::dict violation_dict(const query::Violation& v) {
-  py::dict d;
-  d["kind"] = text(v.kind);
-  d["pos"] = v.pos;
-  d["loc"] = v.loc;
-  d["time"] = v.time;
-  d["message"] = text(v.message);
-  d["rule"] = v.rule < 0 ? py::object(py::none()) : py::object(py::int_(v.rule));
-  return d;
+  py::object rule = v.rule < 0 ? py::object(py::none()) : py::object(py::int_(v.rule));
+  return py::dict(py::arg("kind") = text(v.kind), py::arg("pos") = v.pos, py::arg("loc") = v.loc,
+                  py::arg("time") = v.time, py::arg("message") = text(v.message), py::arg("rule") = rule);
 }
 
 py::list violation_dicts(const std::vector<query::Violation>& found) {
@@ -92,10 +95,10 @@ py::list violation_dicts(const std::vector<query::Violation>& found) {
 }
 
 // Rules as (name, when, assert, language) tuples.
-class PyChecker {
+class PyChecker : OnSharedTrace {
  public:
   PyChecker(std::uintptr_t ticket, const std::vector<std::tuple<std::string, std::string, std::string, std::string>>& rules)
-      : shared_(redeem_ticket(ticket)) {
+      : OnSharedTrace(ticket) {
     std::vector<query::Rule> parsed;
     for (const auto& [name, when, assertion, language] : rules)
       parsed.push_back(query::Rule{name, when, assertion, query::language_named(language)});
@@ -129,14 +132,6 @@ class PyChecker {
   bool done() const { return checker_->done(); }
 
  private:
-  template <class Work>
-  void run(Work&& work) {
-    py::gil_scoped_release unlocked;
-    std::lock_guard<std::recursive_mutex> lock(shared_->mutex());
-    work(shared_->trace());
-  }
-
-  std::shared_ptr<SharedTrace> shared_;
   std::unique_ptr<query::Checker> checker_;
 };
 

@@ -129,6 +129,9 @@ def selection(trace, expression=None, language="python", first=None, last=None, 
     (None where it tests all). `what` names the expression in error messages."""
     if language not in LANGUAGES:
         raise EarlError(f"unknown expression language {language!r} (python or lua)")
+    for loc in locations:
+        if not isinstance(loc, int) or not 0 <= loc < trace.nrlocs():
+            raise EarlError(f"location {loc!r} is not in this trace (it has {trace.nrlocs()})")
     try:
         chosen = _core.Selection(trace._ticket(), expression, language, first, last, list(locations))
     except EarlError as error:
