@@ -201,3 +201,12 @@ def test_epilog_time_order_and_undefined_references(tmp_path):
     assert sorted(found(earl.check(str(path)))) == [
         (3, "time_order", 1), (4, "unreceived_send", 0), (4, "unresolved_reference", 0),
         (5, "unresolved_reference", 0)]
+
+
+def test_a_damaged_file_is_a_violation(tmp_path):
+    # ALOG reads up to the first damaged line after the first event record
+    path = write_alog(tmp_path, ["-3 0 0 1 0 0", "-13 0 1 2 0 0 red:solid A", "1 0 0 0 0 100",
+                                 "2 0 0 0 0 110", "1 0 0 x 0 120"])
+    violations = earl.check(path)
+    assert [(v["kind"], v["pos"]) for v in violations] == [("damaged", 0)]
+    assert "line 5" in violations[0]["message"]
