@@ -210,3 +210,48 @@ def test_a_damaged_file_is_a_violation(tmp_path):
     violations = earl.check(path)
     assert [(v["kind"], v["pos"]) for v in violations] == [("damaged", 0)]
     assert "line 5" in violations[0]["message"]
+
+
+def independent_clock_violations(events):
+    """Positions breaking the clock condition, by a plain loop: the k-th receive of a
+    channel pairs with its k-th send; an N-to-N collective exit (root -1) before the last
+    enter of its instance (the k-th such exit on the communicator at each location)."""
+    import collections
+    sends, recvs = collections.defaultdict(list), collections.defaultdict(list)
+    instances, number = collections.defaultdict(list), collections.Counter()
+    for e in events:
+        if e["type"] == "send":
+            sends[(e["loc"], e["dest"], e["tag"], e["com"])].append(e)
+        elif e["type"] == "recv":
+            recvs[(e["src"], e["loc"], e["tag"], e["com"])].append(e)
+        elif e["type"] == "exit" and e.get("root") == -1:
+            k = number[(e["com"], e["loc"])]
+            number[(e["com"], e["loc"])] += 1
+            instances[(e["com"], k)].append((e, events[e["enterptr"] - 1]["time"]))
+    found = []
+    for channel, received in recvs.items():
+        for recv, send in zip(received, sends.get(channel, [])):
+            if recv["time"] < send["time"]:
+                found.append(recv["pos"])
+    for members in instances.values():
+        latest = max(enter for _, enter in members)
+        found += [exit["pos"] for exit, _ in members if exit["time"] < latest]
+    return sorted(found)
+
+
+def test_skewed_clocks_break_the_clock_condition_where_a_plain_loop_says(tmp_path):
+    path = tmp_path / "skewed.otf2"
+    try:
+        generate(str(path), events=6000, locations=4, seed=4, clock_offset=0.001)
+    except earl.EarlError as error:
+        pytest.skip(str(error))
+    with earl.EventTrace(str(path)) as trace:
+        events = list(trace)
+        expected = independent_clock_violations(events)
+        violations = earl.check(trace)
+        problems = trace.problems()["clock_condition"]
+    assert expected  # the skew breaks it
+    assert sorted(v["pos"] for v in violations if v["kind"] == "clock_condition") == expected
+    assert {v["kind"] for v in violations} == {"clock_condition"}
+    # and the state's time checks (a second implementation) count the same
+    assert problems["count"] == len(expected) and problems["first"] == expected[:10]

@@ -107,19 +107,7 @@ void Checker::check(EventTrace& trace, const Event& e, std::vector<Violation>& f
       }
     }
   }
-  if (e.kind == EventKind::Send) {
-    unreceived_[e.pos] = Message{e.pos, e.loc, e.time, e.peer, e.tag, e.com};
-  } else if (e.kind == EventKind::Recv) {
-    auto send = e.sendptr ? unreceived_.find(e.sendptr) : unreceived_.end();
-    if (send == unreceived_.end()) {
-      unmatched_.push_back(Message{e.pos, e.loc, e.time, e.peer, e.tag, e.com});
-    } else {
-      if (e.time < send->second.time)
-        violation("clock_condition", "receive at " + seconds(e.time) + " before its send (event " +
-                                         std::to_string(send->first) + " at " + seconds(send->second.time) + ")");
-      unreceived_.erase(send);
-    }
-  }
+  if (e.kind == EventKind::Send || e.kind == EventKind::Recv) check_message(e, found);
   for (std::size_t r = 0; r < rules_.size(); ++r) {
     if (when_[r] && !(*when_[r])(e, duration)) continue;
     if (fallbacks_[r].when || fallbacks_[r].assertion) {
@@ -130,6 +118,30 @@ void Checker::check(EventTrace& trace, const Event& e, std::vector<Violation>& f
                                 static_cast<std::int64_t>(r)});
     }
   }
+}
+
+void Checker::check_message(const Event& e, std::vector<Violation>& found) {
+  const bool receive = e.kind == EventKind::Recv;
+  const MessageChannel key = receive ? MessageChannel{e.peer, e.loc, e.tag, e.com}
+                                     : MessageChannel{e.loc, e.peer, e.tag, e.com};
+  const Message message{e.pos, e.loc, e.time, e.peer, e.tag, e.com};
+  auto entry = channels_.try_emplace(key).first;
+  Unpaired& channel = entry->second;
+  if (channel.events.empty() || channel.receives == receive) {
+    channel.receives = receive;
+    channel.events.push_back(message);
+    return;
+  }
+  const Message partner = channel.events.front();
+  channel.events.pop_front();
+  if (channel.events.empty()) channels_.erase(entry);
+  const Message& recv = receive ? message : partner;
+  const Message& send = receive ? partner : message;
+  if (recv.time < send.time)
+    found.push_back(Violation{"clock_condition", recv.pos, recv.loc, recv.time,
+                              "receive at " + seconds(recv.time) + " before its send (event " +
+                                  std::to_string(send.pos) + " at " + seconds(send.time) + ")",
+                              -1});
 }
 
 void Checker::check_exit(EventTrace& trace, const Event& e, double enter_time, std::vector<Violation>& found) {
@@ -187,32 +199,17 @@ void Checker::finish(EventTrace& trace, std::vector<Violation>& found) {
     for (const Open& open : stacks_[loc])
       found.push_back(Violation{"unclosed_region", open.pos, static_cast<Location>(loc), open.time,
                                 region_name(trace, open.region) + " entered here is never exited", -1});
-  // A receive before its send in time comes before it in the global order too, where
-  // the state finds no send for it: it pairs with the first later unreceived send of
-  // its channel (MPI's non-overtaking order).
-  for (const Message& recv : unmatched_) {
-    auto send = std::find_if(unreceived_.upper_bound(recv.pos), unreceived_.end(), [&](const auto& entry) {
-      const Message& s = entry.second;
-      return s.loc == recv.peer && s.peer == recv.loc && s.tag == recv.tag && s.com == recv.com;
-    });
-    if (send != unreceived_.end()) {
-      found.push_back(Violation{"clock_condition", recv.pos, recv.loc, recv.time,
-                                "receive at " + seconds(recv.time) + " before its send (event " +
-                                    std::to_string(send->first) + " at " + seconds(send->second.time) + ")",
-                                -1});
-      unreceived_.erase(send);
-    } else {
-      found.push_back(Violation{"unmatched_recv", recv.pos, recv.loc, recv.time,
-                                "receive from " + std::to_string(recv.peer) + " (tag " + std::to_string(recv.tag) +
-                                    ", com " + std::to_string(recv.com) + ") matches no send",
-                                -1});
+  for (const auto& [key, channel] : channels_) {
+    for (const Message& m : channel.events) {
+      const std::string on = " (tag " + std::to_string(m.tag) + ", com " + std::to_string(m.com) + ")";
+      if (channel.receives)
+        found.push_back(Violation{"unmatched_recv", m.pos, m.loc, m.time,
+                                  "receive from " + std::to_string(m.peer) + on + " matches no send", -1});
+      else
+        found.push_back(Violation{"unreceived_send", m.pos, m.loc, m.time,
+                                  "send to " + std::to_string(m.peer) + on + " is never received", -1});
     }
   }
-  for (const auto& [pos, send] : unreceived_)
-    found.push_back(Violation{"unreceived_send", pos, send.loc, send.time,
-                              "send to " + std::to_string(send.peer) + " (tag " + std::to_string(send.tag) +
-                                  ", com " + std::to_string(send.com) + ") is never received",
-                              -1});
   for (auto& [com, c] : collectives_) settle(c, true, com, found);
   for (const StreamDamage& damage : trace.problems().damaged)
     found.push_back(Violation{"damaged", 0, damage.loc, 0.0, damage.message, -1});

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/message_channel.h"
 #include "query/expression.h"
 #include "query/predicate.h"
 #include "trace/event_trace.h"
@@ -35,10 +36,13 @@ struct Rule {
 };
 
 // The standard checks of a trace (CHECKTRACE and VARUS: docs/cli.md, "earl check") and
-// the user's rules, in one pass in position order. The matching is the state's (an
-// exit's enterptr is the innermost open instance, a receive's sendptr the first unreceived
-// send of its channel): the checker keeps what a violation needs to be told (open
-// instances' regions and times, unreceived sends, open collective instances).
+// the user's rules, in one pass in position order. An exit closes the innermost open
+// instance of its location (as the state's enterptr); messages pair by MPI's
+// non-overtaking rule, the k-th receive of a channel with its k-th send (as the time
+// checks pair them: the state's sendptr, the oldest queued send, differs from it once a
+// receive came before its send). The checker keeps what a violation needs to be told:
+// open instances' regions and times, each channel's unpaired messages, open collective
+// instances.
 class Checker {
  public:
   // EarlError "rule N (NAME): when|assert: line L, column C: ..." for an attribute no
@@ -102,6 +106,7 @@ class Checker {
   void check(EventTrace& trace, const Event& e, std::vector<Violation>& found,
              std::vector<Pending>& pending);
   void check_exit(EventTrace& trace, const Event& e, double enter_time, std::vector<Violation>& found);
+  void check_message(const Event& e, std::vector<Violation>& found);
   void settle(Communicator& c, bool at_end, std::int64_t com, std::vector<Violation>& found);
   std::string region_name(EventTrace& trace, SymbolId region) const;
 
@@ -112,8 +117,12 @@ class Checker {
   std::vector<double> last_time_;           // per location
   std::vector<Position> last_pos_;          // per location
   std::vector<std::vector<Open>> stacks_;   // per location
-  std::map<Position, Message> unreceived_;  // sends no receive matched yet
-  std::vector<Message> unmatched_;          // receives without a send
+  // Per channel, its unpaired events: all sends or all receives (`receives`), oldest first.
+  struct Unpaired {
+    bool receives = false;
+    std::deque<Message> events;
+  };
+  std::unordered_map<MessageChannel, Unpaired, MessageChannelHash> channels_;
   std::map<std::int64_t, Communicator> collectives_;
 };
 
