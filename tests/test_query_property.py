@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import earl
-from earl.generate import generate
+from query_traces import generated
 
 NUMERIC = ["pos", "loc", "time", "dest", "src", "tag", "com", "len", "sendptr", "enterptr", "duration"]
 NAMED = ["type", "region"]
@@ -41,10 +41,7 @@ def expressions():
 
 @pytest.fixture(scope="module")
 def trace(tmp_path_factory):
-    path = tmp_path_factory.mktemp("property") / "run.alog"
-    generate(str(path), events=800, locations=3, seed=11)
-    with earl.EventTrace(str(path)) as opened:
-        yield opened
+    yield from generated(tmp_path_factory, "property", events=800, locations=3, seed=11)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

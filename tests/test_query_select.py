@@ -5,15 +5,12 @@ expression evaluated in its language), which must agree."""
 import pytest
 
 import earl
-from earl.generate import generate
+from query_traces import generated
 
 
 @pytest.fixture(scope="module")
 def trace(tmp_path_factory):
-    path = tmp_path_factory.mktemp("select") / "run.alog"
-    generate(str(path), events=3000, locations=4, seed=7)
-    with earl.EventTrace(str(path)) as opened:
-        yield opened
+    yield from generated(tmp_path_factory, "select", events=3000, locations=4, seed=7)
 
 
 @pytest.fixture(scope="module")
