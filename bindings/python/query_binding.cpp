@@ -8,6 +8,7 @@
 
 #include "bindings/python/arguments.h"
 #include "bindings/python/bindings.h"
+#include "bindings/python/init_once.h"
 #include "bindings/python/text.h"
 #include "model/error.h"
 #include "query/checker.h"
@@ -138,14 +139,17 @@ class PyChecker : OnSharedTrace {
 }  // namespace
 
 void bind_query(py::module_& m) {
-  py::class_<PyChecker>(m, "Checker")
+  py::class_<PyChecker> checker(m, "Checker");
+  checker
       .def(py::init<std::uintptr_t, const std::vector<std::tuple<std::string, std::string, std::string, std::string>>&>(),
            py::arg("ticket"), py::arg("rules"))
       .def("batch", &PyChecker::batch, py::arg("scan"))
       .def("finish", &PyChecker::finish)
       .def("fallbacks", &PyChecker::fallbacks)
       .def_property_readonly("done", &PyChecker::done);
-  py::class_<PySelection>(m, "Selection")
+  init_once(checker);
+  py::class_<PySelection> selection(m, "Selection");
+  selection
       .def(py::init<std::uintptr_t, const py::object&, const std::string&, const py::object&, const py::object&,
                     const std::vector<Location>&>(),
            py::arg("ticket"), py::arg("expression"), py::arg("language") = "python",
@@ -159,6 +163,7 @@ void bind_query(py::module_& m) {
       .def_property_readonly("column", [](const PySelection& s) { return s.selection().column(); })
       .def_property_readonly("first", [](const PySelection& s) { return s.selection().first(); })
       .def_property_readonly("last", [](const PySelection& s) { return s.selection().last(); });
+  init_once(selection);
   m.def(
       "parse_bound",
       [](const py::object& value, const std::string& option) -> py::object {
