@@ -17,8 +17,8 @@ std::string seconds(double t) {
   return out.str();
 }
 
-// Instances a communicator whose members the trace does not name keeps open before the
-// oldest is checked without them (its clock condition only).
+// Instances a communicator keeps open (waiting for members, or for ever where the trace
+// names none) before the oldest is told as at the end: memory stays bounded.
 constexpr std::size_t kMaxOpenInstances = 4096;
 
 }  // namespace
@@ -167,7 +167,9 @@ void Checker::settle(Communicator& c, bool at_end, std::int64_t com, std::vector
   while (!c.open.empty()) {
     Instance& instance = c.open.front();
     bool complete = c.members && instance.exits.size() >= c.members->size();
-    if (!complete && !at_end && !(!c.members && c.open.size() > kMaxOpenInstances)) return;
+    // An instance still open behind kMaxOpenInstances others is told now, as at the end.
+    bool given_up = at_end || c.open.size() > kMaxOpenInstances;
+    if (!complete && !given_up) return;
     for (const CollectiveExit& exit : instance.exits)
       if (exit.n_to_n && exit.time < instance.latest_enter)
         found.push_back(Violation{"clock_condition", exit.pos, exit.loc, exit.time,
@@ -175,7 +177,7 @@ void Checker::settle(Communicator& c, bool at_end, std::int64_t com, std::vector
                                       "instance on communicator " + std::to_string(com) + " (" +
                                       seconds(instance.latest_enter) + ")",
                                   -1});
-    if (at_end && c.members && !complete && !instance.exits.empty()) {
+    if (given_up && c.members && !complete && !instance.exits.empty()) {
       std::string missing;
       for (Location member : *c.members) {
         bool took_part = std::any_of(instance.exits.begin(), instance.exits.end(),
