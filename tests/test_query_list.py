@@ -11,7 +11,7 @@ from earl.cli import main as earl_main
 from earl.generate import generate
 
 
-@pytest.fixture(scope="module", params=["run.alog", "run.otf2"])
+@pytest.fixture(scope="module", params=["run.alog", "run.otf2", "run.otf", "run.clog2", "run.json", "run.elg"])
 def path(request, tmp_path_factory):
     path = tmp_path_factory.mktemp("list") / request.param
     try:
