@@ -136,6 +136,9 @@ def test_errors_name_line_and_column(trace, expression, language, where):
 def test_a_runtime_error_names_the_event(trace):
     with pytest.raises(earl.EarlError, match=r"ZeroDivisionError.*\(at event 1\)"):
         list(trace.select("1 / 0"))
+    with pytest.raises(earl.EarlError, match=r"^expression: line 2: attempt to perform arithmetic on a nil "
+                                             r"value \(field 'nothing'\) \(at event 1\)$"):
+        list(trace.select("ev.type == 'x' or\n ev.nothing + 1 > 0", "lua"))
 
 
 def test_lua_select(trace, events):

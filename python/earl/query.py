@@ -118,8 +118,12 @@ def lua_test(trace, expression, name, line, column):
     def run(pos):
         try:
             return test(shared.event(shared, pos))
-        except LuaError as error:  # a runtime error of the expression
-            raise EarlError(f"{name}: {earl.lua._first_line(error)} (at event {pos})") from None
+        except LuaError as error:  # a runtime error of the expression: "NAME:LINE: ..."
+            text = earl.lua._first_line(error)
+            if text.startswith(name + ":"):
+                line, _, text = text[len(name) + 1:].partition(": ")
+                text = f"line {line}: {text}"
+            raise EarlError(f"{name}: {text} (at event {pos})") from None
     return run
 
 
