@@ -21,9 +21,9 @@ def main():
         _, trace = open_trace(args, directory)
         size = len(trace)
 
-        def selected(expression, language="python"):
+        def selected(expression, language="python", positions=True):
             def loop():
-                chosen = trace.select(expression, language, positions=True)
+                chosen = trace.select(expression, language, positions=positions)
                 assert chosen.native == (expression == NATIVE)
                 return sum(1 for _ in chosen)
             return loop
@@ -33,6 +33,7 @@ def main():
 
         results = []
         for name, loop in ((f"select, native: {NATIVE}", selected(NATIVE)),
+                           ("select, native, yielding event dicts", selected(NATIVE, positions=False)),
                            (f"select, Python fallback: ... or False", selected(FALLBACK)),
                            ("plain Python loop over trace (dict test)", plain)):
             matches, seconds = timed(loop, args.repeat)

@@ -11,8 +11,12 @@ from earl import _core
 from earl._core import EarlError
 
 LANGUAGES = ("python", "lua")
-# Events scanned per call into the core: small enough that Ctrl-C is seen at once.
-_SCAN = 1 << 16
+# Events scanned per call into the core: small enough that Ctrl-C is seen at once. Where
+# the events found are read again (as dicts, or to test them in their language), a batch
+# spans fewer events than the trace's history window (hsize, 1000 by default), so that
+# reading them again finds them there instead of decoding from a bookmark.
+SCAN = 1 << 16
+SCAN_READ_AGAIN = 256
 
 
 class _Absent:
@@ -168,8 +172,9 @@ class Selected:
 
     def _scan(self, positions):
         trace, chosen, test = self._trace, self._chosen, self._test
+        scan = SCAN if positions and test is None else SCAN_READ_AGAIN
         while not chosen.done:
-            for pos in chosen.batch(_SCAN):
+            for pos in chosen.batch(scan):
                 if test is None or test(trace, pos):
                     yield pos if positions else trace.event(pos)
 

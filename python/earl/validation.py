@@ -11,10 +11,8 @@ import tomllib
 
 from earl import _core
 from earl._core import EarlError
-from earl.query import LANGUAGES, Event, lua_test, python_code
+from earl.query import LANGUAGES, SCAN, SCAN_READ_AGAIN, Event, lua_test, python_code
 
-# Events the core checks per call: small enough that Ctrl-C is seen at once.
-_SCAN = 1 << 16
 RULE_KEYS = ("name", "language", "when", "assert")
 
 
@@ -179,8 +177,9 @@ def violations(trace, rules=None):
     except EarlError as error:
         raise _located(rules, error) from None
     tests = _RuleTests(trace, rules, checker.fallbacks())
+    scan = SCAN_READ_AGAIN if tests.tests else SCAN  # pending events are read again
     while not checker.done:
-        found, pending = checker.batch(_SCAN)
+        found, pending = checker.batch(scan)
         yield from found
         for index, pos in pending:
             failed = tests.violation(index, pos)
