@@ -90,6 +90,11 @@ def test_native_and_fallback_agree_on_absent_attributes(trace):
     assert native and not fallback_native and simple == fallback
 
 
+def test_absent_values_equal_none_in_python(trace, events):
+    native, found = selected(trace, "ev.dest == None or ev.dest == 99999")
+    assert not native and found == loop(events, lambda e: "dest" not in e)
+
+
 def test_window_and_locations(trace, events):
     native, found = selected(trace, 'ev.type == "enter"', first=100, last=900, locations=[1, 3])
     assert native and found == loop(events, lambda e: 100 <= e["pos"] <= 900 and e["loc"] in (1, 3)

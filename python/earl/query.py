@@ -20,14 +20,16 @@ SCAN_READ_AGAIN = 256
 
 
 class _Absent:
-    """An attribute the event does not have (or data1/data2 holding no value)."""
+    """An attribute the event does not have (or data1/data2 holding no value). It equals
+    only None and itself (`ev.data1 == None` holds where data1 holds no value, as
+    `ev.data1 == nil` in Lua)."""
     __slots__ = ()
 
     def __eq__(self, other):
-        return False
+        return other is None or other is self
 
     def __ne__(self, other):
-        return True
+        return not self.__eq__(other)
 
     def __lt__(self, other):
         return False
