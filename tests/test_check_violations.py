@@ -92,6 +92,7 @@ def test_rules_as_dicts(defects):
     ('[[rule]]\nname = "x"\nwhen = \'ev.type == "send" and ev.colour == 1\'\nassert = "1"\n',
      "line 3, column 31"),
     ('[[rule]]\nlanguage = "lua"\nassert = "ev.tag == == 1"\n', "line 3, column 21"),
+    ('[[rule]]\nlanguage = "lua"\nwhen = "ev.len % 2 == 0"\nassert = "ev.tag ==== 1"\n', "line 4, column 20"),
     ('[[rule]\nassert = "1"\n', "line 1, column 7"),
     ('[[rule]]\nasert = "1"\n', "line 2"),
 ])

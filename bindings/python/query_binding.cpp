@@ -122,11 +122,16 @@ class PyChecker : OnSharedTrace {
     return violation_dicts(found);
   }
 
+  // Per rule: {"when": part, "assert": part}, each part None where the core tests it,
+  // else {"reason", "line", "column"}.
   py::list fallbacks() const {
+    auto part = [](const query::Checker::Part& p) -> py::object {
+      if (p.native) return py::none();
+      return py::dict(py::arg("reason") = text(p.reason), py::arg("line") = p.line, py::arg("column") = p.column);
+    };
     py::list out;
     for (const auto& f : checker_->fallbacks())
-      out.append(py::dict(py::arg("when") = f.when, py::arg("assertion") = f.assertion,
-                          py::arg("reason") = text(f.reason), py::arg("line") = f.line, py::arg("column") = f.column));
+      out.append(py::dict(py::arg("when") = part(f.when), py::arg("assert") = part(f.assertion)));
     return out;
   }
 

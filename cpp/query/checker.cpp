@@ -28,17 +28,12 @@ Checker::Checker(EventTrace& trace, std::vector<Rule> rules) : rules_(std::move(
   for (std::size_t r = 0; r < rules_.size(); ++r) {
     const Rule& rule = rules_[r];
     Fallback fallback;
-    auto part = [&](const std::string& text, const char* what, bool& falls_back) {
+    auto part = [&](const std::string& text, const char* what, Part& told) {
       std::optional<Predicate> predicate;
       if (text.find_first_not_of(" \t\r\n") == std::string::npos) return predicate;
       Parsed parsed = parse(text, rule.language);
       if (!parsed.native) {
-        falls_back = true;
-        if (fallback.reason.empty()) {
-          fallback.reason = std::string(what) + ": " + parsed.reason;
-          fallback.line = parsed.line;
-          fallback.column = parsed.column;
-        }
+        told = Part{false, parsed.reason, parsed.line, parsed.column};
         return predicate;
       }
       try {
@@ -110,7 +105,7 @@ void Checker::check(EventTrace& trace, const Event& e, std::vector<Violation>& f
   if (e.kind == EventKind::Send || e.kind == EventKind::Recv) check_message(e, found);
   for (std::size_t r = 0; r < rules_.size(); ++r) {
     if (when_[r] && !(*when_[r])(e, duration)) continue;
-    if (fallbacks_[r].when || fallbacks_[r].assertion) {
+    if (!fallbacks_[r].when.native || !fallbacks_[r].assertion.native) {
       pending.push_back(Pending{r, e.pos});
     } else if (!(*assertion_[r])(e, duration)) {
       found.push_back(Violation{"rule", e.pos, e.loc, e.time,

@@ -49,12 +49,15 @@ class Checker {
   // event has.
   Checker(EventTrace& trace, std::vector<Rule> rules);
 
-  // A rule part (when, assertion) the core cannot test: its language must (line and
-  // column say where the common subset ended).
-  struct Fallback {
-    bool when = false, assertion = false;
+  // Whether the core tests a rule part (when, assertion) itself; where not, its language
+  // must, and line and column say where the common subset ended.
+  struct Part {
+    bool native = true;
     std::string reason;
     int line = 0, column = 0;
+  };
+  struct Fallback {
+    Part when, assertion;
   };
   const std::vector<Fallback>& fallbacks() const { return fallbacks_; }
 

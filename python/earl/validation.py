@@ -106,14 +106,13 @@ class _RuleTests:
 
     def __init__(self, trace, rules, fallbacks):
         self.trace, self.rules, self.tests = trace, rules, {}
-        for index, (rule, fallback) in enumerate(zip(rules, fallbacks)):
-            for key, falls_back in (("when", fallback["when"]), ("assert", fallback["assertion"])):
-                if falls_back:
-                    self.tests[(index, key)] = self._compile(index, key, fallback)
+        for index, parts in enumerate(fallbacks):
+            for key, part in parts.items():
+                if part is not None:
+                    self.tests[(index, key)] = self._compile(index, key, part["line"], part["column"])
 
-    def _compile(self, index, key, fallback):
+    def _compile(self, index, key, line, column):
         rule = self.rules[index]
-        line, column = fallback["line"], fallback["column"]
         if rule["language"] == "python":
             return python_code(rule[key], f"rule {rule['name']}", line, column,
                                lambda line, column, text: self.rules.message(index, key, line, column, text))
