@@ -4,8 +4,8 @@ The core (cpp/query) parses the subset both languages share and tests it on the 
 events at scan speed; anything else is evaluated here, in its language, once per event of
 the window (Python: compiled once; Lua: one chunk in a lupa runtime). Both paths give the
 same events: an attribute the event does not have is an absent value that equals nothing
-(== false, != true, orderings false), in Python as in the native test. Rules and their
-reasons: docs/scripting.md, "Event expressions".
+but None (== false, != true, orderings false), in Python as in the native test. The
+rules and their reasons: docs/cli.md, "earl list".
 """
 from earl import _core
 from earl._core import EarlError

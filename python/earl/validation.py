@@ -7,7 +7,6 @@ language, on the events the core hands back. Kinds and the rules file: docs/cli.
 """
 import os
 import re
-import tomllib
 
 from earl import _core
 from earl._core import EarlError
@@ -57,8 +56,17 @@ def _value_positions(text):
     return where
 
 
+def _toml():
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11: the same parser as the tomli package
+        import tomli as tomllib
+    return tomllib
+
+
 def load_rules(path):
     """Reads a rules file (TOML, [[rule]] tables); EarlError naming the file, line, column."""
+    tomllib = _toml()
     try:
         with open(path, "rb") as handle:
             data = handle.read()
