@@ -99,7 +99,8 @@ def seed_inputs():
     lines = [["info", "in.alog"], ["info", "--json", "in.otf2"], ["analyze", "in.alog"],
              ["analyze", "in.alog", "--json"], ["convert", "in.alog", "out.otf2"],
              ["convert", "in.otf2", "out.alog"], ["gen", "out.alog", "-e", "100"], ["scripts"],
-             ["run", "wasted_time", "in.alog"], ["repl", "in.alog"], ["index", "clean"]]
+             ["run", "wasted_time", "in.alog"], ["repl", "in.alog"], ["index", "clean"],
+             ["list", "in.alog"], ["list", "in.otf2", "--as", "jsonl"], ["check", "in.alog"]]
     seeds = []
     for line in lines:
         full = [line[0]] + [next((w for w in words if w == word or w.endswith("/" + word)), word)

@@ -126,13 +126,25 @@ def chrome_seeds(work: Path, out: Path):
     (out / "phases.json.gz").write_bytes(gzip.compress(text.encode()))
 
 
+EXPRESSION_SEEDS = [
+    (0, 'ev.type == "send" and ev.dest == 3'), (1, 'ev.type == "send" and ev.dest ~= 3'),
+    (0, 'ev.region in ("MPI_Send", "main") or not (ev.time > 1.5e-3)'),
+    (0, 'ev["data1"] == "send" and -2 <= ev.tag and ev.duration < .5'),
+    (1, 'not not (ev.len >= 18446744073709551615) or ev.loc == 0'),
+    (0, "ev.time * 2 > 1"), (1, "ev.tag ==\n 'x\\n'"),
+]
+
+
 def main(build: Path):
     seeds = build.resolve() / "seeds"  # cli_fuzzer works in a directory of its own
     shutil.rmtree(seeds, ignore_errors=True)
     for target in ("alog_decoder", "clog2_decoder", "python_api", "otf2_definitions", "otf2_events", "otf_definitions",
                    "otf_events", "event_codec", "cli",
-                   "chrome_json", "epilog_decoder"):
+                   "chrome_json", "epilog_decoder", "expression_parser"):
         (seeds / target).mkdir(parents=True)
+    # expression_parser: the first byte picks the language (odd: Lua)
+    for i, (language, text) in enumerate(EXPRESSION_SEEDS):
+        (seeds / "expression_parser" / f"expression{i}").write_bytes(bytes([language]) + text.encode())
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         alogs = list(generated(work, "alog"))

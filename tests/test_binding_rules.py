@@ -116,6 +116,7 @@ TCL_METHODS = {
     "file": "", "format": "", "nrlocs": "", "locsym": "loc", "regions": "?group?", "groups": "",
     "group": "region", "types": "", "eventTypes": "", "problems": "", "iterator": "", "size": "",
     "close": "", "closed": "", "members": "group", "ranks": "com", "metrics": "",
+    "select": "expr arr body",
 }
 
 
@@ -145,7 +146,8 @@ def test_every_lua_method_checks_its_trace_first(hand):
                                "return table.concat(t, ' ')").split())
     assert names == sorted(["event", "attributes", "values", "stack", "queue", "next", "prev", "jump", "reset",
                             "iterator", "file", "format", "nrlocs", "locsym", "groups", "group", "regions",
-                            "types", "eventTypes", "problems", "close", "closed", "members", "ranks", "metrics"])
+                            "types", "eventTypes", "problems", "close", "closed", "members", "ranks", "metrics",
+                            "select"])
     for name in names:
         row = "types" if name == "eventTypes" else name
         assert lua_error(lua, f"return getmetatable(e).__index.{name}(5)") == (

@@ -96,7 +96,8 @@ import pytest  # noqa: E402
                                      ["info", "{trace}"], ["info", "--json", "{trace}"], ["analyze", "{trace}"],
                                      ["analyze", "--json", "{trace}"], ["convert", "{trace}", "{out}.alog"],
                                      ["gen", "-e", "300", "{out}.alog"], ["scripts"], ["repl", "{trace}"],
-                                     ["index", "clean", "{trace}"]])
+                                     ["index", "clean", "{trace}"], ["list", "{trace}"],
+                                     ["list", "--as", "jsonl", "{trace}"], ["check", "{trace}"]])
 def test_a_reader_that_goes_away_gets_no_traceback(command, tmp_path):
     """`earl ... | head`: the reader closes the pipe before EARL writes; EARL then stops
     quietly (no traceback, no error line), as a tool killed by SIGPIPE does: exit 141 (rich,

@@ -38,6 +38,11 @@ def made(name, traces):
     if name == "StagedFile":
         staged = _core.StagedFile(one + ".out")
         return staged, (two + ".out",), lambda f: f.staged_path
+    if name in ("Selection", "Checker"):
+        trace = earl.EventTrace(one, index=False)
+        if name == "Selection":
+            return _core.Selection(trace._ticket(), "ev.loc == 0"), (trace._ticket(), None), lambda s: s.native
+        return _core.Checker(trace._ticket(), []), (trace._ticket(), []), lambda c: c.fallbacks()
     raise AssertionError(f"a new bound class {name}: add it here")
 
 
@@ -53,7 +58,7 @@ def test_a_second_init_is_a_type_error_naming_the_class(name, traces):
 
 
 def test_the_classes_tested_are_every_bound_class():
-    assert bound_classes() == {"EventTrace", "P2Statistic", "StagedFile"}
+    assert bound_classes() == {"EventTrace", "P2Statistic", "StagedFile", "Selection", "Checker"}
 
 
 def test_a_first_init_after_new_or_after_a_failed_one_opens(traces, tmp_path):

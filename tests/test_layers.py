@@ -36,6 +36,7 @@ LAYERS = {
     "stats": ("stats", "stats/p2_statistic.h"),
     "gen": ("gen", "gen/generator.h"),
     "convert": ("convert", "convert/convert.h"),
+    "query": ("query", "query/selection.h"),
     "analysis": ("analysis", "analysis/analysis.h"),
 }
 
@@ -71,6 +72,7 @@ ALLOWED = {
     "convert": {"trace", "index", "access", "state", "timecorrect", "analysis", "registry", "format_interface",
                 "model"},
     "analysis": {"timecorrect", "registry", "format_interface", "model"},
+    "query": {"trace", "index", "access", "state", "timecorrect", "format_interface", "model"},
 }
 
 

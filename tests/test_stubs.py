@@ -10,7 +10,8 @@ from earl import _core
 # Only in the stub: types that describe the module's dicts and callables.
 STUB_ONLY = {"Position", "Value", "Progress", "ProblemKind", "ConvertSummary", "GeneratorOption",
              "TraceFormatRow", "AnalysisMetric", "Bookmarks", "IndexInfo", "TimeCorrection",
-             "MetricDefinition", "MergeSummary", "MergeInputSummary"}
+             "MetricDefinition", "MergeSummary", "MergeInputSummary",
+             "Violation"}
 
 
 def stub_file():

@@ -593,6 +593,15 @@ void register_event_trace(lua_State* L) {
 }
 
 int open_event_trace(lua_State* L) { return l_open(L); }
+
+std::shared_ptr<SharedTrace> trace_argument(lua_State* L, int idx, const char* method) {
+  auto* box = static_cast<TraceBox*>(luaL_testudata(L, idx, kMeta));
+  if (!box)
+    fail(L, "EventTrace:%s: call it as a method, e:%s(...) (got %s where the trace belongs)", method, method,
+         type_of(L, idx));
+  if (!box->shared) fail(L, "EventTrace:%s: the trace was collected", method);
+  return *box->shared;
+}
 int adopt_event_trace(lua_State* L) { return l_adopt(L); }
 
 }  // namespace earl::lua

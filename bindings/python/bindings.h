@@ -13,4 +13,5 @@ void bind_convert(pybind11::module_& m);
 void bind_merge(pybind11::module_& m);
 void bind_analysis(pybind11::module_& m);
 void bind_outputs(pybind11::module_& m);
+void bind_query(pybind11::module_& m);
 }  // namespace earl::bindings

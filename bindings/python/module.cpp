@@ -12,4 +12,5 @@ PYBIND11_MODULE(_core, m) {
   earl::bindings::bind_merge(m);
   earl::bindings::bind_analysis(m);
   earl::bindings::bind_outputs(m);
+  earl::bindings::bind_query(m);
 }

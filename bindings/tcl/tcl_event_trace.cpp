@@ -20,6 +20,7 @@
 #include "bindings/tcl/tcl_methods.h"
 #include "bindings/tcl/tcl_support.h"
 #include "bindings/tcl/tcl_trace_common.h"
+#include "query/selection.h"
 #include "trace/event_attributes.h"
 #include "trace/metric_fields.h"
 
@@ -100,18 +101,26 @@ struct Row {
   }
 };
 
-void fill_row(TraceCommand& t, std::int64_t pos, Row& row) {
+// work(trace) with the trace's lock held, for bodies that must not hold it throughout
+// (they assign variables or run scripts afterwards).
+template <class Work>
+decltype(auto) locked(TraceCommand& t, Work&& work) {
   Lock lock(t.shared->mutex());
-  EventTrace& trace = t.shared->trace();
-  const Event& e = trace.event(trace.event_position(pos, EventTrace::CallSyntax::Words));
-  for (const AttributeSpec& spec : attribute_specs(e.kind)) {
-    Cell cell = visit_slot(e, spec.slot, ToCell{t, trace});
-    // Held until the row is set: a variable trace run by the assignment may delete the
-    // command and with it the name objects.
-    if (cell.kind == Cell::Kind::Object) Tcl_IncrRefCount(cell.object);
-    cell.key = t.keys[static_cast<std::size_t>(spec.name)].get();
-    row.cells[row.size++] = cell;
-  }
+  return work(t.shared->trace());
+}
+
+void fill_row(TraceCommand& t, std::int64_t pos, Row& row) {
+  locked(t, [&](EventTrace& trace) {
+    const Event& e = trace.event(trace.event_position(pos, EventTrace::CallSyntax::Words));
+    for (const AttributeSpec& spec : attribute_specs(e.kind)) {
+      Cell cell = visit_slot(e, spec.slot, ToCell{t, trace});
+      // Held until the row is set: a variable trace run by the assignment may delete the
+      // command and with it the name objects.
+      if (cell.kind == Cell::Kind::Object) Tcl_IncrRefCount(cell.object);
+      cell.key = t.keys[static_cast<std::size_t>(spec.name)].get();
+      row.cells[row.size++] = cell;
+    }
+  });
 }
 
 Tcl_Obj* positions_list(const std::vector<Position>& positions) {
@@ -192,6 +201,37 @@ int row_list(const Call& c, bool names) {
 
 int types(const Call& c) { return c.answer(string_list(trace_of(c).types())); }
 
+// `e select expr arr body`: body runs with arr set to each event expr selects, in order
+// (break and continue as in foreach). Tcl selects with the common subset of Python and
+// Lua that the core tests itself (query/expression.h, Python's spelling: != and `in`):
+// the trace is never held in memory and no Tcl runs for events that do not match.
+int select(const Call& c) {
+  TraceCommand& t = c.command;
+  auto chosen = locked(t, [&](EventTrace& trace) {
+    return std::make_unique<query::Selection>(trace, Tcl_GetString(c.objv[2]), query::Language::Python);
+  });
+  if (!chosen->native())
+    throw EarlError(c.where() + ": line " + std::to_string(chosen->line()) + ", column " +
+                    std::to_string(chosen->column()) + ": " + chosen->reason() +
+                    " (Tcl selects with comparisons of ev.<attribute> and constants, and, or, not, in)");
+  constexpr std::size_t kScan = 1 << 16;
+  while (!chosen->done()) {
+    const std::vector<Position> found = locked(t, [&](EventTrace& trace) { return chosen->batch(trace, kScan); });
+    for (Position pos : found) {
+      Row row;
+      fill_row(t, static_cast<std::int64_t>(pos), row);
+      if (assign_elements(c.interp, c.objv[3], row.size, row.cells, static_cast<int>(t.key_objs.size()),
+                          t.key_objs.data()) != TCL_OK)
+        return TCL_ERROR;
+      int code = Tcl_EvalObjEx(c.interp, c.objv[4], 0);
+      if (code == TCL_BREAK) return TCL_OK;
+      if (code != TCL_OK && code != TCL_CONTINUE) return code;
+    }
+  }
+  Tcl_ResetResult(c.interp);
+  return TCL_OK;
+}
+
 // In the order Tcl's "bad method" message lists them.
 const TclMethod<TraceCommand> kMethods[] = {
     // Assigns the caller's array: the lock is held only while the row is read (fill_row).
@@ -255,6 +295,8 @@ const TclMethod<TraceCommand> kMethods[] = {
     {"ranks", "com", true,
      [](const Call& c) { return c.answer(locations_list(trace_of(c).ranks(integer_argument(c.objv[2], c.where(), "com")))); }},
     {"metrics", "", true, [](const Call& c) { return c.answer(metrics_list(trace_of(c).metrics())); }},
+    // Assigns the caller's array and runs scripts: locks only while it reads the trace.
+    {"select", "expr arr body", false, select},
     {nullptr, "", false, nullptr}};
 
 int trace_command(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {

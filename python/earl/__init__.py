@@ -10,7 +10,9 @@ from earl.trace import EventTrace
 from earl.analysis import analyze
 from earl.analysis.compare import compare
 from earl.merging import merge
+from earl.validation import check
 from earl import experiment
 
 __version__ = "0.1.0"
-__all__ = ["EventTrace", "P2Statistic", "EarlError", "analyze", "compare", "merge", "experiment"]
+__all__ = ["EventTrace", "P2Statistic", "EarlError", "analyze", "check", "compare", "merge",
+           "experiment"]

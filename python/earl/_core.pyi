@@ -225,3 +225,36 @@ def analysis_metrics() -> list[AnalysisMetric]: ...
 def analyze(file: str, format: Optional[str] = None, progress: Progress = None, *,
             time_correct: bool = False, min_latency: Optional[float] = None,
             strict: bool = False) -> dict[str, Any]: ...
+
+class Selection:
+    """The events of a trace an expression selects (cpp/query); earl.EventTrace.select."""
+    def __init__(self, ticket: int, expression: Optional[Union[str, bytes]], language: str = "python",
+                 first: Union[None, int, float, str] = None, last: Union[None, int, float, str] = None,
+                 locations: Iterable[int] = ...) -> None: ...
+    def batch(self, scan: int) -> list[Position]: ...
+    done: bool
+    native: bool
+    reason: str
+    line: int
+    column: int
+    first: Position
+    last: Position
+
+def attribute_names() -> list[str]: ...
+def parse_bound(text: Union[str, bytes], option: str) -> Union[int, float]: ...
+
+class Violation(TypedDict):
+    kind: str
+    pos: Position
+    loc: int
+    time: float
+    message: str
+    rule: Optional[int]
+
+class Checker:
+    """The standard checks and the user's rules in one pass (cpp/query); earl.check."""
+    def __init__(self, ticket: int, rules: Iterable[tuple[str, str, str, str]]) -> None: ...
+    def batch(self, scan: int) -> tuple[list[Violation], list[tuple[int, Position]]]: ...
+    def finish(self) -> list[Violation]: ...
+    def fallbacks(self) -> list[dict[str, Any]]: ...
+    done: bool

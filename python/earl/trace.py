@@ -77,6 +77,18 @@ class EventTrace(_core.EventTrace):
         for pos in range(1, len(self) + 1):
             yield self.event(pos)
 
+    def select(self, where=None, language="python", first=None, last=None, locations=(),
+               positions=False):
+        """The events `where` selects, in order, as dicts (positions with positions=True),
+        read lazily: the trace is never held in memory. `where` is an expression over `ev`
+        in `language` ("python" or "lua"), e.g. 'ev.type == "send" and ev.dest == 3';
+        None selects every event. `first`/`last` bound the window (inclusive): a position
+        (int), a time in seconds (float) or text as `earl list --from` reads it ("1.5s").
+        `locations`: only events of these locations. The iterator's `native` attribute
+        tells whether the core tested the expression at scan speed (docs/python-api.md)."""
+        from earl.query import Selected
+        return Selected(self, where, language, first, last, locations, positions=positions)
+
     def __enter__(self):
         return self
 

@@ -1,0 +1,215 @@
+"""Validation of a trace (CHECKTRACE and VARUS): earl.check(trace, rules=None).
+
+The standard checks and the rules run in one pass in the core (cpp/query/checker.h);
+rule expressions outside the common subset of Python and Lua are tested here, in their
+language, on the events the core hands back. Kinds and the rules file: docs/cli.md,
+"earl check".
+"""
+import os
+import re
+
+from earl import _core
+from earl._core import EarlError
+from earl.query import LANGUAGES, SCAN, SCAN_READ_AGAIN, Event, lua_test, python_code
+
+RULE_KEYS = ("name", "language", "when", "assert")
+
+
+class Rules(list):
+    """Rules read from a TOML file: dicts with name, language, when, assert; `where`
+    maps (rule index, key) to the (line, column) its value starts at in `path`."""
+
+    def __init__(self, rules, path=None, where=None):
+        super().__init__(rules)
+        self.path = path
+        self.where = where or {}
+
+    def locate(self, index, key, line, column):
+        """(name, line, column) of line/column inside the expression: in the file, or
+        in the expression where the rules come from no file."""
+        if self.path is None or (index, key) not in self.where:
+            return f"rule {index + 1} ({self[index]['name']}): {key}", line, column
+        start_line, start_column = self.where[(index, key)]
+        if line == 1:
+            return self.path, start_line, start_column + column - 1
+        return self.path, start_line + line - 1, column
+
+    def message(self, index, key, line, column, text):
+        name, line, column = self.locate(index, key, line, column)
+        return f"{name}: line {line}, column {column}: {text}"
+
+
+def _value_positions(text):
+    """(rule index, key) -> (line, column) where the key's value starts (inside its quote)."""
+    where, index = {}, -1
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip() == "[[rule]]":
+            index += 1
+            continue
+        match = re.match(r"\s*([A-Za-z_]+)\s*=\s*('''|\"\"\"|'|\")?", line)
+        if match and index >= 0:
+            quote = match.group(2)
+            if quote in ("'''", '"""') and line.rstrip().endswith(quote) is False:
+                where[(index, match.group(1))] = (number + 1, 1)  # the text starts below
+            else:
+                where[(index, match.group(1))] = (number, match.end() + 1)
+    return where
+
+
+def _toml():
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11: the same parser as the tomli package
+        import tomli as tomllib
+    return tomllib
+
+
+def load_rules(path):
+    """Reads a rules file (TOML, [[rule]] tables); EarlError naming the file, line, column."""
+    tomllib = _toml()
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        text = data.decode("utf-8")
+        table = tomllib.loads(text)
+    except OSError as error:
+        raise EarlError(f"{path}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise EarlError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    except tomllib.TOMLDecodeError as error:
+        found = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(error))
+        place = f"line {found.group(1)}, column {found.group(2)}: " if found else ""
+        raise EarlError(f"{path}: {place}{message}") from None
+    where = _value_positions(text)
+    unknown = set(table) - {"rule"}
+    if unknown:
+        raise EarlError(f"{path}: unknown table or key {sorted(unknown)[0]!r} (only [[rule]] tables)")
+    rules = table.get("rule", [])
+    if not isinstance(rules, list) or not rules:
+        raise EarlError(f"{path}: no [[rule]] table")
+    checked = []
+    for index, rule in enumerate(rules):
+        line = min((where[k][0] for k in where if k[0] == index), default=1)
+        place = f"{path}: line {line}"
+        for key in rule:
+            if key not in RULE_KEYS:
+                raise EarlError(f"{place}: rule {index + 1}: unknown key {key!r} "
+                                f"(keys: {', '.join(RULE_KEYS)})")
+        for key in RULE_KEYS:
+            if key in rule and not isinstance(rule[key], str):
+                raise EarlError(f"{place}: rule {index + 1}: {key} must be a string")
+        if "assert" not in rule:
+            raise EarlError(f"{place}: rule {index + 1}: no assert")
+        language = rule.get("language", "python")
+        if language not in LANGUAGES:
+            raise EarlError(f"{place}: rule {index + 1}: language {language!r} (python or lua)")
+        checked.append({"name": rule.get("name", f"rule {index + 1}"), "language": language,
+                        "when": rule.get("when", ""), "assert": rule["assert"]})
+    return Rules(checked, path, where)
+
+
+class _RuleTests:
+    """The tests of the rule parts the core cannot test, in their languages."""
+
+    def __init__(self, trace, rules, fallbacks):
+        self.trace, self.rules, self.tests = trace, rules, {}
+        for index, parts in enumerate(fallbacks):
+            for key, part in parts.items():
+                if part is not None:
+                    self.tests[(index, key)] = self._compile(index, key, part["line"], part["column"])
+
+    def _compile(self, index, key, line, column):
+        rule = self.rules[index]
+        if rule["language"] == "python":
+            return python_code(rule[key], f"rule {rule['name']}", line, column,
+                               lambda line, column, text: self.rules.message(index, key, line, column, text))
+        # Lua names no column: the column is where the common subset stopped reading.
+        return lua_test(self.trace, rule[key], *self.rules.locate(index, key, line, column))
+
+    def _holds(self, index, key, pos, namespace):
+        test = self.tests.get((index, key))
+        if test is None:
+            return True  # the core tested it (when) or there is none
+        try:
+            if self.rules[index]["language"] == "python":
+                if "ev" not in namespace:
+                    namespace["ev"] = Event(self.trace.event(pos), self.trace)
+                return bool(eval(test, namespace))
+            return bool(test(pos))
+        except EarlError:
+            raise
+        except Exception as error:
+            raise EarlError(f"rule {self.rules[index]['name']}: {key}: {type(error).__name__}: "
+                            f"{error} (at event {pos})") from None
+
+    def violation(self, index, pos):
+        """The violation of rule `index` at pos, or None where it holds."""
+        namespace = {"__builtins__": __builtins__}
+        if not self._holds(index, "when", pos, namespace):
+            return None
+        rule = self.rules[index]
+        if (index, "assert") in self.tests:
+            if self._holds(index, "assert", pos, namespace):
+                return None
+        event = self.trace.event(pos)
+        return {"kind": "rule", "pos": pos, "loc": event["loc"], "time": event["time"],
+                "message": f"rule {rule['name']}: {rule['assert']} is false", "rule": index}
+
+
+def _rules_of(rules):
+    if rules is None:
+        return Rules([])
+    if isinstance(rules, (str, bytes, os.PathLike)):
+        return load_rules(os.fsdecode(rules))
+    if isinstance(rules, Rules):
+        return rules
+    listed = []
+    for index, rule in enumerate(rules):
+        listed.append({"name": rule.get("name", f"rule {index + 1}"),
+                       "language": rule.get("language", "python"),
+                       "when": rule.get("when", ""), "assert": rule["assert"]})
+    return Rules(listed)
+
+
+def violations(trace, rules=None):
+    """Yields the violations of trace (an open earl.EventTrace) in the order the pass finds
+    them: the standard checks, then rules (a rules file's path or a list of dicts with
+    name, language, when, assert). Each is a dict: kind, pos, loc, time, message, rule
+    (the rule's index, None for a standard check)."""
+    rules = _rules_of(rules)
+    tuples = [(r["name"], r["when"], r["assert"], r["language"]) for r in rules]
+    try:
+        checker = _core.Checker(trace._ticket(), tuples)
+    except EarlError as error:
+        raise _located(rules, error) from None
+    tests = _RuleTests(trace, rules, checker.fallbacks())
+    scan = SCAN_READ_AGAIN if tests.tests else SCAN  # pending events are read again
+    while not checker.done:
+        found, pending = checker.batch(scan)
+        yield from found
+        for index, pos in pending:
+            failed = tests.violation(index, pos)
+            if failed is not None:
+                yield failed
+    yield from checker.finish()
+
+
+def _located(rules, error):
+    """The core's "rule N (NAME): when: line L, column C: ..." in the file's coordinates."""
+    found = re.match(r"rule (\d+) \(.*?\): (when|assert): line (\d+), column (\d+): (.*)", str(error), re.S)
+    if not found:
+        return error
+    index, key = int(found.group(1)) - 1, found.group(2)
+    return EarlError(rules.message(index, key, int(found.group(3)), int(found.group(4)),
+                                   found.group(5)))
+
+
+def check(trace, rules=None):
+    """All violations of trace (an earl.EventTrace or a path) sorted by position: see
+    violations()."""
+    if isinstance(trace, (str, bytes, os.PathLike)):
+        from earl.trace import EventTrace
+        with EventTrace(trace) as opened:
+            return check(opened, rules)
+    return sorted(violations(trace, rules), key=lambda v: (v["pos"], v["kind"]))
