@@ -37,6 +37,7 @@ LAYERS = {
     "gen": ("gen", "gen/generator.h"),
     "convert": ("convert", "convert/convert.h"),
     "analysis": ("analysis", "analysis/analysis.h"),
+    "profile": ("profile", "profile/trace_profile.h"),
 }
 
 # What each layer's sources may include besides themselves (DESIGN.md section 5): the
@@ -48,7 +49,8 @@ LAYERS = {
 # generator writes through the registry; conversion reads a trace and writes through the
 # registry (and runs the analysis for --wait-states); the wait-state analysis reads each event once through the registry's decoder
 # (it needs no random access); clock correction wraps a decoder, for the trace facade and
-# the analysis. Nothing sees a layer beside or above it.
+# the analysis; tables and statistics read a trace and intern call paths as the analysis
+# does. Nothing sees a layer beside or above it.
 ALLOWED = {
     "model": set(),
     "format_interface": {"model"},
@@ -71,6 +73,7 @@ ALLOWED = {
     "convert": {"trace", "index", "access", "state", "timecorrect", "analysis", "registry", "format_interface",
                 "model"},
     "analysis": {"timecorrect", "registry", "format_interface", "model"},
+    "profile": {"trace", "index", "access", "state", "timecorrect", "analysis", "format_interface", "model"},
 }
 
 

@@ -18,9 +18,13 @@
 #include "bindings/python/init_once.h"
 #include "bindings/python/lists.h"
 #include "bindings/python/metric_fields.h"
+#include "bindings/python/profile_tables.h"
 #include "bindings/python/text.h"
 #include "index/index_settings.h"
 #include "model/error.h"
+#include "profile/region_instances.h"
+#include "profile/time_window.h"
+#include "profile/trace_profile.h"
 #include "trace/event_attributes.h"
 #include "trace/event_trace.h"
 #include "trace/shared_trace.h"
@@ -285,6 +289,29 @@ class PyEventTrace {
 
   py::list metrics() { return list_of(trace().metrics(), metric_dict); }
 
+  // The tables of cpp/profile/, one pass each, as dicts of NumPy arrays.
+  py::dict region_instances() {
+    EventTrace& t = trace();
+    profile::RegionInstances found =
+        with_progress([&](const ProgressCallback& callback) { return profile::region_instances(t, callback); });
+    return instance_columns(found);
+  }
+
+  py::dict profile_tables(std::int64_t bins) {
+    if (bins < 1 || bins > profile::kMaxTimeBins)
+      throw EarlError("bins " + std::to_string(bins) + " is outside 1.." + std::to_string(profile::kMaxTimeBins));
+    EventTrace& t = trace();
+    profile::TraceProfile found = with_progress([&](const ProgressCallback& callback) {
+      return profile::trace_profile(t, static_cast<std::size_t>(bins), callback);
+    });
+    return profile_columns(found);
+  }
+
+  Position first_at(double time, bool after) {
+    EventTrace& t = trace();
+    return with_progress([&](const ProgressCallback& callback) { return profile::first_at(t, time, after, callback); });
+  }
+
  private:
   // A counter value as a float64 cell: NaN where it is no number.
   static double number(const Value& v) {
@@ -452,7 +479,10 @@ void bind_event_trace(py::module_& m) {
       .def_property_readonly("closed", method(&PyEventTrace::closed))
       .def_property("progress", method(&PyEventTrace::progress), method(&PyEventTrace::set_progress))
       .def("_ticket", method(&PyEventTrace::ticket))
-      .def("_records", method(&PyEventTrace::records), py::arg("first"), py::arg("count"));
+      .def("_records", method(&PyEventTrace::records), py::arg("first"), py::arg("count"))
+      .def("_region_instances", method(&PyEventTrace::region_instances))
+      .def("_profile", method(&PyEventTrace::profile_tables), py::arg("bins"))
+      .def("_first_at", method(&PyEventTrace::first_at), py::arg("time"), py::arg("after") = false);
   init_once(cls);
   m.def(
       "remove_index",
