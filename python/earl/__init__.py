@@ -8,6 +8,7 @@
 from earl._core import EarlError, P2Statistic
 from earl.trace import EventTrace
 from earl.analysis import analyze
+from earl.statistics import stats
 
 __version__ = "0.1.0"
-__all__ = ["EventTrace", "P2Statistic", "EarlError", "analyze"]
+__all__ = ["EventTrace", "P2Statistic", "EarlError", "analyze", "stats"]

@@ -1,0 +1,108 @@
+"""The trace as tables (pandas and Arrow): events with names as categoricals, and one row
+per region instance. The rows come from the core (to_numpy(), cpp/profile/); this module
+only names the columns and wraps them."""
+from earl._core import EarlError
+from earl.optional import require
+
+# Events converted per to_numpy() call: one chunk's structured rows at a time, so the
+# peak memory is the columns plus one chunk, not twice the table.
+CHUNK = 1 << 20
+
+
+def window(trace, first=1, last=None, t0=None, t1=None):
+    """The positions first..last (inclusive) of the events in both the position window
+    first..last and the time window t0 <= time <= t1 (None: unbounded); last < first
+    where none is."""
+    size = len(trace)
+    last = size if last is None else last
+    if not (1 <= first <= size + 1) or not (first - 1 <= last <= size):
+        raise EarlError(f"positions {first}..{last} are outside 1..{size}")
+    if t0 is not None:
+        first = max(first, trace._first_at(float(t0)))
+    if t1 is not None:
+        last = min(last, trace._first_at(float(t1), after=True) - 1)
+    return first, max(last, first - 1)
+
+
+def _columns(trace, first, last, locations):
+    """The to_numpy() fields of events first..last as one NumPy array each, keeping the
+    rows of `locations` (an iterable of location numbers; None: all)."""
+    import numpy
+
+    dtype = trace.to_numpy(1, 0).dtype
+    count = last - first + 1
+    wanted = None if locations is None else numpy.fromiter((int(loc) for loc in locations), numpy.int64)
+    if wanted is None:
+        columns = {name: numpy.empty(count, dtype.fields[name][0]) for name in dtype.names}
+        for start in range(first, last + 1, CHUNK):
+            stop = min(start + CHUNK - 1, last)
+            rows = trace.to_numpy(start, stop)
+            for name, column in columns.items():
+                column[start - first:stop - first + 1] = rows[name]
+        return columns
+    kept = []
+    for start in range(first, last + 1, CHUNK):
+        rows = trace.to_numpy(start, min(start + CHUNK - 1, last))
+        kept.append(rows[numpy.isin(rows["loc"], wanted)])
+    rows = numpy.concatenate(kept) if kept else trace.to_numpy(1, 0)
+    return {name: numpy.ascontiguousarray(rows[name]) for name in dtype.names}
+
+
+def unique_codes(codes, names):
+    """Codes into a list of distinct names: where `names` repeats one (two regions of the
+    same name in different groups), the codes of the repeats become the first's."""
+    import numpy
+
+    first = {}
+    remap = numpy.array([first.setdefault(name, len(first)) for name in names] + [-1], numpy.int32)
+    if len(first) == len(names):
+        return codes, list(names)
+    return remap[codes], list(first)  # code -1 takes remap[-1], which is -1
+
+
+def events(trace, first=1, last=None, t0=None, t1=None, locations=None):
+    """The columns of to_pandas()/to_arrow(): {name: NumPy array} and, for the type and
+    region columns, {name: names} (codes index them, -1 for none)."""
+    first, last = window(trace, first, last, t0, t1)
+    columns = _columns(trace, first, last, locations)
+    names = {}
+    for name, labels in (("type", trace.types()), ("region", trace.regions())):
+        columns[name], names[name] = unique_codes(columns[name], labels)
+    return columns, names
+
+
+def to_pandas(trace, **window_args):
+    pandas = require("pandas", "to_pandas()")
+    columns, names = events(trace, **window_args)
+    for name, labels in names.items():
+        columns[name] = pandas.Categorical.from_codes(columns[name], categories=labels)
+    return pandas.DataFrame(columns, copy=False)
+
+
+def to_arrow(trace, **window_args):
+    pyarrow = require("pyarrow", "to_arrow()")
+    columns, names = events(trace, **window_args)
+    for name, labels in names.items():
+        codes = columns[name]
+        columns[name] = pyarrow.DictionaryArray.from_arrays(
+            pyarrow.array(codes, mask=codes < 0), pyarrow.array(labels, pyarrow.string()))
+    return pyarrow.table(columns)
+
+
+def region_instances(trace):
+    """One row per region instance (earl.EventTrace.region_instances)."""
+    pandas = require("pandas", "region_instances()")
+    found = trace._region_instances()
+    region, region_names = unique_codes(found["region"], trace.regions())
+    callpath, callpath_names = unique_codes(found["callpath"], found["callpath_names"])
+    columns = {
+        "loc": found["loc"],
+        "region": pandas.Categorical.from_codes(region, categories=region_names),
+        "callpath": pandas.Categorical.from_codes(callpath, categories=callpath_names),
+        "callpath_id": found["callpath"],
+    }
+    for name in ("enter_pos", "exit_pos", "enter_time", "exit_time", "inclusive", "exclusive"):
+        columns[name] = found[name]
+    for index, name in enumerate(trace.metric_columns()):
+        columns[name] = found["counters"][:, index]
+    return pandas.DataFrame(columns, copy=False)
