@@ -13,9 +13,12 @@ TITLES = {
 }
 
 
-def top_regions(tables, top):
-    """The `top` regions of most inclusive time (all with top None)."""
-    regions = list(tables["flat_profile"]["region"])
+def top_regions(tables, top, by="inclusive"):
+    """The `top` regions of most `by` time (all with top None): the flat profile shows
+    those of most inclusive time, the time profile those of most exclusive time (where the
+    time is spent, not which callers enclose it)."""
+    flat = tables["flat_profile"].sort_values(by, ascending=False, kind="stable")
+    regions = list(flat["region"])
     return regions if top is None else regions[:top]
 
 
@@ -25,7 +28,7 @@ def text(tables, top=None):
     shown = dict(tables)
     shown["flat_profile"] = tables["flat_profile"].head(len(top_regions(tables, top)))
     profile = tables["time_profile"]
-    shown["time_profile"] = profile[["begin", "end"] + top_regions(tables, top)]
+    shown["time_profile"] = profile[["begin", "end"] + top_regions(tables, top, "exclusive")]
     parts = []
     for name, frame in shown.items():
         body = "(none)" if frame.empty else frame.to_string(
@@ -85,9 +88,10 @@ def plot(tables, path, top=10, trace_file=None):
     matplotlib.use("Agg")  # headless: no display needed
     import matplotlib.pyplot as plt
 
-    regions = top_regions(tables, top)
+    from matplotlib.ticker import MaxNLocator
+
     figure, axes = plt.subplots(2, 2, figsize=(14, 9))
-    flat = tables["flat_profile"].head(len(regions))
+    flat = tables["flat_profile"].head(len(top_regions(tables, top)))
     axes[0, 0].barh(flat["region"].astype(str), flat["exclusive"], label="exclusive")
     axes[0, 0].barh(flat["region"].astype(str), flat["inclusive"] - flat["exclusive"],
                     left=flat["exclusive"], label="called regions")
@@ -95,6 +99,7 @@ def plot(tables, path, top=10, trace_file=None):
     axes[0, 0].set(title="flat profile", xlabel="seconds")
     axes[0, 0].legend(fontsize="small")
     profile = tables["time_profile"]
+    regions = top_regions(tables, top, "exclusive")
     if regions:
         middle = (profile["begin"] + profile["end"]) / 2
         axes[0, 1].stackplot(middle, *[profile[r] for r in regions], labels=[str(r) for r in regions])
@@ -104,6 +109,8 @@ def plot(tables, path, top=10, trace_file=None):
     image = axes[1, 0].imshow(matrix, cmap="viridis", aspect="auto")
     figure.colorbar(image, ax=axes[1, 0], label="bytes")
     axes[1, 0].set(title="bytes sent", xlabel="receiver", ylabel="sender")
+    axes[1, 0].xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes[1, 0].yaxis.set_major_locator(MaxNLocator(integer=True))
     sizes = tables["message_sizes"]
     axes[1, 1].bar([str(m) for m in sizes["min"]], sizes["messages"])
     axes[1, 1].set(title="message sizes", xlabel="at least (bytes)", ylabel="messages")

@@ -39,7 +39,9 @@ def configure(parser):
     parser.add_argument("--bins", type=positive_int, default=DEFAULT_BINS, metavar="N",
                         help=f"time bins of the time profile and the traffic (default: {DEFAULT_BINS})")
     parser.add_argument("--top", type=positive_int, default=None, metavar="N",
-                        help="show the N regions of most inclusive time (default: all)")
+                        help="show the N regions of most inclusive time in the flat profile "
+                             "and of most exclusive time in the time profile (default: all; "
+                             "the figure: 10)")
     open_arguments.add_reading(parser)
     open_arguments.add_correction(parser)
 
