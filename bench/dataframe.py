@@ -20,7 +20,7 @@ from pathlib import Path
 OPTIONS = dict(seed=1, late_sender_rate=0.2)
 
 EARL = """
-import sys, time, earl
+import sys, time, earl, pandas  # pandas imported before the clock starts, as pipit's is
 start = time.perf_counter()
 with earl.EventTrace(sys.argv[1], index=False, progress=lambda f: None) as trace:
     frame = trace.to_pandas()
@@ -41,10 +41,10 @@ import sys, time, otf2, numpy, pandas
 from otf2.events import Enter, Leave
 start = time.perf_counter()
 locs, times, kinds, regions = [], [], [], []
-names = {}
+numbers = {}
 with otf2.reader.open(sys.argv[1]) as trace:
     for location, event in trace.events:
-        locs.append(location.group.rank if location.group is not None else 0)
+        locs.append(numbers.setdefault(location.name, len(numbers)))
         times.append(event.time)
         kinds.append(type(event).__name__)
         region = getattr(event, "region", None)
@@ -57,15 +57,17 @@ print(time.perf_counter() - start, len(frame))
 """
 
 
-def measure(command, timeout):
-    """(seconds, rows, peak MiB) of a fresh Python running `command`, or the reason it failed."""
-    wrapped = command + """
+def measure(code, arguments, timeout):
+    """(seconds, rows, peak MiB) of a fresh Python running `code` with `arguments`, or the
+    reason it failed."""
+    wrapped = code + """
 for line in open("/proc/self/status"):
     if line.startswith("VmHWM"):
         print(int(line.split()[1]) / 1024)
 """
     try:
-        done = subprocess.run(wrapped, capture_output=True, text=True, timeout=timeout, shell=False)
+        done = subprocess.run([sys.executable, "-c", wrapped, *map(str, arguments)],
+                              capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return f"did not finish in {timeout} s"
     if done.returncode != 0:
@@ -95,7 +97,7 @@ def main(argv=None):
             subprocess.run([sys.executable, "-m", "earl.cli", "gen", "-f", "otf2", str(anchor),
                             "-n", str(args.locations), "-e", str(args.events),
                             "--seed", str(OPTIONS["seed"])], check=True, stdout=subprocess.DEVNULL)
-        rows = {"earl to_pandas()": measure([sys.executable, "-c", EARL, str(anchor)], args.timeout)}
+        rows = {"earl to_pandas()": measure(EARL, [anchor], args.timeout)}
         if not args.no_pipit:
             try:
                 import pipit  # noqa: F401
@@ -105,9 +107,9 @@ def main(argv=None):
                 import os
                 processes = args.pipit_processes or os.cpu_count()
                 rows[f"pipit Trace.from_otf2 ({processes} processes)"] = measure(
-                    [sys.executable, "-c", PIPIT, str(archive), str(processes)], args.timeout)
+                    PIPIT, [archive, processes], args.timeout)
         if not args.no_reader:
-            rows["otf2 reader -> DataFrame"] = measure([sys.executable, "-c", READER, str(anchor)], args.timeout)
+            rows["otf2 reader -> DataFrame"] = measure(READER, [anchor], args.timeout)
     earl_seconds = rows["earl to_pandas()"][0] if isinstance(rows["earl to_pandas()"], tuple) else None
     print(f"{args.events} events requested, {args.locations} locations")
     print(f"{'reader':40} {'seconds':>9} {'rows':>10} {'peak MiB':>9} {'x EARL':>8}")

@@ -111,3 +111,25 @@ def test_bad_bins_are_refused(tmp_path):
         for bins in (0, -3, 10**9):
             with pytest.raises(earl.EarlError, match="bins"):
                 earl.stats(trace, bins=bins)
+
+
+def test_regions_of_one_name_are_one_row(tmp_path):
+    """Two OTF2 regions named alike (say, in two source files) are one region in EARL's
+    model, so one row, their times summed: loc 0 runs the first 0..10, loc 1 the second 0..30."""
+    pytest.importorskip("otf2")
+    from otf2_archives import ArchiveWriter, T
+    writer = ArchiveWriter(tmp_path)
+    (first_loc,), (second_loc,) = writer.process("rank 0"), writer.process("rank 1")
+    first, second = writer.region("solve", source_file="a.c"), writer.region("solve", source_file="b.c")
+    for loc, region, end in ((first_loc, first, 10), (second_loc, second, 30)):
+        writer.ev(loc).enter(T(0), region)
+        writer.ev(loc).leave(T(end), region)
+    anchor = writer.close()
+    with earl.EventTrace(str(anchor)) as trace:
+        assert trace.regions().count("solve") == 1
+        flat = earl.stats(trace, bins=1)["flat_profile"]
+        assert list(flat["region"]) == ["solve"] and flat["visits"][0] == 2
+        assert flat["inclusive"][0] == pytest.approx(40e-9)
+        assert flat["max"][0] == pytest.approx(30e-9) and flat["mean"][0] == pytest.approx(20e-9)
+        assert list(trace.to_pandas()["region"].cat.categories).count("solve") == 1
+        assert list(trace.region_instances()["region"]) == ["solve", "solve"]

@@ -14,7 +14,7 @@ def stats(trace, bins=DEFAULT_BINS, **open_options):
     """The statistics of `trace` (an EventTrace, or a path opened with `open_options`) as a
     dict of DataFrames, in this order:
 
-    types          per event type: events (how many), share (of all events)
+    types          per event type that occurs: events (how many), share (of all events)
     flat_profile   per region entered, most inclusive time first: visits, inclusive and
                    exclusive time (seconds, all locations; a recursive region's time is
                    counted once), the per-location inclusive time min, mean and max (over
@@ -37,11 +37,11 @@ def stats(trace, bins=DEFAULT_BINS, **open_options):
     import numpy
 
     found = trace._profile(int(bins))
-    types, regions = trace.types(), trace.regions()
+    regions = trace.regions()
     counts = found["type_count"]
     total = max(int(counts.sum()), 1)
-    tables = {"types": pandas.DataFrame({"type": types, "events": counts,
-                                         "share": counts / total})}
+    types = pandas.DataFrame({"type": trace.types(), "events": counts, "share": counts / total})
+    tables = {"types": types[counts > 0].reset_index(drop=True)}
     tables["flat_profile"] = _flat_profile(pandas, numpy, found, regions)
     edges = numpy.linspace(found["begin"], found["end"], int(bins) + 1)
     bounds = {"begin": edges[:-1], "end": edges[1:]}

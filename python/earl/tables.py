@@ -48,27 +48,13 @@ def _columns(trace, first, last, locations):
     return {name: numpy.ascontiguousarray(rows[name]) for name in dtype.names}
 
 
-def unique_codes(codes, names):
-    """Codes into a list of distinct names: where `names` repeats one (two regions of the
-    same name in different groups), the codes of the repeats become the first's."""
-    import numpy
-
-    first = {}
-    remap = numpy.array([first.setdefault(name, len(first)) for name in names] + [-1], numpy.int32)
-    if len(first) == len(names):
-        return codes, list(names)
-    return remap[codes], list(first)  # code -1 takes remap[-1], which is -1
-
-
 def events(trace, first=1, last=None, t0=None, t1=None, locations=None):
     """The columns of to_pandas()/to_arrow(): {name: NumPy array} and, for the type and
-    region columns, {name: names} (codes index them, -1 for none)."""
+    region columns, {name: names} (codes index them, -1 for none; the trace's names are
+    distinct: EARL keeps one region per name)."""
     first, last = window(trace, first, last, t0, t1)
     columns = _columns(trace, first, last, locations)
-    names = {}
-    for name, labels in (("type", trace.types()), ("region", trace.regions())):
-        columns[name], names[name] = unique_codes(columns[name], labels)
-    return columns, names
+    return columns, {"type": trace.types(), "region": trace.regions()}
 
 
 def to_pandas(trace, **window_args):
@@ -93,12 +79,10 @@ def region_instances(trace):
     """One row per region instance (earl.EventTrace.region_instances)."""
     pandas = require("pandas", "region_instances()")
     found = trace._region_instances()
-    region, region_names = unique_codes(found["region"], trace.regions())
-    callpath, callpath_names = unique_codes(found["callpath"], found["callpath_names"])
     columns = {
         "loc": found["loc"],
-        "region": pandas.Categorical.from_codes(region, categories=region_names),
-        "callpath": pandas.Categorical.from_codes(callpath, categories=callpath_names),
+        "region": pandas.Categorical.from_codes(found["region"], categories=trace.regions()),
+        "callpath": pandas.Categorical.from_codes(found["callpath"], categories=found["callpath_names"]),
         "callpath_id": found["callpath"],
     }
     for name in ("enter_pos", "exit_pos", "enter_time", "exit_time", "inclusive", "exclusive"):
