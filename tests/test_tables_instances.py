@@ -116,3 +116,30 @@ def test_counter_growth_from_the_metric_events():
                     assert row[column] == pytest.approx(want), (enter, column)
                     checked += 1
         assert checked > 0
+
+
+class Stop(Exception):
+    pass
+
+
+def test_a_long_pass_reports_progress_and_stops_when_asked(tmp_path):
+    """The one-pass tables report progress every 65536 events; an exception raised by the
+    progress callable (Ctrl-C's KeyboardInterrupt is one) stops the pass and reaches the
+    caller, and the trace stays usable."""
+    path = tmp_path / "long.alog"
+    generate(str(path), format="alog", locations=2, events=150_000, seed=1)
+    seen = []
+    with earl.EventTrace(str(path), progress=lambda fraction: None) as trace:
+        trace.progress = seen.append
+        frame = trace.region_instances()
+        assert seen[-1] == 1.0 and 0 < seen[0] < 1
+        assert len(frame) > 0
+
+        def stop(fraction):
+            raise Stop()
+
+        trace.progress = stop
+        with pytest.raises(Stop):
+            earl.stats(trace)
+        trace.progress = None
+        assert len(earl.stats(trace)["flat_profile"]) > 0

@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "analysis/callpath_names.h"
-#include "trace/event_trace.h"
+#include "profile/event_pass.h"
 
 namespace earl::profile {
 
@@ -103,8 +103,7 @@ RegionInstances InstanceBuilder::finish() {
 
 RegionInstances region_instances(EventTrace& trace, const ProgressCallback& progress) {
   InstanceBuilder builder(trace.nrlocs(), trace.metrics().size());
-  const Position size = trace.size();
-  for (Position pos = 1; pos <= size; ++pos) builder.add(trace.event(static_cast<std::int64_t>(pos), progress));
+  each_event(trace, progress, [&](const Event& e) { builder.add(e); });
   RegionInstances out = builder.finish();
   out.callpath_names = analysis::callpath_names(out.callpath_parent, out.callpath_region, trace.regions());
   return out;

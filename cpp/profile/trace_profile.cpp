@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "trace/event_trace.h"
+#include "profile/event_pass.h"
 
 namespace earl::profile {
 
@@ -99,7 +99,7 @@ TraceProfile trace_profile(EventTrace& trace, std::size_t bins, const ProgressCa
     end = trace.event(static_cast<std::int64_t>(size), progress).time;
   }
   ProfileBuilder builder(trace.types().size(), trace.regions().size(), trace.nrlocs(), bins, begin, end);
-  for (Position pos = 1; pos <= size; ++pos) builder.add(trace.event(static_cast<std::int64_t>(pos), progress));
+  each_event(trace, progress, [&](const Event& e) { builder.add(e); });
   return builder.finish();
 }
 
