@@ -9,6 +9,7 @@ from collections import defaultdict
 import pytest
 
 import earl
+from earl import _core
 from earl.generate import generate
 import hand_profile_trace
 from hand_profile_trace import US
@@ -57,9 +58,10 @@ def test_an_instance_open_at_the_end_has_no_exit(tmp_path):
         assert math.isnan(open_rows.iloc[0]["inclusive"]) and math.isnan(open_rows.iloc[0]["exit_time"])
 
 
-@pytest.mark.parametrize("fmt", ["otf2", "alog"])
+@pytest.mark.parametrize("fmt", _core.generator_formats())
 def test_times_per_location_and_region_equal_the_generators_truth(tmp_path, fmt):
-    path = tmp_path / ("run." + fmt)
+    suffix = next(row["extensions"][0] for row in _core.formats() if row["name"] == fmt)
+    path = tmp_path / ("run" + suffix)
     truth = generate(str(path), format=fmt, locations=3, events=4000, seed=3, late_sender_rate=0.3)
     with earl.EventTrace(str(path)) as trace:
         frame = trace.region_instances()
