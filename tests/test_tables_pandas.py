@@ -84,6 +84,14 @@ def test_position_time_and_location_windows(trace_path):
         assert len(trace.to_pandas(first=5, last=4)) == 0
         with pytest.raises(earl.EarlError, match="outside"):
             trace.to_pandas(first=0)
+        with pytest.raises(earl.EarlError, match="'two' is not a location number"):
+            trace.to_pandas(locations=[0, "two"])
+        with pytest.raises(earl.EarlError, match="not a list of location numbers"):
+            trace.to_pandas(locations=3)
+        with pytest.raises(earl.EarlError, match="t1 'late' is not a time in seconds"):
+            trace.to_pandas(t1="late")
+        with pytest.raises(earl.EarlError, match="not whole numbers"):
+            trace.to_pandas(first=1.5)
 
 
 def test_to_arrow_has_the_same_table_with_dictionaries(trace_path):

@@ -13,15 +13,45 @@ def window(trace, first=1, last=None, t0=None, t1=None):
     """The positions first..last (inclusive) of the events in both the position window
     first..last and the time window t0 <= time <= t1 (None: unbounded); last < first
     where none is."""
+    import operator
+
     size = len(trace)
     last = size if last is None else last
+    try:
+        first, last = operator.index(first), operator.index(last)
+    except TypeError:
+        raise EarlError(f"positions {first!r}..{last!r} are not whole numbers") from None
     if not (1 <= first <= size + 1) or not (first - 1 <= last <= size):
         raise EarlError(f"positions {first}..{last} are outside 1..{size}")
     if t0 is not None:
-        first = max(first, trace._first_at(float(t0)))
+        first = max(first, trace._first_at(_seconds(t0, "t0")))
     if t1 is not None:
-        last = min(last, trace._first_at(float(t1), after=True) - 1)
+        last = min(last, trace._first_at(_seconds(t1, "t1"), after=True) - 1)
     return first, max(last, first - 1)
+
+
+def _seconds(value, name):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise EarlError(f"{name} {value!r} is not a time in seconds") from None
+
+
+def _location_numbers(locations):
+    """The integers of `locations`; EarlError naming the first that is none."""
+    import operator
+
+    try:
+        items = list(locations)
+    except TypeError:
+        raise EarlError(f"locations {locations!r} is not a list of location numbers") from None
+    numbers = []
+    for item in items:
+        try:
+            numbers.append(operator.index(item))
+        except TypeError:
+            raise EarlError(f"locations: {item!r} is not a location number") from None
+    return numbers
 
 
 def _columns(trace, first, last, locations):
@@ -31,7 +61,7 @@ def _columns(trace, first, last, locations):
 
     dtype = trace.to_numpy(1, 0).dtype
     count = last - first + 1
-    wanted = None if locations is None else numpy.fromiter((int(loc) for loc in locations), numpy.int64)
+    wanted = None if locations is None else numpy.array(_location_numbers(locations), numpy.int64)
     if wanted is None:
         columns = {name: numpy.empty(count, dtype.fields[name][0]) for name in dtype.names}
         for start in range(first, last + 1, CHUNK):
