@@ -3,9 +3,10 @@ per region instance. The rows come from the core (to_numpy(), cpp/profile/); thi
 only names the columns and wraps them."""
 from earl._core import EarlError
 from earl.optional import require
+from earl.trace import event_dtype
 
-# Events converted per to_numpy() call: one chunk's structured rows at a time, so the
-# peak memory is the columns plus one chunk, not twice the table.
+# Events converted per to_numpy() call where only some locations' rows are kept: one
+# chunk's structured rows at a time, so the peak memory is the rows kept plus one chunk.
 CHUNK = 1 << 20
 
 
@@ -59,17 +60,16 @@ def _columns(trace, first, last, locations):
     rows of `locations` (an iterable of location numbers; None: all)."""
     import numpy
 
+    if locations is None:  # the core writes straight into the columns
+        count = last - first + 1
+        base = event_dtype()
+        columns = {name: numpy.empty(count, base.fields[name][0]) for name in base.names}
+        counters = {name: numpy.empty(count, numpy.float64) for name in trace.metric_columns()}
+        if count:
+            trace._fill_columns(first, count, list(columns.values()), list(counters.values()))
+        return {**columns, **counters}
+    wanted = numpy.array(_location_numbers(locations), numpy.int64)
     dtype = trace.to_numpy(1, 0).dtype
-    count = last - first + 1
-    wanted = None if locations is None else numpy.array(_location_numbers(locations), numpy.int64)
-    if wanted is None:
-        columns = {name: numpy.empty(count, dtype.fields[name][0]) for name in dtype.names}
-        for start in range(first, last + 1, CHUNK):
-            stop = min(start + CHUNK - 1, last)
-            rows = trace.to_numpy(start, stop)
-            for name, column in columns.items():
-                column[start - first:stop - first + 1] = rows[name]
-        return columns
     kept = []
     for start in range(first, last + 1, CHUNK):
         rows = trace.to_numpy(start, min(start + CHUNK - 1, last))
