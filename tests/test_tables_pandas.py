@@ -138,3 +138,23 @@ def test_a_missing_pandas_is_named(monkeypatch, tmp_path):
     with earl.EventTrace(hand_profile_trace.write(tmp_path)) as trace:
         with pytest.raises(earl.EarlError, match="to_pandas.. needs pandas"):
             trace.to_pandas()
+
+
+def test_the_column_filler_refuses_arrays_it_could_overrun(tmp_path):
+    """_fill_columns writes raw bytes into the arrays it is given: anything but contiguous
+    arrays of the field's size and the asked length is refused before a byte is written."""
+    from earl.trace import event_dtype
+    dtype = event_dtype()
+    with earl.EventTrace(hand_profile_trace.write(tmp_path)) as trace:
+        good = [numpy.zeros(4, dtype.fields[name][0]) for name in dtype.names]
+        trace._fill_columns(1, 4, good, [])
+        assert list(good[0]) == [1, 2, 3, 4]
+        for bad in ([numpy.zeros(3, c.dtype) if i == 0 else c for i, c in enumerate(good)],
+                    [numpy.zeros(4, numpy.int8) if i == 2 else c for i, c in enumerate(good)],
+                    [numpy.zeros(8, c.dtype)[::2] if i == 1 else c for i, c in enumerate(good)],
+                    ["not an array" if i == 3 else c for i, c in enumerate(good)],
+                    good[:-1]):
+            with pytest.raises(earl.EarlError, match="_fill_columns"):
+                trace._fill_columns(1, 4, bad, [])
+        with pytest.raises(earl.EarlError, match="outside"):
+            trace._fill_columns(14, 4, good, [])
