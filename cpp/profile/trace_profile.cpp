@@ -20,12 +20,7 @@ ProfileBuilder::ProfileBuilder(std::size_t types, std::size_t regions, Location 
                                double begin, double end) {
   const std::size_t locs = static_cast<std::size_t>(std::max<Location>(locations, 0));
   bins = std::max<std::size_t>(bins, 1);
-  out_.types = types;
-  out_.regions = regions;
-  out_.locations = locs;
-  out_.bins = bins;
-  out_.begin = begin;
-  out_.end = end;
+  out_ = TraceProfile{types, regions, locs, bins, begin, end};
   width_ = (end - begin) / static_cast<double>(bins);
   out_.type_count.assign(types, 0);
   out_.visits.assign(locs * regions, 0);

@@ -18,43 +18,37 @@ namespace {
 
 Position next_pos = 0;
 
-Event enter(Location loc, double time, SymbolId region) {
+Event make(EventKind kind, SymbolId type, Location loc, double time) {
   Event e;
   e.pos = ++next_pos;
   e.loc = loc;
   e.time = time;
-  e.kind = EventKind::Enter;
-  e.type = kEnterType;
+  e.kind = kind;
+  e.type = type;
+  return e;
+}
+
+Event enter(Location loc, double time, SymbolId region) {
+  Event e = make(EventKind::Enter, kEnterType, loc, time);
   e.region = region;
   return e;
 }
 
 Event leave(Location loc, double time, SymbolId region) {
-  Event e = enter(loc, time, region);
-  e.kind = EventKind::Exit;
-  e.type = kExitType;
+  Event e = make(EventKind::Exit, kExitType, loc, time);
+  e.region = region;
   return e;
 }
 
 Event sample(Location loc, double time, std::int64_t metric, double value) {
-  Event e;
-  e.pos = ++next_pos;
-  e.loc = loc;
-  e.time = time;
-  e.kind = EventKind::Metric;
-  e.type = 4;
+  Event e = make(EventKind::Metric, 4, loc, time);
   e.tag = metric;
   e.data2 = Value::of_float(value);
   return e;
 }
 
 Event send(Location loc, double time, Location dest, std::uint64_t bytes) {
-  Event e;
-  e.pos = ++next_pos;
-  e.loc = loc;
-  e.time = time;
-  e.kind = EventKind::Send;
-  e.type = kSendType;
+  Event e = make(EventKind::Send, kSendType, loc, time);
   e.peer = dest;
   e.len = bytes;
   return e;
