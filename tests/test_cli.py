@@ -68,9 +68,9 @@ def test_run_passes_arguments_and_reports_missing_scripts(tmp_path):
 def test_every_command_is_registered_once():
     from earl.cli import COMMANDS, build_parser
     import earl.commands
-    assert list(COMMANDS) == ["run", "scripts", "info", "list", "check", "gen", "convert", "merge",
-                              "formats", "demo", "analyze", "compare", "experiment", "repl",
-                              "index"]
+    assert list(COMMANDS) == ["run", "scripts", "info", "list", "check", "stats", "gen", "convert",
+                              "merge", "formats", "demo", "analyze", "compare", "experiment",
+                              "repl", "index"]
     # one module of earl/commands/ per command, and nothing else there
     folder = Path(earl.commands.__file__).parent
     assert sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__") == sorted(COMMANDS)

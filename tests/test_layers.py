@@ -38,6 +38,7 @@ LAYERS = {
     "convert": ("convert", "convert/convert.h"),
     "query": ("query", "query/selection.h"),
     "analysis": ("analysis", "analysis/analysis.h"),
+    "profile": ("profile", "profile/trace_profile.h"),
 }
 
 # What each layer's sources may include besides themselves (DESIGN.md section 5): the
@@ -49,7 +50,8 @@ LAYERS = {
 # generator writes through the registry; conversion reads a trace and writes through the
 # registry (and runs the analysis for --wait-states); the wait-state analysis reads each event once through the registry's decoder
 # (it needs no random access); clock correction wraps a decoder, for the trace facade and
-# the analysis. Nothing sees a layer beside or above it.
+# the analysis; tables and statistics read a trace and intern call paths as the analysis
+# does. Nothing sees a layer beside or above it.
 ALLOWED = {
     "model": set(),
     "format_interface": {"model"},
@@ -73,6 +75,7 @@ ALLOWED = {
                 "model"},
     "analysis": {"timecorrect", "registry", "format_interface", "model"},
     "query": {"trace", "index", "access", "state", "timecorrect", "format_interface", "model"},
+    "profile": {"trace", "index", "access", "state", "timecorrect", "analysis", "format_interface", "model"},
 }
 
 

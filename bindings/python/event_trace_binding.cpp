@@ -6,10 +6,12 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <type_traits>
+#include <vector>
 
 #include "bindings/python/bindings.h"
 #include "bindings/python/open_options_binding.h"
@@ -18,9 +20,13 @@
 #include "bindings/python/init_once.h"
 #include "bindings/python/lists.h"
 #include "bindings/python/metric_fields.h"
+#include "bindings/python/profile_tables.h"
 #include "bindings/python/text.h"
 #include "index/index_settings.h"
 #include "model/error.h"
+#include "profile/region_instances.h"
+#include "profile/time_window.h"
+#include "profile/trace_profile.h"
 #include "trace/event_attributes.h"
 #include "trace/event_trace.h"
 #include "trace/shared_trace.h"
@@ -276,16 +282,95 @@ class PyEventTrace {
       for (std::size_t i = 0; i < count; ++i) {
         const Event& e = t.event(static_cast<std::int64_t>(first + i), callback);
         fill(rows[i], e);
-        if (cells && e.kind == EventKind::Metric && e.tag >= 0 && static_cast<std::size_t>(e.tag) < width)
-          cells[i * width + static_cast<std::size_t>(e.tag)] = number(e.data2);
+        if (cells && is_sample(e, width)) cells[i * width + static_cast<std::size_t>(e.tag)] = number(e.data2);
       }
     });
     return py::make_tuple(out, columns);
   }
 
+  // Events first .. first+count-1 written straight into the caller's columns, one NumPy
+  // array per field of to_numpy's dtype (in its order, each C-contiguous with `count`
+  // elements of the field's size) and one float64 array per metrics() entry: to_pandas
+  // without a row buffer to copy out of. The fields' offsets and sizes are read from the
+  // dtype, so ExportRecord stays their one source.
+  void fill_columns(Position first, std::size_t count, const py::list& columns, const py::list& counters) {
+    EventTrace& t = trace();
+    if (first < 1 || first - 1 + count > t.size())
+      throw EarlError("_fill_columns: positions outside 1.." + std::to_string(t.size()));
+    const py::dtype dtype = export_dtype();
+    const py::tuple names = dtype.attr("names");
+    const py::dict fields = dtype.attr("fields");
+    if (columns.size() != names.size() || counters.size() != t.metrics().size())
+      throw EarlError("_fill_columns: one array per field and per metric is needed");
+    struct Slot {
+      std::size_t offset, size;
+      char* out;
+    };
+    std::vector<Slot> slots;
+    auto writable = [count](const py::handle& given, std::size_t size) {
+      py::array column = py::reinterpret_borrow<py::array>(given);
+      if (!py::isinstance<py::array>(given) || static_cast<std::size_t>(column.itemsize()) != size ||
+          static_cast<std::size_t>(column.size()) != count || !(column.flags() & py::array::c_style) ||
+          !column.writeable())
+        throw EarlError("_fill_columns: a column is not a writable contiguous array of the field's size");
+      return static_cast<char*>(column.mutable_data());
+    };
+    for (std::size_t f = 0; f < names.size(); ++f) {
+      const py::tuple field = fields[names[f]];
+      const std::size_t size = static_cast<std::size_t>(py::dtype(field[0]).itemsize());
+      slots.push_back({field[1].cast<std::size_t>(), size, writable(columns[f], size)});
+    }
+    std::vector<double*> cells;
+    for (const py::handle& column : counters) cells.push_back(reinterpret_cast<double*>(writable(column, 8)));
+    for (double* cell : cells) std::fill(cell, cell + count, std::numeric_limits<double>::quiet_NaN());
+    with_progress([&](const ProgressCallback& callback) {
+      ExportRecord row;
+      for (std::size_t i = 0; i < count; ++i) {
+        const Event& e = t.event(static_cast<std::int64_t>(first + i), callback);
+        fill(row, e);
+        for (const Slot& slot : slots) {
+          const char* from = reinterpret_cast<const char*>(&row) + slot.offset;
+          // Sizes known at compile time make each copy one move instead of a call.
+          if (slot.size == 8) std::memcpy(slot.out + i * 8, from, 8);
+          else if (slot.size == 4) std::memcpy(slot.out + i * 4, from, 4);
+          else std::memcpy(slot.out + i * slot.size, from, slot.size);
+        }
+        if (is_sample(e, cells.size())) cells[static_cast<std::size_t>(e.tag)][i] = number(e.data2);
+      }
+    });
+  }
+
   py::list metrics() { return list_of(trace().metrics(), metric_dict); }
 
+  // The tables of cpp/profile/, one pass each, as dicts of NumPy arrays.
+  py::dict region_instances() {
+    EventTrace& t = trace();
+    profile::RegionInstances found =
+        with_progress([&](const ProgressCallback& callback) { return profile::region_instances(t, callback); });
+    return instance_columns(found);
+  }
+
+  py::dict profile_tables(std::int64_t bins) {
+    if (bins < 1 || bins > profile::kMaxTimeBins)
+      throw EarlError("bins " + std::to_string(bins) + " is outside 1.." + std::to_string(profile::kMaxTimeBins));
+    EventTrace& t = trace();
+    profile::TraceProfile found = with_progress([&](const ProgressCallback& callback) {
+      return profile::trace_profile(t, static_cast<std::size_t>(bins), callback);
+    });
+    return profile_columns(found);
+  }
+
+  Position first_at(double time, bool after) {
+    EventTrace& t = trace();
+    return with_progress([&](const ProgressCallback& callback) { return profile::first_at(t, time, after, callback); });
+  }
+
  private:
+  // A metric event of one of the `width` counters the trace defines.
+  static bool is_sample(const Event& e, std::size_t width) {
+    return e.kind == EventKind::Metric && e.tag >= 0 && static_cast<std::size_t>(e.tag) < width;
+  }
+
   // A counter value as a float64 cell: NaN where it is no number.
   static double number(const Value& v) {
     return visit_value(v, [](auto value) -> double {
@@ -452,7 +537,12 @@ void bind_event_trace(py::module_& m) {
       .def_property_readonly("closed", method(&PyEventTrace::closed))
       .def_property("progress", method(&PyEventTrace::progress), method(&PyEventTrace::set_progress))
       .def("_ticket", method(&PyEventTrace::ticket))
-      .def("_records", method(&PyEventTrace::records), py::arg("first"), py::arg("count"));
+      .def("_records", method(&PyEventTrace::records), py::arg("first"), py::arg("count"))
+      .def("_fill_columns", method(&PyEventTrace::fill_columns), py::arg("first"), py::arg("count"),
+           py::arg("columns"), py::arg("counters"))
+      .def("_region_instances", method(&PyEventTrace::region_instances))
+      .def("_profile", method(&PyEventTrace::profile_tables), py::arg("bins"))
+      .def("_first_at", method(&PyEventTrace::first_at), py::arg("time"), py::arg("after") = false);
   init_once(cls);
   m.def(
       "remove_index",

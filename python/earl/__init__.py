@@ -11,8 +11,9 @@ from earl.analysis import analyze
 from earl.analysis.compare import compare
 from earl.merging import merge
 from earl.validation import check
+from earl.statistics import stats
 from earl import experiment
 
 __version__ = "0.1.0"
 __all__ = ["EventTrace", "P2Statistic", "EarlError", "analyze", "check", "compare", "merge",
-           "experiment"]
+           "experiment", "stats"]

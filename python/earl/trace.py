@@ -134,6 +134,35 @@ class EventTrace(_core.EventTrace):
         raw[:, base.itemsize:] = counters.view(numpy.uint8).reshape(len(rows), 8 * len(names))
         return out
 
+    def to_pandas(self, first=1, last=None, t0=None, t1=None, locations=None):
+        """The events as a pandas DataFrame: the columns of to_numpy() (peer is the dest of
+        a send and the src of a recv, as in to_numpy), with `type` and `region` as
+        Categoricals of the trace's names (region NaN on events without one), and a float64
+        column per counter (metric_columns()). The rows are the events at positions
+        first..last whose time is within t0..t1 (inclusive; None: no bound) and whose
+        location is in `locations` (None: all). Needs pandas (earl[analysis])."""
+        from earl import tables
+        return tables.to_pandas(self, first=first, last=last, t0=t0, t1=t1, locations=locations)
+
+    def to_arrow(self, first=1, last=None, t0=None, t1=None, locations=None):
+        """The table of to_pandas() as a pyarrow.Table, `type` and `region` as
+        DictionaryArrays (region null on events without one). Needs pyarrow (earl[arrow])."""
+        from earl import tables
+        return tables.to_arrow(self, first=first, last=last, t0=t0, t1=t1, locations=locations)
+
+    def region_instances(self):
+        """One row per region instance, in the order they were entered, as a DataFrame:
+        loc, region and callpath (Categoricals; call paths named as in every report,
+        regions from the root joined by "/"), callpath_id, enter_pos, exit_pos,
+        enter_time, exit_time, inclusive and exclusive time (seconds; exclusive is the
+        inclusive time less that of the instances it called), then per counter
+        (metric_columns()) its growth: the value at the exit less the value at the enter,
+        each the location's last sample at or before that time. An instance still open at
+        the end of the trace has exit_pos 0 and NaN times. Made in one pass in C++; needs
+        pandas (earl[analysis])."""
+        from earl import tables
+        return tables.region_instances(self)
+
     def metric_columns(self):
         """The to_numpy() field of each metrics() entry, in its order: the metric's name,
         or "metric:NAME" where the name is taken (a base field such as "time", or an
