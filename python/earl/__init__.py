@@ -6,8 +6,10 @@
         ev = e.event()
 """
 from earl._core import EarlError, P2Statistic
+from earl.described import add_shipped_folder
 from earl.trace import EventTrace
 from earl.analysis import analyze
 
 __version__ = "0.1.0"
+add_shipped_folder()  # format="described:alog" finds the shipped descriptions
 __all__ = ["EventTrace", "P2Statistic", "EarlError", "analyze"]

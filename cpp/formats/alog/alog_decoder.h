@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "formats/alog/line_reader.h"
+#include "format_interface/line_reader.h"
 #include "format_interface/trace_decoder.h"
 #include "model/error.h"
 
