@@ -159,14 +159,15 @@ const FieldValue* DescribedDecoder::field_of(const Source& source, const ParsedR
   return nullptr;
 }
 
-bool DescribedDecoder::integer(const Source& source, const ParsedRecord& record, std::int64_t& out, const char* what) const {
+bool DescribedDecoder::integer(const Source& source, const ParsedRecord& record, std::int64_t& out, const char* what,
+                                bool required) const {
   if (source.constant && !source.is_text) {
     out = source.number;
     return true;
   }
   const FieldValue* v = field_of(source, record);
   if (!v) {
-    if (!source.given()) return false;
+    if (!source.given() || !required) return false;
     fail(record, std::string("no ") + what + " (its fields are absent)");
   }
   switch (v->kind) {
@@ -285,15 +286,15 @@ void DescribedDecoder::decode(const ParsedRecord& record, Event& event) {
         if (spec.kind == EventKind::CollectiveExit) {
           event.type = kExitType;
           event.region = region(spec, record);
-          if (integer(spec.slots[kSlotPeer], record, number, "peer") && number >= 0)
+          if (integer(spec.slots[kSlotPeer], record, number, "peer", false) && number >= 0)
             event.peer = location(spec.slots[kSlotPeer], record, "peer");
         } else {
           event.type = spec.kind == EventKind::Send ? kSendType : kRecvType;
           event.peer = location(spec.slots[kSlotPeer], record, spec.kind == EventKind::Send ? "destination" : "source");
         }
-        if (integer(spec.slots[kSlotTag], record, number, "tag")) event.tag = number;
-        if (integer(spec.slots[kSlotCom], record, number, "com")) event.com = number;
-        if (integer(spec.slots[kSlotLen], record, number, "len")) {
+        if (integer(spec.slots[kSlotTag], record, number, "tag", false)) event.tag = number;
+        if (integer(spec.slots[kSlotCom], record, number, "com", false)) event.com = number;
+        if (integer(spec.slots[kSlotLen], record, number, "len", false)) {
           if (number < 0) fail(record, "negative message length " + std::to_string(number));
           event.len = static_cast<std::uint64_t>(number);
         }

@@ -57,7 +57,9 @@ class DescribedDecoder : public TraceDecoder {
 
   // Typed reads of an attribute's source (Source): the first present field, or the constant.
   const FieldValue* field_of(const Source& source, const ParsedRecord& record) const;
-  bool integer(const Source& source, const ParsedRecord& record, std::int64_t& out, const char* what) const;
+  // False when the source is not given, or (not `required`) its fields are absent.
+  bool integer(const Source& source, const ParsedRecord& record, std::int64_t& out, const char* what,
+               bool required = true) const;
   std::string_view text(const Source& source, const ParsedRecord& record, const char* what) const;
   Value value(const Source& source, const ParsedRecord& record);
   Location location(const Source& source, const ParsedRecord& record, const char* what) const;
