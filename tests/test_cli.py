@@ -69,7 +69,7 @@ def test_every_command_is_registered_once():
     from earl.cli import COMMANDS, build_parser
     import earl.commands
     assert list(COMMANDS) == ["run", "scripts", "info", "gen", "convert", "formats", "demo",
-                              "analyze", "repl", "index"]
+                              "analyze", "repl", "index", "describe"]
     # one module of earl/commands/ per command, and nothing else there
     folder = Path(earl.commands.__file__).parent
     assert sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__") == sorted(COMMANDS)

@@ -16,7 +16,7 @@ import earl
 
 # command name -> module (imported when the parser is built: each adds its own arguments)
 COMMANDS = {name: f"earl.commands.{name}" for name in
-            ("run", "scripts", "info", "gen", "convert", "formats", "demo", "analyze", "repl", "index")}
+            ("run", "scripts", "info", "gen", "convert", "formats", "demo", "analyze", "repl", "index", "describe")}
 
 OK, EARL_ERROR, USAGE, INTERRUPTED, READER_GONE = 0, 1, 2, 130, 141
 

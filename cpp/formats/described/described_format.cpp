@@ -46,7 +46,7 @@ const TraceFormat& described_format() {
       descriptions_available() ? open_reader : nullptr,
       nullptr,
       nullptr,
-      descriptions_unavailable(),
+      descriptions_available() ? nullptr : descriptions_unavailable(),
       nullptr};
   return format;
 }
