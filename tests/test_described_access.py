@@ -1,0 +1,88 @@
+"""Reading through a description works as for native formats: pipit's CSV layout read to
+events worked out by hand (unsorted rows, both timestamp columns), random access equal to
+the scan, and the persisted index built, loaded, and rebuilt when the description changes."""
+import random
+from pathlib import Path
+
+import pytest
+
+import earl
+from alog_traces import random_alog
+from described_helpers import events_of, scanned
+
+SHIPPED = Path(earl.__file__).parent / "descriptions"
+
+PIPIT_CSV = """Timestamp (ns), Event Type, Name, Process, Thread
+0, Enter, main(), 0, 0
+1000, Enter, foo(), 0, 0
+500, Enter, main(), 1, 0
+3000, Instant, checkpoint, 1, 0
+2500, Leave, foo(), 0, 0
+3000, Enter, MPI_Send, 0, 0
+4000, Leave, MPI_Send, 0, 0
+9000, Leave, main(), 1, 0
+10000, Leave, main(), 0, 0
+"""
+
+# By hand: rows in time order (stable: file order for the two at 3000 ns), ns / 1e9.
+PIPIT_EXPECTED = [
+    ("enter", 0, 0.0, "main()"), ("enter", 1, 5e-7, "main()"), ("enter", 0, 1e-6, "foo()"),
+    ("exit", 0, 2.5e-6, "foo()"), ("checkpoint", 1, 3e-6, None), ("enter", 0, 3e-6, "MPI_Send"),
+    ("exit", 0, 4e-6, "MPI_Send"), ("exit", 1, 9e-6, "main()"), ("exit", 0, 1e-5, "main()"),
+]
+
+
+def test_pipit_csv_by_hand(tmp_path):
+    path = tmp_path / "foo-bar.csv"
+    path.write_text(PIPIT_CSV)
+    with earl.EventTrace(str(path), format="described:pipit_csv") as trace:
+        got = [(e["type"], e["loc"], e["time"], e.get("region")) for e in events_of(trace)]
+        assert got == PIPIT_EXPECTED
+        assert trace.nrlocs() == 2
+        # enterptr as worked out by hand: the exit of foo() at 2.5 us closes position 3.
+        assert trace.event(4)["enterptr"] == 3
+
+
+def test_pipit_csv_seconds_column(tmp_path):
+    path = tmp_path / "s.csv"
+    path.write_text("Timestamp (s), Event Type, Name, Process\n0, Enter, main(), 0\n"
+                    "1.5, Enter, foo(), 0\n2.25, Leave, foo(), 0\n100, Leave, main(), 0\n")
+    with earl.EventTrace(str(path), format="described:pipit_csv") as trace:
+        assert [e["time"] for e in events_of(trace)] == [0.0, 1.5, 2.25, 100.0]
+
+
+def test_pipit_csv_without_a_needed_column(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("Timestamp (ns), Event Type, Name\n0, Enter, main()\n")
+    with pytest.raises(earl.EarlError, match=r"bad\.csv: line 1: the header names no column 'Process'"):
+        earl.EventTrace(str(path), format="described:pipit_csv")
+
+
+@pytest.mark.parametrize("unsorted", [None, "shuffled"])
+def test_random_access_equals_scan(tmp_path, unsorted):
+    path = random_alog(11, max_events=400, min_events=300, unsorted=unsorted).write(tmp_path)
+    with earl.EventTrace(path, format="described:alog", bdist=16, hsize=8) as trace:
+        forward = scanned(trace)
+        order = list(range(1, len(trace) + 1))
+        random.Random(5).shuffle(order)
+        for p in order:
+            assert trace.event(p) == forward[p - 1]
+
+
+def test_persisted_index_is_built_loaded_and_goes_stale(tmp_path, index_dir):
+    path = random_alog(4, max_events=300, min_events=200, unsorted="swaps").write(tmp_path)
+    description = tmp_path / "mine.toml"
+    description.write_text((SHIPPED / "alog.toml").read_text())
+    fmt = f"described:{description}"
+    with earl.EventTrace(path, format=fmt) as first:
+        assert first.index_info()["state"] == "built", first.index_info()
+        events = events_of(first)
+    with earl.EventTrace(path, format=fmt) as again:
+        assert again.index_info()["state"] == "loaded", again.index_info()
+        assert events_of(again) == events
+    # A changed description is a changed trace: the index is rebuilt, not trusted.
+    description.write_text(description.read_text() + "\n# changed\n")
+    with earl.EventTrace(path, format=fmt) as changed:
+        assert changed.index_info()["state"] == "rebuilt", changed.index_info()
+        assert "mine.toml" in changed.index_info()["note"]
+        assert events_of(changed) == events
