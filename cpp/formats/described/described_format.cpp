@@ -39,14 +39,15 @@ std::unique_ptr<TraceDecoder> open_reader(const std::string& path, const ReadOpt
 const TraceFormat& described_format() {
   static const TraceFormat format{
       "described",
-      "a format described in TOML: format=\"described:DESC.toml\" or a shipped one (described:alog, "
-      "described:pipit_csv, described:sample_binary); `earl describe --template`",
+      "a format described in TOML: -f described:DESC.toml, or a shipped one by name (earl describe --list)",
       {},
       sniff,
       descriptions_available() ? open_reader : nullptr,
       nullptr,
       nullptr,
-      descriptions_available() ? nullptr : descriptions_unavailable(),
+      descriptions_available() ? "no writer: a description says how to read a format (earl convert writes its traces "
+                                 "in any other)"
+                               : descriptions_unavailable(),
       nullptr};
   return format;
 }
