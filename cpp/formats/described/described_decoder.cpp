@@ -1,8 +1,5 @@
 #include "formats/described/described_decoder.h"
 
-#include <algorithm>
-#include <cstring>
-
 #include "model/clock.h"
 #include "model/error.h"
 
@@ -345,101 +342,70 @@ bool DescribedDecoder::next_event(ParsedRecord& record) {
 }
 
 bool DescribedDecoder::read(Event& event) {
-  if (sorted_mode_) {
-    if (sorted_next_ >= sorted_.size()) return false;
-    const SortedRecord& entry = sorted_[sorted_next_++];
-    input_->seek(entry.offset, entry.number);
+  if (sorted_.active()) {
+    const TimeSortedIndex::Entry* entry = sorted_.next();
+    if (!entry) return false;
+    input_->seek(entry->offset, entry->number);
     if (!next_event(record_)) throw EarlError(path_ + ": changed while being read");
     decode(record_, event);
     return true;
   }
   if (!next_event(record_)) return false;
   decode(record_, event);
-  if (have_last_time_ && event.time < last_time_) {
+  if (sorted_.out_of_order(event.time)) {
     build_sorted_index();
     throw DecoderRestart{};
   }
-  last_time_ = event.time;
-  have_last_time_ = true;
   return true;
 }
 
-// Every event record in time order (stable: file order within equal times).
+// Every event record, in time order (TimeSortedIndex).
 void DescribedDecoder::build_sorted_index() {
   sorted_.clear();
   input_->seek(first_event_offset_, first_event_number_);
   Event event;
   for (;;) {
+    // Where reading starts for it: skipped records before it are read again, harmlessly.
     const std::uint64_t offset = input_->offset();
     const std::uint64_t number = input_->number();
     if (!next_event(record_)) break;
     decode(record_, event);
-    // The record's own start (skipped lines before it are read again: harmless).
-    sorted_.push_back(SortedRecord{event.time, offset, number});
+    sorted_.add(event.time, offset, number);
   }
-  std::stable_sort(sorted_.begin(), sorted_.end(),
-                   [](const SortedRecord& a, const SortedRecord& b) { return a.time < b.time; });
-  sorted_mode_ = true;
-  sorted_next_ = 0;
+  sorted_.activate();
 }
 
 DecoderPosition DescribedDecoder::position() const {
-  if (sorted_mode_) return DecoderPosition{{sorted_next_}};
+  if (sorted_.active()) return sorted_.position();
   return DecoderPosition{{input_->offset(), input_->number()}};
 }
 
 DecoderPosition DescribedDecoder::start_position() const {
-  if (sorted_mode_) return DecoderPosition{{0}};
+  if (sorted_.active()) return DecoderPosition{{0}};
   return DecoderPosition{{first_event_offset_, first_event_number_}};
 }
 
 void DescribedDecoder::seek(const DecoderPosition& position) {
-  if (sorted_mode_) {
-    if (position.words.size() != 1 || position.words[0] > sorted_.size())
-      throw EarlError(path_ + ": invalid decoder position");
-    sorted_next_ = position.words[0];
-    return;
-  }
+  if (sorted_.active()) return sorted_.seek(position, path_);
   if (position.words.size() != 2) throw EarlError(path_ + ": invalid decoder position");
   input_->seek(position.words[0], position.words[1]);
-  have_last_time_ = false;
+  sorted_.restart_order();
 }
 
 double DescribedDecoder::progress() const {
-  if (sorted_mode_) return sorted_.empty() ? 1.0 : double(sorted_next_) / double(sorted_.size());
+  if (sorted_.active()) return sorted_.progress();
   return input_->size() == 0 ? 1.0 : double(input_->offset()) / double(input_->size());
 }
 
 bool DescribedDecoder::save_state(DecoderState& state) const {
   state.definitions = definitions_;
-  state.tables.assign(2, {});
-  state.tables[0].push_back(sorted_mode_ ? 1 : 0);
-  auto& sorted = state.tables[1];
-  sorted.reserve(3 * sorted_.size());
-  for (const SortedRecord& entry : sorted_) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &entry.time, sizeof bits);
-    sorted.insert(sorted.end(), {bits, entry.offset, entry.number});
-  }
+  sorted_.save(state);
   return true;
 }
 
 void DescribedDecoder::restore_state(DecoderState& state) {
-  if (state.tables.size() != 2 || state.tables[0].size() != 1 || state.tables[1].size() % 3 != 0)
-    throw EarlError(path_ + ": invalid saved decoder state");
+  sorted_.restore(state, input_->size(), path_);
   definitions_ = std::move(state.definitions);
-  sorted_mode_ = state.tables[0][0] != 0;
-  sorted_.clear();
-  const auto& sorted = state.tables[1];
-  for (std::size_t i = 0; i < sorted.size(); i += 3) {
-    SortedRecord entry;
-    std::memcpy(&entry.time, &sorted[i], sizeof entry.time);
-    if (sorted[i + 1] > input_->size()) throw EarlError(path_ + ": invalid saved decoder state");
-    entry.offset = sorted[i + 1];
-    entry.number = sorted[i + 2];
-    sorted_.push_back(entry);
-  }
-  sorted_next_ = 0;
 }
 
 }  // namespace earl

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "format_interface/time_sorted_index.h"
 #include "format_interface/trace_decoder.h"
 #include "formats/described/description.h"
 #include "formats/described/record_input.h"
@@ -39,11 +40,6 @@ class DescribedDecoder : public TraceDecoder {
     SymbolId type = 0;
     SymbolId region = 0;
     bool defined = false;
-  };
-  struct SortedRecord {
-    double time;
-    std::uint64_t offset;
-    std::uint64_t number;
   };
 
   void read_definitions();
@@ -89,12 +85,8 @@ class DescribedDecoder : public TraceDecoder {
   std::uint64_t first_event_offset_ = 0;
   std::uint64_t first_event_number_ = 0;
   ParsedRecord record_;
-  double last_time_ = 0.0;
-  bool have_last_time_ = false;
 
-  bool sorted_mode_ = false;
-  std::vector<SortedRecord> sorted_;
-  std::uint64_t sorted_next_ = 0;
+  TimeSortedIndex sorted_;
 };
 
 }  // namespace earl

@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "format_interface/line_reader.h"
+#include "format_interface/shown_text.h"
 #include "formats/described/record_input.h"
 #include "model/error.h"
 
@@ -18,23 +19,6 @@ std::string_view trim(std::string_view text) {
   while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
   while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
   return text;
-}
-
-// A token as messages show it: at most 40 bytes, control bytes as \xNN.
-std::string shown(std::string_view token) {
-  std::string out;
-  for (char c : token.substr(0, 40)) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
-      static const char* const kHex = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return token.size() > 40 ? out + "..." : out;
 }
 
 template <typename T>
@@ -192,8 +176,8 @@ class TextRecords : public RecordInput {
     if (!d_.skip_unmatched) {
       if (d_.key_field >= 0)
         fail("no record kind matches " + d_.fields[static_cast<std::size_t>(d_.key_field)].name + " '" +
-             shown(key_text(out.values[static_cast<std::size_t>(d_.key_field)])) + "'");
-      fail("no record kind's regular expression matches the line '" + shown(line) + "'");
+             shown_text(key_text(out.values[static_cast<std::size_t>(d_.key_field)])) + "'");
+      fail("no record kind's regular expression matches the line '" + shown_text(line) + "'");
     }
   }
 
@@ -240,7 +224,7 @@ class TextRecords : public RecordInput {
     switch (f.type) {
       case FieldType::Int:
         v.kind = FieldValue::Kind::Int;
-        if (!parse_number(token, v.i)) fail("field " + f.name + " is not an integer: '" + shown(token) + "'");
+        if (!parse_number(token, v.i)) fail("field " + f.name + " is not an integer: '" + shown_text(token) + "'");
         return;
       case FieldType::UInt:
       case FieldType::Flags:
@@ -249,12 +233,12 @@ class TextRecords : public RecordInput {
         v.kind = FieldValue::Kind::UInt;
         const bool hex = token.size() > 2 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X');
         if (!parse_number(hex ? token.substr(2) : token, v.u, hex ? 16 : 10))
-          fail("field " + f.name + " is not an unsigned integer: '" + shown(token) + "'");
+          fail("field " + f.name + " is not an unsigned integer: '" + shown_text(token) + "'");
         return;
       }
       case FieldType::Float:
         v.kind = FieldValue::Kind::Float;
-        if (!parse_float(token, v.f)) fail("field " + f.name + " is not a number: '" + shown(token) + "'");
+        if (!parse_float(token, v.f)) fail("field " + f.name + " is not a number: '" + shown_text(token) + "'");
         return;
       case FieldType::Time:
         if (parse_number(token, v.i)) {
@@ -262,7 +246,7 @@ class TextRecords : public RecordInput {
         } else if (parse_float(token, v.f)) {
           v.kind = FieldValue::Kind::Float;
         } else {
-          fail("field " + f.name + " is not a time: '" + shown(token) + "'");
+          fail("field " + f.name + " is not a time: '" + shown_text(token) + "'");
         }
         return;
       case FieldType::String:
