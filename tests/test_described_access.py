@@ -86,3 +86,17 @@ def test_persisted_index_is_built_loaded_and_goes_stale(tmp_path, index_dir):
         assert changed.index_info()["state"] == "rebuilt", changed.index_info()
         assert "mine.toml" in changed.index_info()["note"]
         assert events_of(changed) == events
+
+
+def test_pipit_csv_threads_are_locations(tmp_path):
+    path = tmp_path / "threads.csv"
+    path.write_text("Timestamp (ns), Event Type, Name, Process, Thread\n"
+                    "0, Enter, main(), 1, 0\n10, Enter, work, 1, 1\n20, Enter, main(), 0, 0\n"
+                    "30, Leave, work, 1, 1\n40, Leave, main(), 1, 0\n50, Leave, main(), 0, 0\n")
+    with earl.EventTrace(str(path), format="described:pipit_csv") as trace:
+        # Pairs numbered in order of first appearance: (1,0) 0, (1,1) 1, (0,0) 2.
+        assert [e["loc"] for e in events_of(trace)] == [0, 1, 2, 1, 0, 2]
+        assert [trace.locsym(loc) for loc in range(3)] == [
+            "process 1 thread 0", "process 1 thread 1", "process 0 thread 0"]
+        # The exit of work on thread 1 closes its own enter, not main() on thread 0.
+        assert trace.event(4)["enterptr"] == 2

@@ -32,7 +32,7 @@ void TimeSortedIndex::save(DecoderState& state) const {
 }
 
 void TimeSortedIndex::restore(const DecoderState& state, std::uint64_t file_size, const std::string& path) {
-  if (state.tables.size() != 2 || state.tables[0].size() != 1 || state.tables[1].size() % 3 != 0)
+  if (state.tables.size() < 2 || state.tables[0].size() != 1 || state.tables[1].size() % 3 != 0)
     throw EarlError(path + ": invalid saved decoder state");
   const auto& table = state.tables[1];
   std::vector<Entry> entries;

@@ -44,7 +44,7 @@ class TimeSortedIndex {
   void seek(const DecoderPosition& position, const std::string& path);
   double progress() const { return entries_.empty() ? 1.0 : double(next_) / double(entries_.size()); }
 
-  // Into / from the two tables of a saved decoder state; restore() throws EarlError naming
+  // Into / from the first two tables of a saved decoder state (a decoder may add more); restore() throws EarlError naming
   // `path` when the tables are not an index of a file of `file_size` bytes.
   void save(DecoderState& state) const;
   void restore(const DecoderState& state, std::uint64_t file_size, const std::string& path);

@@ -212,6 +212,33 @@ Location DescribedDecoder::location(const Source& source, const ParsedRecord& re
   return static_cast<Location>(value);
 }
 
+Location DescribedDecoder::event_location(const RecordSpec& spec, const ParsedRecord& record) {
+  const Location loc = location(spec.slots[kSlotLocation], record, "location");
+  std::int64_t thread = 0;
+  const bool paired = integer(spec.slots[kSlotThread], record, thread, "thread", false);
+  // One numbering for the whole file: a record with a thread among ones without would
+  // give two events the same location by different rules.
+  if (paired ? unpaired_seen_ : !thread_locations_.empty())
+    fail(record, "some records give a thread and some do not: locations cannot be numbered one way");
+  if (!paired) {
+    unpaired_seen_ = true;
+    return loc;
+  }
+  if (thread < 0 || thread > UINT32_MAX) fail(record, "thread " + std::to_string(thread) + " is out of range");
+  return event_location_of(loc, static_cast<std::uint32_t>(thread));
+}
+
+Location DescribedDecoder::event_location_of(Location loc, std::uint32_t thread) {
+  const std::uint64_t key = (static_cast<std::uint64_t>(loc) << 32) | thread;
+  auto found = thread_locations_.find(key);
+  if (found != thread_locations_.end()) return found->second;
+  const auto next = static_cast<Location>(thread_locations_.size());
+  if (next >= kMaxLocations) throw EarlError(path_ + ": more than " + std::to_string(kMaxLocations) + " locations");
+  thread_locations_.emplace(key, next);
+  definitions_.name_location(next, "process " + std::to_string(loc) + " thread " + std::to_string(thread));
+  return next;
+}
+
 double DescribedDecoder::time(const RecordSpec& spec, const ParsedRecord& record) const {
   const Source& source = spec.slots[kSlotTime];
   int index = -1;
@@ -254,7 +281,7 @@ void DescribedDecoder::decode(const ParsedRecord& record, Event& event) {
   const RecordSpec& spec = d_.records[static_cast<std::size_t>(record.record)];
   event = Event();
   event.time = time(spec, record);
-  event.loc = location(spec.slots[kSlotLocation], record, "location");
+  event.loc = event_location(spec, record);
   event.peer = -1;
   if (spec.role == RecordRole::ByCode) {
     std::int64_t number = 0;
@@ -400,11 +427,19 @@ double DescribedDecoder::progress() const {
 bool DescribedDecoder::save_state(DecoderState& state) const {
   state.definitions = definitions_;
   sorted_.save(state);
+  // Then the (location, thread) pairs, by location number.
+  std::vector<std::uint64_t> pairs(thread_locations_.size());
+  for (const auto& [key, loc] : thread_locations_) pairs[static_cast<std::size_t>(loc)] = key;
+  state.tables.push_back(std::move(pairs));
   return true;
 }
 
 void DescribedDecoder::restore_state(DecoderState& state) {
+  if (state.tables.size() != 3) throw EarlError(path_ + ": invalid saved decoder state");
   sorted_.restore(state, input_->size(), path_);
+  thread_locations_.clear();
+  for (std::size_t loc = 0; loc < state.tables[2].size(); ++loc)
+    thread_locations_.emplace(state.tables[2][loc], static_cast<Location>(loc));
   definitions_ = std::move(state.definitions);
 }
 

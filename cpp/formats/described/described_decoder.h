@@ -59,6 +59,10 @@ class DescribedDecoder : public TraceDecoder {
   std::string_view text(const Source& source, const ParsedRecord& record, const char* what) const;
   Value value(const Source& source, const ParsedRecord& record);
   Location location(const Source& source, const ParsedRecord& record, const char* what) const;
+  // An event's location: its `location`, or with `thread` one location per pair of the
+  // two, numbered in order of first appearance in the file.
+  Location event_location(const RecordSpec& spec, const ParsedRecord& record);
+  Location event_location_of(Location loc, std::uint32_t thread);
   double time(const RecordSpec& spec, const ParsedRecord& record) const;
   SymbolId region(const RecordSpec& spec, const ParsedRecord& record);
   const Code* code(std::int64_t number) const;
@@ -87,6 +91,8 @@ class DescribedDecoder : public TraceDecoder {
   ParsedRecord record_;
 
   TimeSortedIndex sorted_;
+  std::unordered_map<std::uint64_t, Location> thread_locations_;  // (location << 32 | thread)
+  bool unpaired_seen_ = false;  // an event without a thread was read
 };
 
 }  // namespace earl

@@ -79,7 +79,7 @@ struct CodeDefinition {
 enum MappedSlot : int {
   kSlotLocation, kSlotTime, kSlotCycle, kSlotRegion, kSlotRegionId, kSlotType, kSlotPeer, kSlotTag,
   kSlotCom, kSlotLen, kSlotData1, kSlotData2, kSlotCode, kSlotId, kSlotLabel, kSlotCount, kSlotValue,
-  kSlotCount_
+  kSlotThread, kSlotCount_
 };
 
 struct RecordSpec {

@@ -31,7 +31,7 @@ const std::map<std::string, std::vector<std::string>>& allowed_keys() {
       {"field.when", {"field", "values", "bit"}},
       {"record", {"name", "match", "match_from", "regex", "event", "define", "skip", "field", "codes",
                   "location", "time", "cycle", "region", "region_id", "type", "peer", "tag", "com", "len",
-                  "data1", "data2", "code", "id", "label", "value", "count"}},
+                  "data1", "data2", "code", "id", "label", "value", "count", "thread"}},
       {"record.codes", {"code", "event"}},
   };
   return keys;
@@ -39,7 +39,7 @@ const std::map<std::string, std::vector<std::string>>& allowed_keys() {
 
 const char* const kSlotLabels[kSlotCount_] = {"location", "time", "cycle", "region", "region_id", "type",
                                                "peer", "tag", "com", "len", "data1", "data2", "code",
-                                               "id", "label", "count", "value"};
+                                               "id", "label", "count", "value", "thread"};
 
 }  // namespace
 
@@ -495,7 +495,7 @@ class Loader {
         require(t, r, kSlotLocation, "is an event");
         require(t, r, kSlotTime, "is an event");
         require_time_field(t, r, all);
-        allow({kSlotLocation, kSlotTime, kSlotCycle});
+        allow({kSlotLocation, kSlotTime, kSlotCycle, kSlotThread});
         if (r.role == RecordRole::ByCode) {
           require(t, r, kSlotCode, "takes its meaning from a code");
           allow({kSlotCode, kSlotData1, kSlotData2});
