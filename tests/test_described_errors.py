@@ -124,3 +124,12 @@ def test_describe_check_prints_outline_and_fails_on_errors(tmp_path):
                           capture_output=True, text=True)
     assert done.returncode == 1
     assert "bad.toml:2:8: name must be a string" in done.stderr
+
+
+def test_characters_beyond_ascii_only_in_strings_and_comments(tmp_path):
+    # toml++ 3.3 reaches __builtin_unreachable on U+0499 outside a string
+    # (fuzz/regressions/described_description/): refused first, naming line and column.
+    with pytest.raises(earl.EarlError, match=r"d\.toml:14:9: a character beyond ASCII outside a string"):
+        check(tmp_path, GOOD.replace("[records]", "[records\u0499]"))
+    text = GOOD.replace('name = "t"', 'name = "t\u0499"  # \u0499 in a comment', 1)
+    assert "format 't\u0499'" in check(tmp_path, text)
