@@ -100,3 +100,22 @@ def test_pipit_csv_threads_are_locations(tmp_path):
             "process 1 thread 0", "process 1 thread 1", "process 0 thread 0"]
         # The exit of work on thread 1 closes its own enter, not main() on thread 0.
         assert trace.event(4)["enterptr"] == 2
+
+
+def test_info_describe_is_format_described(tmp_path):
+    import json
+    import subprocess
+    import sys
+    trace = random_alog(9, max_events=60, min_events=40)
+    path = trace.write(tmp_path)
+    run = lambda *args: subprocess.run([sys.executable, "-m", "earl.cli", *args], capture_output=True,
+                                       text=True, env=dict(__import__("os").environ, EARL_INDEX="0"))
+    by_option = run("info", "--json", "--describe", "alog", path)
+    by_format = run("info", "--json", "-f", "described:alog", path)
+    assert by_option.returncode == 0, by_option.stderr
+    a, b = json.loads(by_option.stdout), json.loads(by_format.stdout)
+    assert a == b
+    assert a["events"] == trace.n_events
+    assert a["format"] == f"described:{SHIPPED / 'alog.toml'}"
+    listed = run("describe", "--list").stdout.split()
+    assert listed == ["alog", "pipit_csv", "sample_binary"]
