@@ -119,3 +119,79 @@ def test_info_describe_is_format_described(tmp_path):
     assert a["format"] == f"described:{SHIPPED / 'alog.toml'}"
     listed = run("describe", "--list").stdout.split()
     assert listed == ["alog", "pipit_csv", "sample_binary"]
+
+
+REGEX_DESCRIPTION = r'''[format]
+name = "log"
+kind = "text"
+[text]
+comment = "//"
+[[field]]
+name = "verb"
+type = "string"
+[[field]]
+name = "rank"
+type = "int"
+[[field]]
+name = "ms"
+type = "time"
+unit = "ms"
+[[field]]
+name = "what"
+type = "string"
+[[field]]
+name = "size"
+type = "uint"
+when = { field = "what", values = ["msg"] }
+[records]
+key = "verb"
+unmatched = "skip"
+[[record]]
+name = "begin"
+match = "begin"
+event = "enter"
+location = "rank"
+time = "ms"
+region = "what"
+[[record]]
+name = "end"
+match = "end"
+event = "exit"
+location = "rank"
+time = "ms"
+region = "what"
+[[record]]
+name = "note"
+regex = '^rank (\d+) says "([^"]*)" at (\d+) us$'
+event = "other"
+type = { text = "note" }
+location = "r"
+time = "t"
+data1 = "text"
+[[record.field]]
+name = "r"
+type = "int"
+group = 1
+[[record.field]]
+name = "text"
+type = "string"
+group = 2
+[[record.field]]
+name = "t"
+type = "time"
+unit = "us"
+group = 3
+'''
+
+
+def test_token_and_regex_records_with_a_conditional_field(tmp_path):
+    (tmp_path / "log.toml").write_text(REGEX_DESCRIPTION)
+    (tmp_path / "run.log").write_text(
+        "// a log\nbegin 0 1 compute\nbegin 1 2 msg 512\nrank 1 says \"hello there\" at 2500 us\n"
+        "end 1 3 msg 512\nunknown words here\nend 0 4 compute\n")
+    with earl.EventTrace(str(tmp_path / "run.log"), format=f"described:{tmp_path / 'log.toml'}") as trace:
+        events = events_of(trace)
+    # By hand: ms / 1e3 and us / 1e6; the unknown line is skipped; "msg" takes a size token.
+    assert [(e["type"], e["loc"], e["time"], e.get("region", e.get("data1"))) for e in events] == [
+        ("enter", 0, 0.001, "compute"), ("enter", 1, 0.002, "msg"), ("note", 1, 0.0025, "hello there"),
+        ("exit", 1, 0.003, "msg"), ("exit", 0, 0.004, "compute")]

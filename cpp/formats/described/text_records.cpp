@@ -48,6 +48,7 @@ class TextRecords : public RecordInput {
     for (const RecordSpec& r : d.records) most = std::max(most, r.fields.size());
     slots_ = d.fields.size() + most;
     read_prologue();
+    if (d.key_field >= 0) key_token_ = key_token_place();
   }
 
   bool next(ParsedRecord& out) override {
@@ -139,9 +140,15 @@ class TextRecords : public RecordInput {
     if (d_.key_field >= 0) {
       split(line);
       next_token_ = 0;
-      for (std::size_t i = 0; i < d_.fields.size(); ++i)
-        take(line, d_.fields[i], d_.header ? columns_[i] : -1, out.values, i);
-      out.record = keys_.find(out.values[static_cast<std::size_t>(d_.key_field)]);
+      const int found = probe_key();
+      const bool by_key = found >= 0 && d_.records[static_cast<std::size_t>(found)].regex.empty();
+      // The common fields are read when the key selects a kind (or cannot be found alone):
+      // a line the key does not select may be anything.
+      if (by_key || key_token_ < 0) {
+        for (std::size_t i = 0; i < d_.fields.size(); ++i)
+          take(line, d_.fields[i], d_.header ? columns_[i] : -1, out.values, i);
+      }
+      out.record = key_token_ < 0 ? keys_.find(out.values[static_cast<std::size_t>(d_.key_field)]) : found;
       if (out.record >= 0 && d_.records[static_cast<std::size_t>(out.record)].regex.empty()) {
         const RecordSpec& r = d_.records[static_cast<std::size_t>(out.record)];
         for (std::size_t i = 0; i < r.fields.size(); ++i)
@@ -176,9 +183,40 @@ class TextRecords : public RecordInput {
     if (!d_.skip_unmatched) {
       if (d_.key_field >= 0)
         fail("no record kind matches " + d_.fields[static_cast<std::size_t>(d_.key_field)].name + " '" +
-             shown_text(key_text(out.values[static_cast<std::size_t>(d_.key_field)])) + "'");
+             shown_text(key_token_ >= 0 ? key_shown_ : key_text(out.values[static_cast<std::size_t>(d_.key_field)])) + "'");
       fail("no record kind's regular expression matches the line '" + shown_text(line) + "'");
     }
+  }
+
+  // The kind the key's token selects (-1: none), read alone where its token's place is
+  // known (key_token_ >= 0: every field before it takes exactly one token, or a header).
+  int probe_key() {
+    if (key_token_ < 0) return -1;
+    const auto index = static_cast<std::size_t>(d_.header ? columns_[static_cast<std::size_t>(d_.key_field)] : key_token_);
+    key_shown_ = index < tokens_.size() ? tokens_[index] : std::string_view();
+    if (index >= tokens_.size()) return -1;
+    FieldValue key;
+    const FieldSpec& f = d_.fields[static_cast<std::size_t>(d_.key_field)];
+    if (f.type == FieldType::String) {
+      key.kind = FieldValue::Kind::Text;
+      key.s = tokens_[index];
+    } else if (f.type == FieldType::Int ? parse_number(tokens_[index], key.i) : parse_number(tokens_[index], key.u)) {
+      key.kind = f.type == FieldType::Int ? FieldValue::Kind::Int : FieldValue::Kind::UInt;
+    } else {
+      return -1;  // not a number: no kind's key
+    }
+    return keys_.find(key);
+  }
+
+  // Where the key's token is when it can be found before the other fields are read.
+  int key_token_place() const {
+    const auto key = static_cast<std::size_t>(d_.key_field);
+    if (d_.header) return d_.key_field >= 0 && columns_[key] >= 0 ? 0 : -1;
+    for (std::size_t i = 0; i <= key; ++i) {
+      const FieldSpec& f = d_.fields[i];
+      if (f.when_field >= 0 || f.rest || f.optional) return -1;
+    }
+    return static_cast<int>(key);
   }
 
   static std::string key_text(const FieldValue& v) {
@@ -277,6 +315,8 @@ class TextRecords : public RecordInput {
   std::uint64_t line_ = 0;
   std::vector<std::string_view> tokens_;
   std::size_t next_token_ = 0;
+  int key_token_ = -1;          // see key_token_place()
+  std::string_view key_shown_;  // the key's token of the line last read
   std::vector<int> columns_;
   std::vector<std::vector<int>> record_columns_;
 };
