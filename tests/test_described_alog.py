@@ -64,3 +64,15 @@ def test_errors_name_line(tmp_path):
     with pytest.raises(earl.EarlError, match=r"bad\.alog: line 2: code 5 is not defined"):
         with earl.EventTrace(str(path), format="described:alog") as trace:
             events_of(trace)
+
+
+def test_analysis_through_the_description_equals_native(tmp_path):
+    path = tmp_path / "gen.alog"
+    subprocess.run([sys.executable, "-m", "earl.cli", "gen", str(path), "-n", "3", "-e", "3000"],
+                   check=True, capture_output=True)
+    native = earl.analyze(str(path), format="alog").to_dict()
+    described = earl.analyze(str(path), format="described:alog").to_dict()
+    for report in (native, described):  # what names the reader differs, nothing else
+        report.pop("format", None)
+        report.get("engine_result", {}).pop("format", None)
+    assert described == native
