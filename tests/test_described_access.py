@@ -195,3 +195,23 @@ def test_token_and_regex_records_with_a_conditional_field(tmp_path):
     assert [(e["type"], e["loc"], e["time"], e.get("region", e.get("data1"))) for e in events] == [
         ("enter", 0, 0.001, "compute"), ("enter", 1, 0.002, "msg"), ("note", 1, 0.0025, "hello there"),
         ("exit", 1, 0.003, "msg"), ("exit", 0, 0.004, "compute")]
+
+
+@pytest.mark.parametrize("script, text", [
+    ("t.lua", 'local e = EventTrace{file=arg[1], format="described:alog"}\nprint(e:nrlocs(), #e)\n'),
+    ("t.tcl", "EventTrace e -file [lindex $argv 0] -format described:alog\nputs [e nrlocs]\n"),
+])
+def test_lua_and_tcl_read_described_traces(tmp_path, script, text):
+    import subprocess
+    import sys
+    trace = random_alog(21, max_events=50, min_events=30, max_locs=3)
+    path = trace.write(tmp_path)
+    with earl.EventTrace(path, format="alog") as native:
+        want = [str(native.nrlocs())] + ([str(len(native))] if script.endswith(".lua") else [])
+    (tmp_path / script).write_text(text)
+    done = subprocess.run([sys.executable, "-m", "earl.cli", "run", str(tmp_path / script), path],
+                          capture_output=True, text=True)
+    if done.returncode and "not available" in done.stderr:
+        pytest.skip(done.stderr.strip())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == want
