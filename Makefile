@@ -12,9 +12,9 @@ comma  := ,
 # the Lua 5.4 headers (the Lua module), Tcl/Tk and BLT (the Tcl extension, wish, the
 # seed's bar chart), Xvfb and tmux (tests of wish and of the REPL in a real terminal),
 # doctest (the C++ unit tests), headless Chromium (the HTML report test), clang with its
-# libFuzzer and sanitizer runtimes (the fuzz targets). Elsewhere CMake says what is missing and builds without it.
+# libFuzzer and sanitizer runtimes (the fuzz targets), toml++ (described formats). Elsewhere CMake says what is missing and builds without it.
 SYSTEM_PACKAGES := libopen-trace-format2-dev otf2-tools libopen-trace-format-dev otf-trace pkg-config liblua5.4-dev lua5.4 tcl8.6-dev tk8.6 blt xvfb xauth tmux doctest-dev chromium \
-    clang libclang-rt-dev rapidjson-dev zlib1g-dev
+    clang libclang-rt-dev rapidjson-dev zlib1g-dev libtomlplusplus-dev
 $(VENV)/.system: Makefile
 	@mkdir -p $(VENV)
 	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done 2>/dev/null); \

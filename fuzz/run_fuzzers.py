@@ -33,7 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LIBFUZZER_TARGETS = ["alog_decoder", "clog2_decoder", "otf2_definitions", "otf2_events", "otf_definitions", "otf_events",
                      "event_codec", "chrome_json",
-                     "epilog_decoder", "expression_parser"]
+                     "epilog_decoder", "expression_parser",
+                     "described_description", "described_decoder"]
 # The atheris targets and the modules each needs besides atheris: the Python API, the Lua
 # module through lupa, the Tcl extension through tkinter, the command line.
 PYTHON_TARGETS = [("python_api", ()), ("lua_api", ("lupa",)), ("tcl_api", ("tkinter",)),

@@ -15,6 +15,8 @@
   (by BUILD/fuzz/event_codec_seeds);
 - chrome_json: Chrome JSON of the generator (`earl gen -f chrome`, both container forms,
   gzip, a bare array without its `]`) and hand-written events of every phase EARL maps;
+- described_description: the shipped format descriptions; described_decoder: a selector
+  byte and an ALOG trace, pipit CSV or sample binary file of the tests;
 - cli: the byte strings of sensible command lines (cli_fuzzer.seed_inputs()).
 
 Usage: python fuzz/seed_corpora.py BUILD   (`make fuzz` runs it)
@@ -135,12 +137,25 @@ EXPRESSION_SEEDS = [
 ]
 
 
+def described_seeds(seeds: Path):
+    """The shipped descriptions (described_description) and traces of the test files for
+    the pipit CSV and binary descriptions (described_decoder, after their selector byte)."""
+    for description in (ROOT / "python" / "earl" / "descriptions").glob("*.toml"):
+        shutil.copy(description, seeds / "described_description" / description.name)
+    from test_described_access import PIPIT_CSV
+    (seeds / "described_decoder" / "pipit.csv").write_bytes(b"p" + PIPIT_CSV.encode())
+    from test_described_binary import sample_records
+    binary = b"EBT1\0\0\0\0" + b"".join(sample_records("<"))
+    (seeds / "described_decoder" / "sample.ebt").write_bytes(b"b" + binary)
+
+
 def main(build: Path):
     seeds = build.resolve() / "seeds"  # cli_fuzzer works in a directory of its own
     shutil.rmtree(seeds, ignore_errors=True)
     for target in ("alog_decoder", "clog2_decoder", "python_api", "otf2_definitions", "otf2_events", "otf_definitions",
                    "otf_events", "event_codec", "cli",
-                   "chrome_json", "epilog_decoder", "expression_parser"):
+                   "chrome_json", "epilog_decoder", "expression_parser",
+                   "described_description", "described_decoder"):
         (seeds / target).mkdir(parents=True)
     # expression_parser: the first byte picks the language (odd: Lua)
     for i, (language, text) in enumerate(EXPRESSION_SEEDS):
@@ -155,6 +170,9 @@ def main(build: Path):
         for name, path in alogs:
             for target in ("alog_decoder", "python_api"):
                 shutil.copy(path, seeds / target / f"{name}.alog")
+            # described_decoder: a first byte choosing the description, then the trace.
+            (seeds / "described_decoder" / f"{name}.alog").write_bytes(b"a" + path.read_bytes())
+        described_seeds(seeds)
 
         for name, path in clog2_seeds(work):
             shutil.copy(path, seeds / "clog2_decoder" / f"{name}.clog2")

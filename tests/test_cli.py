@@ -69,8 +69,8 @@ def test_every_command_is_registered_once():
     from earl.cli import COMMANDS, build_parser
     import earl.commands
     assert list(COMMANDS) == ["run", "scripts", "info", "list", "check", "stats", "gen", "convert",
-                              "merge", "formats", "demo", "analyze", "compare", "experiment",
-                              "repl", "index"]
+                              "merge", "formats", "describe", "demo", "analyze", "compare",
+                              "experiment", "repl", "index"]
     # one module of earl/commands/ per command, and nothing else there
     folder = Path(earl.commands.__file__).parent
     assert sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__") == sorted(COMMANDS)

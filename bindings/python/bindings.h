@@ -5,6 +5,7 @@
 namespace earl::bindings {
 void bind_errors(pybind11::module_& m);
 void bind_formats(pybind11::module_& m);
+void bind_described(pybind11::module_& m);
 void bind_event_trace(pybind11::module_& m);
 void bind_open_options(pybind11::module_& m);
 void bind_p2_statistic(pybind11::module_& m);

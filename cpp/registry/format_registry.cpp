@@ -11,6 +11,7 @@
 #include "formats/alog/alog_format.h"
 #include "formats/clog2/clog2_format.h"
 #include "formats/chrome/chrome_format.h"
+#include "formats/described/described_format.h"
 #include "formats/epilog/epilog_format.h"
 #include "formats/otf2/otf2_format.h"
 #include "formats/otf/otf_format.h"
@@ -36,7 +37,7 @@ bool ends_with(const std::string& text, const std::string& suffix) {
 }  // namespace
 
 const std::vector<const TraceFormat*>& trace_formats() {
-  static const std::vector<const TraceFormat*> formats = {&alog_format(), &otf2_format(), &otf_format(), &clog2_format(), &chrome_format(), &epilog_format()};
+  static const std::vector<const TraceFormat*> formats = {&alog_format(), &otf2_format(), &otf_format(), &clog2_format(), &chrome_format(), &epilog_format(), &described_format()};
   return formats;
 }
 
@@ -113,6 +114,11 @@ const TraceFormat& readable_row(const std::string& file, const std::string& form
 
 std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache,
                                            const ReadOptions& read) {
+  // "described:DESC.toml": one row, its parameter the description (formats/described).
+  if (is_described_format(format)) {
+    refuse_special_file(file);
+    return open_described(file, format);
+  }
   const TraceFormat& row = readable_row(file, format);
   if (cache && row.open_import) return std::make_unique<CachedDecoder>(row.open_import(file, read));
   return row.open_reader(file, read);
@@ -120,6 +126,12 @@ std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::s
 
 std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::string& format, bool cache,
                                            DecoderState& restored, const ReadOptions& read) {
+  if (is_described_format(format)) {
+    refuse_special_file(file);
+    std::unique_ptr<TraceDecoder> decoder = open_described(file, format);
+    decoder->restore_state(restored);
+    return decoder;
+  }
   const TraceFormat& row = readable_row(file, format);
   if (cache && row.open_import) return std::make_unique<CachedDecoder>(row.open_import(file, read), restored);
   std::unique_ptr<TraceDecoder> decoder = row.open_reader(file, read);
@@ -128,10 +140,19 @@ std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::s
 }
 
 std::string resolve_format(const std::string& file, const std::string& format) {
+  // The description's file is part of the name: indexes of the trace read through
+  // another description are another decoder's.
+  if (is_described_format(format)) {
+    refuse_special_file(file);
+    return resolved_described_format(format);
+  }
   return readable_row(file, format).name;
 }
 
 std::vector<std::string> trace_files(const std::string& file, const std::string& format) {
+  // A described trace is its file and its description: a changed description is a
+  // changed trace (the persisted index goes stale).
+  if (is_described_format(format)) return {file, description_file(format)};
   const TraceFormat& row = readable_row(file, format);
   if (row.files) return row.files(file);
   return {file};

@@ -6,6 +6,7 @@
         ev = e.event()
 """
 from earl._core import EarlError, P2Statistic
+from earl.described import add_shipped_folder
 from earl.trace import EventTrace
 from earl.analysis import analyze
 from earl.analysis.compare import compare
@@ -15,5 +16,6 @@ from earl.statistics import stats
 from earl import experiment
 
 __version__ = "0.1.0"
+add_shipped_folder()  # format="described:alog" finds the shipped descriptions
 __all__ = ["EventTrace", "P2Statistic", "EarlError", "analyze", "check", "compare", "merge",
            "experiment", "stats"]

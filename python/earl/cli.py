@@ -17,7 +17,7 @@ import earl
 # command name -> module (imported when the parser is built: each adds its own arguments)
 COMMANDS = {name: f"earl.commands.{name}" for name in
             ("run", "scripts", "info", "list", "check", "stats", "gen", "convert", "merge", "formats",
-             "demo", "analyze", "compare", "experiment", "repl", "index")}
+             "describe", "demo", "analyze", "compare", "experiment", "repl", "index")}
 
 OK, EARL_ERROR, USAGE, INTERRUPTED, READER_GONE = 0, 1, 2, 130, 141
 

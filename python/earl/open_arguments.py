@@ -11,7 +11,11 @@ def table_help(name):
 
 
 def add_format(parser):
-    parser.add_argument("-f", "--format", default=None, help="trace format (default: detect)")
+    given = parser.add_mutually_exclusive_group()
+    given.add_argument("-f", "--format", default=None, help="trace format (default: detect)")
+    given.add_argument("--describe", default=None, metavar="DESC",
+                       help="read the trace through this format description (the same as "
+                            "-f described:DESC; earl describe)")
 
 
 def add_reading(parser):
@@ -42,6 +46,8 @@ def keywords(args):
     found = {}
     if "format" in given:
         found["format"] = args.format
+        if given.get("describe"):
+            found["format"] = f"described:{args.describe}"
     if "no_cache" in given:
         found.update(cache=not args.no_cache, memory=args.memory,
                      index=False if args.no_index else None)

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "format_interface/shown_text.h"
 #include "model/clock.h"
 #include "model/error.h"
 
@@ -72,25 +73,6 @@ std::size_t first_non_text(std::string_view text) {
   return std::string_view::npos;
 }
 
-// A token as a message shows it: control bytes as \xNN, at most 40 bytes of it.
-std::string shown(std::string_view token) {
-  constexpr std::size_t kMost = 40;
-  std::string out;
-  for (char c : token.substr(0, kMost)) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
-      static const char* const kHex = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  if (token.size() > kMost) out += "...";
-  return out;
-}
-
 }  // namespace
 
 bool AlogDecoder::looks_like(std::string_view text) {
@@ -135,7 +117,7 @@ AlogDecoder::Record AlogDecoder::parse(std::string_view text) const {
       fail("truncated record: " + std::to_string(i) +
            " of the 6 fields 'type process task data cycle timestamp'");
     if (!parse_integer(token, *fields[i]))
-      fail(std::string("field ") + kFieldNames[i] + " is not an integer: '" + shown(token) + "'");
+      fail(std::string("field ") + kFieldNames[i] + " is not an integer: '" + shown_text(token) + "'");
   }
   record.comment = trim(text);
   return record;
@@ -277,7 +259,7 @@ void AlogDecoder::reject_non_text(std::string_view part, std::size_t column) con
   std::size_t junk = first_non_text(part);
   if (junk != std::string_view::npos)
     fail("bytes that are not text (byte " + std::to_string(column + junk + 1) + " of the line is " +
-         shown(part.substr(junk, 1)) + ")");
+         shown_text(part.substr(junk, 1)) + ")");
 }
 
 bool AlogDecoder::read_file_order(Record& record, std::uint64_t& offset) {
@@ -317,7 +299,7 @@ void AlogDecoder::decode(const Record& record, Event& event) {
     std::string_view length_token = next_token(comment);
     if (!parse_integer(tag_token, tag) || !parse_integer(length_token, length))
       fail(std::string(send ? "send" : "recv") + " record needs 'tag len' as its comment, got '" +
-           shown(record.comment) + "'");
+           shown_text(record.comment) + "'");
     event.kind = send ? EventKind::Send : EventKind::Recv;
     event.type = send ? kSendType : kRecvType;
     event.peer = location(record.data, send ? "destination" : "source");
@@ -395,24 +377,22 @@ std::vector<StreamDamage> AlogDecoder::damage() const {
 }
 
 bool AlogDecoder::read(Event& event) {
-  if (sorted_mode_) {
-    if (sorted_next_ >= sorted_.size()) return false;
-    const SortedLine& entry = sorted_[sorted_next_++];
-    reader_.seek(entry.offset);
+  if (sorted_.active()) {
+    const TimeSortedIndex::Entry* entry = sorted_.next();
+    if (!entry) return false;
+    reader_.seek(entry->offset);
     std::string_view text;
-    line_ = entry.line;
+    line_ = entry->number;
     if (!reader_.next(text)) fail("file changed while being read");
     decode(parse(text), event);
     return true;
   }
   std::uint64_t offset;
   if (!read_event(event, offset)) return false;
-  if (have_last_time_ && event.time < last_time_) {
+  if (sorted_.out_of_order(event.time)) {
     build_sorted_index();
     throw DecoderRestart{};
   }
-  last_time_ = event.time;
-  have_last_time_ = true;
   return true;
 }
 
@@ -424,72 +404,43 @@ void AlogDecoder::build_sorted_index() {
   line_ = first_event_line_ - 1;
   Event event;
   std::uint64_t offset;
-  while (read_event(event, offset)) sorted_.push_back(SortedLine{event.time, offset, line_});
-  std::stable_sort(sorted_.begin(), sorted_.end(),
-                   [](const SortedLine& a, const SortedLine& b) { return a.time < b.time; });
-  sorted_mode_ = true;
-  sorted_next_ = 0;
+  while (read_event(event, offset)) sorted_.add(event.time, offset, line_);
+  sorted_.activate();
 }
 
 DecoderPosition AlogDecoder::position() const {
-  if (sorted_mode_) return DecoderPosition{{sorted_next_}};
+  if (sorted_.active()) return sorted_.position();
   return DecoderPosition{{reader_.offset(), line_}};
 }
 
 DecoderPosition AlogDecoder::start_position() const {
-  if (sorted_mode_) return DecoderPosition{{0}};
+  if (sorted_.active()) return DecoderPosition{{0}};
   return DecoderPosition{{first_event_offset_, first_event_line_ - 1}};
 }
 
 void AlogDecoder::seek(const DecoderPosition& position) {
-  if (sorted_mode_) {
-    if (position.words.size() != 1 || position.words[0] > sorted_.size())
-      throw EarlError(path_ + ": invalid decoder position");
-    sorted_next_ = position.words[0];
-    return;
-  }
+  if (sorted_.active()) return sorted_.seek(position, path_);
   if (position.words.size() != 2 || position.words[0] > reader_.size())
     throw EarlError(path_ + ": invalid decoder position");
   reader_.seek(position.words[0]);
   line_ = position.words[1];
-  have_last_time_ = false;
+  sorted_.restart_order();
 }
 
 double AlogDecoder::progress() const {
-  if (sorted_mode_) return sorted_.empty() ? 1.0 : double(sorted_next_) / double(sorted_.size());
+  if (sorted_.active()) return sorted_.progress();
   return reader_.size() == 0 ? 1.0 : double(reader_.offset()) / double(reader_.size());
 }
 
 bool AlogDecoder::save_state(DecoderState& state) const {
   state.definitions = definitions_;
-  state.tables.assign(2, {});
-  state.tables[0].push_back(sorted_mode_ ? 1 : 0);
-  auto& sorted = state.tables[1];
-  sorted.reserve(3 * sorted_.size());
-  for (const SortedLine& entry : sorted_) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &entry.time, sizeof bits);
-    sorted.insert(sorted.end(), {bits, entry.offset, entry.line});
-  }
+  sorted_.save(state);
   return true;
 }
 
 void AlogDecoder::restore_state(DecoderState& state) {
-  if (state.tables.size() != 2 || state.tables[0].size() != 1 || state.tables[1].size() % 3 != 0)
-    throw EarlError(path_ + ": invalid saved decoder state");
+  sorted_.restore(state, reader_.size(), path_);
   definitions_ = std::move(state.definitions);
-  sorted_mode_ = state.tables[0][0] != 0;
-  sorted_.clear();
-  const auto& sorted = state.tables[1];
-  for (std::size_t i = 0; i < sorted.size(); i += 3) {
-    SortedLine entry;
-    std::memcpy(&entry.time, &sorted[i], sizeof entry.time);
-    if (sorted[i + 1] > reader_.size()) throw EarlError(path_ + ": invalid saved decoder state");
-    entry.offset = sorted[i + 1];
-    entry.line = sorted[i + 2];
-    sorted_.push_back(entry);
-  }
-  sorted_next_ = 0;
 }
 
 }  // namespace earl

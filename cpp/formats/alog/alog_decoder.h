@@ -7,7 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "formats/alog/line_reader.h"
+#include "format_interface/line_reader.h"
+#include "format_interface/time_sorted_index.h"
 #include "format_interface/trace_decoder.h"
 #include "model/error.h"
 
@@ -53,11 +54,6 @@ class AlogDecoder : public TraceDecoder {
     EventKind kind = EventKind::Other;
     SymbolId type = 0;
     SymbolId region = 0;
-  };
-  struct SortedLine {
-    double time;
-    std::uint64_t offset;
-    std::uint64_t line;
   };
   // A line that cannot be read (fail_at); reading after the header catches it as damage.
   struct BadLine : EarlError {
@@ -114,8 +110,6 @@ class AlogDecoder : public TraceDecoder {
   std::uint64_t first_event_offset_ = 0;
   std::uint64_t first_event_line_ = 1;
   std::uint64_t line_ = 0;  // number of the line last read
-  double last_time_ = 0.0;
-  bool have_last_time_ = false;
 
   std::optional<Damage> damage_;
   // Event records before counted_until_ (a file offset) have been counted, whatever the
@@ -123,9 +117,7 @@ class AlogDecoder : public TraceDecoder {
   std::uint64_t counted_until_ = 0;
   std::uint64_t events_counted_ = 0;
 
-  bool sorted_mode_ = false;
-  std::vector<SortedLine> sorted_;
-  std::uint64_t sorted_next_ = 0;
+  TimeSortedIndex sorted_;
 };
 
 }  // namespace earl

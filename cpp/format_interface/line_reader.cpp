@@ -1,4 +1,4 @@
-#include "formats/alog/line_reader.h"
+#include "format_interface/line_reader.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
