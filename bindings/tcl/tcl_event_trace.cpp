@@ -304,7 +304,7 @@ const TclMethod<TraceCommand> kMethods[] = {
      [](const Call& c) {
        const Tcl_WideInt bins =
            c.objc == 3 ? integer_argument(c.objv[2], c.where(), "bins") : profile::kDefaultTimeBins;
-       return c.answer(profile_dict(*c.command.shared, bins));
+       return c.answer(profile_dict(c.interp, *c.command.shared, bins));
      }},
     {"region_instances", "arr body", false,
      [](const Call& c) { return each_instance(c.interp, *c.command.shared, c.objv[2], c.objv[3]); }},

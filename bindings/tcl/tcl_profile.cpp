@@ -31,6 +31,15 @@ struct ToObj {
   }
 };
 
+// Ctrl-C during a pass (bindings/tcl/tcl_interrupt.h): the handler it marked runs here, as
+// it would between commands, and a cancelled evaluation stops the pass ("interrupted").
+ProgressCallback cancellable(Tcl_Interp* interp) {
+  return [interp](double) {
+    if (Tcl_AsyncReady()) Tcl_AsyncInvoke(interp, TCL_OK);
+    return Tcl_Canceled(interp, 0) == TCL_OK;
+  };
+}
+
 Tcl_Obj* row_dict(const profile::Row& row) {
   Tcl_Obj* dict = Tcl_NewDictObj();
   for (const profile::Field& field : row)
@@ -40,11 +49,11 @@ Tcl_Obj* row_dict(const profile::Row& row) {
 
 }  // namespace
 
-Tcl_Obj* profile_dict(SharedTrace& shared, Tcl_WideInt bins) {
+Tcl_Obj* profile_dict(Tcl_Interp* interp, SharedTrace& shared, Tcl_WideInt bins) {
   const std::size_t count = profile::checked_bins(bins);
   std::lock_guard<std::recursive_mutex> lock(shared.mutex());
   EventTrace& trace = shared.trace();
-  const profile::TraceProfile found = profile::trace_profile(trace, count);
+  const profile::TraceProfile found = profile::trace_profile(trace, count, cancellable(interp));
   Tcl_Obj* dict = Tcl_NewDictObj();
   Tcl_DictObjPut(nullptr, dict, Tcl_NewStringObj("begin", -1), Tcl_NewDoubleObj(found.begin));
   Tcl_DictObjPut(nullptr, dict, Tcl_NewStringObj("end", -1), Tcl_NewDoubleObj(found.end));
@@ -62,7 +71,7 @@ int each_instance(Tcl_Interp* interp, SharedTrace& shared, Tcl_Obj* array, Tcl_O
   {
     std::lock_guard<std::recursive_mutex> lock(shared.mutex());
     EventTrace& trace = shared.trace();
-    found = profile::region_instances(trace);
+    found = profile::region_instances(trace, cancellable(interp));
     regions = trace.regions();
   }
   for (std::size_t i = 0; i < found.loc.size(); ++i) {

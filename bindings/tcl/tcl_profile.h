@@ -8,8 +8,9 @@
 namespace earl::tcl {
 
 // `e profile ?bins?`: a dict of begin, end and the tables types, flat_profile, messages and
-// traffic, each a list of dicts keyed by column name. Takes the trace's lock itself.
-Tcl_Obj* profile_dict(SharedTrace& shared, Tcl_WideInt bins);
+// traffic, each a list of dicts keyed by column name. Takes the trace's lock itself; Ctrl-C
+// (earl.tcl.interruptible) stops it, as it does a script.
+Tcl_Obj* profile_dict(Tcl_Interp* interp, SharedTrace& shared, Tcl_WideInt bins);
 
 // `e region_instances arr body`: body runs with arr set to each region instance's columns,
 // in the order they were entered (break and continue as in foreach). Locks only while it
