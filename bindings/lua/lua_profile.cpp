@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bindings/lua/lua_event_trace.h"
+#include "bindings/lua/lua_interrupt.h"
 #include "bindings/lua/lua_support.h"
 #include "profile/profile_rows.h"
 #include "profile/region_instances.h"
@@ -75,7 +76,7 @@ int profile_table(lua_State* L) {
   {
     std::lock_guard<std::recursive_mutex> lock(shared->mutex());
     EventTrace& trace = shared->trace();
-    const profile::TraceProfile found = profile::trace_profile(trace, count);
+    const profile::TraceProfile found = profile::trace_profile(trace, count, [L](double) { return poll_host(L); });
     tables = profile::profile_tables(found, trace.types(), trace.regions());
     begin = found.begin;
     end = found.end;
@@ -107,7 +108,7 @@ int instances(lua_State* L) {
   {
     std::lock_guard<std::recursive_mutex> lock(shared->mutex());
     EventTrace& trace = shared->trace();
-    made->found = profile::region_instances(trace);
+    made->found = profile::region_instances(trace, [L](double) { return poll_host(L); });
     made->regions = trace.regions();
   }
   box->instances = made.release();
