@@ -150,8 +150,10 @@ def test_lua_open_instance_has_no_exit_time(paths):
 
 def test_lua_bins_outside_the_range_are_refused(paths):
     lua = lua_open(paths[0])
-    with pytest.raises(lua54.LuaError, match="bins 0 is outside 1..1000000"):
-        lua.execute("e:profile{bins = 0}")
+    # the error names the script's line, as every method's does
+    with pytest.raises(lua54.LuaError, match=r":2: bins 0 is outside 1..1000000"):
+        lua.execute("local x = 1\ne:profile{bins = 0}")
+    assert len(lua.eval("e:profile(3)")["traffic"]) == 3
     with pytest.raises(lua54.LuaError, match="bins must be an integer"):
         lua.execute("e:profile{bins = 'x'}")
 

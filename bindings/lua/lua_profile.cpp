@@ -65,10 +65,20 @@ void push_row(lua_State* L, const profile::Row& row) {
     if (std::visit(PushValue{L}, field.value)) lua_setfield(L, -2, field.name);
 }
 
-// earl._profile(trace, bins)
+// The bins of e:profile(), e:profile{bins = N} or e:profile(N).
+lua_Integer bins_argument(lua_State* L) {
+  constexpr const char* kWhere = "EventTrace:profile";
+  if (lua_type(L, 2) != LUA_TTABLE) return optional_integer(L, 2, kWhere, "bins", profile::kDefaultTimeBins);
+  lua_getfield(L, 2, "bins");
+  const lua_Integer bins = optional_integer(L, -1, kWhere, "bins", profile::kDefaultTimeBins);
+  lua_pop(L, 1);
+  return bins;
+}
+
+// EventTrace:profile(...): a C method, so that errors name the script's line.
 int profile_table(lua_State* L) {
   trace_argument(L, 1, "profile");  // Lua errors first, while no C++ object of the call exists
-  const lua_Integer bins = integer_argument(L, 2, "EventTrace:profile", "bins");
+  const lua_Integer bins = bins_argument(L);
   std::shared_ptr<SharedTrace> shared = trace_argument(L, 1, "profile");
   const std::size_t count = profile::checked_bins(bins);
   std::vector<profile::Table> tables;
@@ -97,7 +107,26 @@ int profile_table(lua_State* L) {
   return 1;
 }
 
-// earl._region_instances(trace): the userdata whose row(i) is instance i (1-based) or nil.
+// The iterator EventTrace:region_instances() returns: its upvalues are the userdata
+// holding the instances and the number of the last row it gave.
+int next_row(lua_State* L) {
+  auto* box = static_cast<InstancesBox*>(lua_touserdata(L, lua_upvalueindex(1)));
+  const lua_Integer i = lua_tointeger(L, lua_upvalueindex(2)) + 1;
+  if (!box || !box->instances) return luaL_error(L, "region_instances: already collected");
+  const Instances& all = *box->instances;
+  if (static_cast<std::size_t>(i) > all.found.loc.size()) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_pushinteger(L, i);
+  lua_replace(L, lua_upvalueindex(2));
+  push_row(L, profile::instance_row(all.found, static_cast<std::size_t>(i) - 1, all.regions));
+  return 1;
+}
+
+EARL_LUA_FUNCTION(l_next_row, next_row)
+
+// EventTrace:region_instances(): the instances made in one pass, then the iterator over them.
 int instances(lua_State* L) {
   trace_argument(L, 1, "region_instances");
   std::shared_ptr<SharedTrace> shared = trace_argument(L, 1, "region_instances");
@@ -112,19 +141,8 @@ int instances(lua_State* L) {
     made->regions = trace.regions();
   }
   box->instances = made.release();
-  return 1;
-}
-
-int row(lua_State* L) {
-  auto* box = static_cast<InstancesBox*>(luaL_checkudata(L, 1, kMeta));
-  const lua_Integer i = luaL_checkinteger(L, 2);
-  if (!box->instances) return luaL_error(L, "region_instances: already collected");
-  const Instances& all = *box->instances;
-  if (i < 1 || static_cast<std::size_t>(i) > all.found.loc.size()) {
-    lua_pushnil(L);
-    return 1;
-  }
-  push_row(L, profile::instance_row(all.found, static_cast<std::size_t>(i) - 1, all.regions));
+  lua_pushinteger(L, 0);
+  lua_pushcclosure(L, l_next_row, 2);
   return 1;
 }
 
@@ -139,46 +157,22 @@ int collect(lua_State* L) {
 
 EARL_LUA_FUNCTION(l_profile, profile_table)
 EARL_LUA_FUNCTION(l_instances, instances)
-EARL_LUA_FUNCTION(l_row, row)
-
-// Arguments: the module table, the EventTrace methods.
-constexpr const char* kLuaSource = R"lua(
-local earl, methods = ...
-local default_bins = earl.DEFAULT_TIME_BINS
-
--- e:profile(), e:profile{bins = N} or e:profile(N)
-function methods.profile(trace, options)
-  local bins = options
-  if options == nil then
-    bins = default_bins
-  elseif type(options) == "table" then
-    bins = options.bins or default_bins
-  end
-  return earl._profile(trace, bins)
-end
-
--- for inst in e:region_instances() do ... end (instances in the order they were entered)
-function methods.region_instances(trace)
-  local found, i = earl._region_instances(trace), 0
-  return function()
-    i = i + 1
-    return found:row(i)
-  end
-end
-)lua";
-
 }  // namespace
 
 void register_profile(lua_State* L, int module) {
-  const luaL_Reg methods[] = {{"row", l_row}, {nullptr, nullptr}};
-  new_userdata_type(L, kMeta, methods, collect);
-  lua_pushcfunction(L, l_profile);
-  lua_setfield(L, module, "_profile");
-  lua_pushcfunction(L, l_instances);
-  lua_setfield(L, module, "_region_instances");
+  luaL_newmetatable(L, kMeta);
+  lua_pushcfunction(L, collect);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
   lua_pushinteger(L, profile::kDefaultTimeBins);
   lua_setfield(L, module, "DEFAULT_TIME_BINS");
-  run_method_chunk(L, kLuaSource, "=earl.profile", module);
+  luaL_getmetatable(L, "earl.EventTrace");
+  lua_getfield(L, -1, "__index");
+  lua_pushcfunction(L, l_profile);
+  lua_setfield(L, -2, "profile");
+  lua_pushcfunction(L, l_instances);
+  lua_setfield(L, -2, "region_instances");
+  lua_pop(L, 2);
 }
 
 }  // namespace earl::lua

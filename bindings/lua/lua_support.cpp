@@ -4,7 +4,6 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 
 #include "bindings/lua/lua_interrupt.h"
@@ -111,25 +110,6 @@ void push_unsigned(lua_State* L, std::uint64_t value) {
     lua_pushinteger(L, static_cast<lua_Integer>(value));
   else
     lua_pushnumber(L, static_cast<lua_Number>(value));
-}
-
-void new_userdata_type(lua_State* L, const char* meta, const luaL_Reg methods[], lua_CFunction gc) {
-  luaL_newmetatable(L, meta);
-  lua_newtable(L);
-  luaL_setfuncs(L, methods, 0);
-  lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pop(L, 1);
-}
-
-void run_method_chunk(lua_State* L, const char* source, const char* name, int module) {
-  if (luaL_loadbuffer(L, source, std::strlen(source), name) != LUA_OK) lua_error(L);
-  lua_pushvalue(L, module);
-  luaL_getmetatable(L, "earl.EventTrace");
-  lua_getfield(L, -1, "__index");
-  lua_remove(L, -2);
-  lua_call(L, 2, 0);
 }
 
 }  // namespace earl::lua

@@ -41,12 +41,6 @@ lua_Number number_argument(lua_State* L, int idx, const char* where, const char*
 // Pushes an unsigned 64-bit count or position: an integer where it fits, else a float.
 void push_unsigned(lua_State* L, std::uint64_t value);
 
-// Creates the metatable `meta` of a userdata type: `methods` as its __index, `gc` as __gc.
-void new_userdata_type(lua_State* L, const char* meta, const luaL_Reg methods[], lua_CFunction gc);
-// Runs the Lua chunk `source` (`name` in messages) with the module table at index `module`
-// and the EventTrace methods table as its arguments: how methods written in Lua join them.
-void run_method_chunk(lua_State* L, const char* source, const char* name, int module);
-
 }  // namespace earl::lua
 
 // Wraps a body in protect() as a lua_CFunction.
