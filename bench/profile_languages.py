@@ -12,20 +12,11 @@ differs is making each language's values of the rows.
 """
 import argparse
 import statistics
-import time
+import timeit
 
 import earl
 import earl.lua
 import earl.tcl
-
-
-def median_seconds(run, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main(argv=None):
@@ -49,7 +40,7 @@ def main(argv=None):
         }
         print(f"{len(trace)} events, {count} region instances, median of {args.repeat}")
         for name, run in rows.items():
-            print(f"{name:40} {median_seconds(run, args.repeat):8.2f} s")
+            print(f"{name:40} {statistics.median(timeit.repeat(run, number=1, repeat=args.repeat)):8.2f} s")
 
 
 if __name__ == "__main__":
