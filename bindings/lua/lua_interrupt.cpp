@@ -77,4 +77,21 @@ int interruptible(lua_State* L) {
   return 0;
 }
 
+bool poll_host(lua_State* L) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &poll_key) == LUA_TNIL) {  // standalone Lua: no host to ask
+    lua_pop(L, 1);
+    return true;
+  }
+  if (lua_pcall(L, 0, 0, 0) == LUA_OK) return true;
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &interrupt_key);
+  raise_everywhere(L);
+  return false;
+}
+
+bool push_interrupt(lua_State* L) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &interrupt_key) != LUA_TNIL) return true;
+  lua_pop(L, 1);
+  return false;
+}
+
 }  // namespace earl::lua

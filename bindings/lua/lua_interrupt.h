@@ -12,4 +12,13 @@ namespace earl::lua {
 // from it, calls poll() every kPollCount instructions.
 int interruptible(lua_State* L);
 
+// For C++ work that runs long without returning to Lua (a pass over every event): calls the
+// host's poll function as the hook does; false where it raised, its error then kept to
+// unwind the script as the hook's would (the work stops with earl::Interrupted, and
+// protect() raises the kept error: push_interrupt).
+bool poll_host(lua_State* L);
+// Pushes the error of the interrupt unwinding the script and returns true; false, pushing
+// nothing, where none is.
+bool push_interrupt(lua_State* L);
+
 }  // namespace earl::lua

@@ -6,6 +6,7 @@
 #include "bindings/lua/lua_event_trace.h"
 #include "bindings/lua/lua_interrupt.h"
 #include "bindings/lua/lua_p2_statistic.h"
+#include "bindings/lua/lua_profile.h"
 #include "bindings/lua/lua_selection.h"
 
 extern "C" __attribute__((visibility("default"))) int luaopen_earl(lua_State* L) {
@@ -21,6 +22,7 @@ extern "C" __attribute__((visibility("default"))) int luaopen_earl(lua_State* L)
                                 {nullptr, nullptr}};
   luaL_newlib(L, functions);
   earl::lua::register_selection(L, lua_gettop(L));
+  earl::lua::register_profile(L, lua_gettop(L));
   lua_getfield(L, -1, "EventTrace");
   lua_setglobal(L, "EventTrace");
   lua_getfield(L, -1, "P2Statistic");

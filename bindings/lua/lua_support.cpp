@@ -6,20 +6,30 @@
 #include <cstdlib>
 #include <exception>
 
+#include "bindings/lua/lua_interrupt.h"
+#include "model/error.h"
 #include "model/path_check.h"
 
 namespace earl::lua {
 
 int protect(lua_State* L, int (*body)(lua_State*)) {
-  bool failed = false;
+  bool failed = false, interrupted = false;
   try {
     return body(L);
+  } catch (const Interrupted&) {
+    interrupted = true;  // raised below: a longjmp must not leave a catch block
   } catch (const std::exception& error) {
     // lua_pushstring copies the message, so the exception may die before lua_error runs.
     lua_pushstring(L, error.what());
     failed = true;
   } catch (...) {
     lua_pushstring(L, "earl: unexpected C++ exception");
+    failed = true;
+  }
+  // The host's poll raised (poll_host): its error goes on unwinding the script.
+  if (interrupted && push_interrupt(L)) return lua_error(L);
+  if (interrupted) {
+    lua_pushstring(L, Interrupted().what());
     failed = true;
   }
   if (failed) {

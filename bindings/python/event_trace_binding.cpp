@@ -351,11 +351,10 @@ class PyEventTrace {
   }
 
   py::dict profile_tables(std::int64_t bins) {
-    if (bins < 1 || bins > profile::kMaxTimeBins)
-      throw EarlError("bins " + std::to_string(bins) + " is outside 1.." + std::to_string(profile::kMaxTimeBins));
+    const std::size_t count = profile::checked_bins(bins);
     EventTrace& t = trace();
     profile::TraceProfile found = with_progress([&](const ProgressCallback& callback) {
-      return profile::trace_profile(t, static_cast<std::size_t>(bins), callback);
+      return profile::trace_profile(t, count, callback);
     });
     return profile_columns(found);
   }
@@ -493,6 +492,7 @@ auto on_trace(F f) {
 }  // namespace
 
 void bind_event_trace(py::module_& m) {
+  m.attr("DEFAULT_TIME_BINS") = profile::kDefaultTimeBins;
   py::class_<PyEventTrace, Holder> cls(m, "EventTrace");
   cls
       .def(py::init([](const py::args& args, const py::kwargs& kwargs) {

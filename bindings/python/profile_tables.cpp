@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bindings/python/text.h"
+#include "profile/profile_rows.h"
 
 namespace py = pybind11;
 
@@ -20,6 +21,24 @@ py::array_t<T> array(const std::vector<T>& values) {
 template <typename T>
 py::array_t<T> matrix(const std::vector<T>& values, std::size_t rows, std::size_t columns) {
   return py::array_t<T>({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(columns)}, values.data());
+}
+
+// A dict of one NumPy column per (member, name) pair of `rows`.
+template <typename Row>
+void add_columns(py::dict&, const std::vector<Row>&) {}
+template <typename Row, typename T, typename... More>
+void add_columns(py::dict& out, const std::vector<Row>& rows, T Row::*member, const char* name, More... more) {
+  std::vector<T> column;
+  column.reserve(rows.size());
+  for (const Row& row : rows) column.push_back(row.*member);
+  out[name] = array(column);
+  add_columns(out, rows, more...);
+}
+template <typename Row, typename... Columns>
+py::dict column_dict(const std::vector<Row>& rows, Columns... columns) {
+  py::dict out;
+  add_columns(out, rows, columns...);
+  return out;
 }
 
 }  // namespace
@@ -54,6 +73,15 @@ py::dict profile_columns(const profile::TraceProfile& p) {
   out["size_histogram"] = array(p.size_histogram);
   out["bin_messages"] = array(p.bin_messages);
   out["bin_bytes"] = array(p.bin_bytes);
+  // The rows every language shows (profile/profile_rows.h), as columns.
+  const std::vector<profile::TypeRow> types = profile::type_rows(p);
+  out["types"] = column_dict(types, &profile::TypeRow::type, "type", &profile::TypeRow::events, "events",
+                             &profile::TypeRow::share, "share");
+  const std::vector<profile::FlatRow> flat = profile::flat_rows(p);
+  using F = profile::FlatRow;
+  out["flat_profile"] = column_dict(flat, &F::region, "region", &F::visits, "visits", &F::inclusive, "inclusive",
+                                    &F::exclusive, "exclusive", &F::min, "min", &F::mean, "mean", &F::max, "max",
+                                    &F::imbalance, "imbalance");
   return out;
 }
 

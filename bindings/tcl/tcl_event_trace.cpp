@@ -18,8 +18,10 @@
 
 #include "bindings/tcl/tcl_array.h"
 #include "bindings/tcl/tcl_methods.h"
+#include "bindings/tcl/tcl_profile.h"
 #include "bindings/tcl/tcl_support.h"
 #include "bindings/tcl/tcl_trace_common.h"
+#include "profile/trace_profile.h"
 #include "query/selection.h"
 #include "trace/event_attributes.h"
 #include "trace/metric_fields.h"
@@ -297,6 +299,15 @@ const TclMethod<TraceCommand> kMethods[] = {
     {"metrics", "", true, [](const Call& c) { return c.answer(metrics_list(trace_of(c).metrics())); }},
     // Assigns the caller's array and runs scripts: locks only while it reads the trace.
     {"select", "expr arr body", false, select},
+    // The profile's tables (bindings/tcl/tcl_profile.h), which lock for themselves.
+    {"profile", "?bins?", false,
+     [](const Call& c) {
+       const Tcl_WideInt bins =
+           c.objc == 3 ? integer_argument(c.objv[2], c.where(), "bins") : profile::kDefaultTimeBins;
+       return c.answer(profile_dict(c.interp, *c.command.shared, bins));
+     }},
+    {"region_instances", "arr body", false,
+     [](const Call& c) { return each_instance(c.interp, *c.command.shared, c.objv[2], c.objv[3]); }},
     {nullptr, "", false, nullptr}};
 
 int trace_command(TraceCommand& t, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[]) {

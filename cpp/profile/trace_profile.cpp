@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "model/error.h"
 
 #include "profile/event_pass.h"
 
@@ -84,6 +87,12 @@ void ProfileBuilder::add(const Event& e) {
       out_.message_bytes[pair] += e.len;
     }
   }
+}
+
+std::size_t checked_bins(std::int64_t bins) {
+  if (bins < 1 || bins > kMaxTimeBins)
+    throw EarlError("bins " + std::to_string(bins) + " is outside 1.." + std::to_string(kMaxTimeBins));
+  return static_cast<std::size_t>(bins);
 }
 
 TraceProfile trace_profile(EventTrace& trace, std::size_t bins, const ProgressCallback& progress) {

@@ -70,6 +70,10 @@ class ProfileBuilder {
 
 // More time bins than a figure or a table can show are a mistake (and memory: bins x regions).
 constexpr std::int64_t kMaxTimeBins = 1000000;
+// The time bins of earl stats, earl.stats(), Lua's e:profile() and Tcl's e profile unless told.
+constexpr std::int64_t kDefaultTimeBins = 20;
+// `bins` as a count of time bins, or EarlError naming it when outside 1..kMaxTimeBins.
+std::size_t checked_bins(std::int64_t bins);
 
 // Every event of `trace`, in one pass; `bins` >= 1 time bins over its first..last time.
 TraceProfile trace_profile(EventTrace& trace, std::size_t bins, const ProgressCallback& progress = {});

@@ -229,6 +229,7 @@ class AnalysisMetric(TypedDict):
     scout_name: str
 
 CALLPATH_NAMED_LEVELS: int
+DEFAULT_TIME_BINS: int
 CALLPATH_HEAD_LEVELS: int
 def callpath_names(callpaths: Iterable[tuple[int, int]], regions: Iterable[str]) -> list[str]: ...
 def analysis_metrics() -> list[AnalysisMetric]: ...

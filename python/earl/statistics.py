@@ -3,9 +3,10 @@
 are made from these tables (earl/statistics_output.py)."""
 import os
 
+from earl import _core
 from earl.optional import require
 
-DEFAULT_BINS = 20
+DEFAULT_BINS = _core.DEFAULT_TIME_BINS
 TABLES = ("types", "flat_profile", "time_profile", "message_sizes", "message_count",
           "message_bytes", "traffic")
 
@@ -38,11 +39,10 @@ def stats(trace, bins=DEFAULT_BINS, **open_options):
 
     found = trace._profile(int(bins))
     regions = trace.regions()
-    counts = found["type_count"]
-    total = max(int(counts.sum()), 1)
-    types = pandas.DataFrame({"type": trace.types(), "events": counts, "share": counts / total})
-    tables = {"types": types[counts > 0].reset_index(drop=True)}
-    tables["flat_profile"] = _flat_profile(pandas, numpy, found, regions)
+    # The rows and their order are the core's (profile/profile_rows.h), as Lua and Tcl show them.
+    tables = {name: _named(pandas, found[name], column, names)
+              for name, column, names in (("types", "type", trace.types()),
+                                          ("flat_profile", "region", regions))}
     edges = numpy.linspace(found["begin"], found["end"], int(bins) + 1)
     bounds = {"begin": edges[:-1], "end": edges[1:]}
     used = found["visits"].sum(axis=0) > 0
@@ -61,20 +61,11 @@ def stats(trace, bins=DEFAULT_BINS, **open_options):
     return tables
 
 
-def _flat_profile(pandas, numpy, found, regions):
-    visits = found["visits"].sum(axis=0)
-    per_location = found["inclusive"]
-    mean = per_location.mean(axis=0) if len(per_location) else numpy.zeros(len(regions))
-    high = per_location.max(axis=0) if len(per_location) else numpy.zeros(len(regions))
-    low = per_location.min(axis=0) if len(per_location) else numpy.zeros(len(regions))
-    with numpy.errstate(divide="ignore", invalid="ignore"):
-        imbalance = numpy.where(mean > 0, high / mean - 1, 0.0)
-    frame = pandas.DataFrame({"region": regions, "visits": visits,
-                              "inclusive": per_location.sum(axis=0),
-                              "exclusive": found["exclusive"].sum(axis=0),
-                              "min": low, "mean": mean, "max": high, "imbalance": imbalance})
-    frame = frame[visits > 0].sort_values("inclusive", ascending=False, kind="stable")
-    return frame.reset_index(drop=True)
+def _named(pandas, columns, key, names):
+    """A DataFrame of the core's columns, the ids in `key` replaced by their names."""
+    frame = pandas.DataFrame(columns)
+    frame[key] = [names[int(index)] for index in columns[key]]
+    return frame
 
 
 def _sizes(pandas, numpy, histogram):
