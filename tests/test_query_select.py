@@ -74,10 +74,10 @@ def test_in_sets_are_native_in_python(trace, events):
 ])
 def test_fallback_selection_equals_a_plain_loop(trace, events, python, lua, keep):
     expected = loop(events, keep)
-    native, found = selected(trace, python)
-    assert not native and found == expected
+    native, found = selected(trace, python)  # "partial": the language tests the rest
+    assert native in (False, "partial") and found == expected
     native, found = selected(trace, lua, "lua")
-    assert not native and found == expected
+    assert native in (False, "partial") and found == expected
 
 
 def test_native_and_fallback_agree_on_absent_attributes(trace):

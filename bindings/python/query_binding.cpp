@@ -163,6 +163,8 @@ void bind_query(py::module_& m) {
       .def("batch", &PySelection::batch, py::arg("scan"))
       .def_property_readonly("done", [](const PySelection& s) { return s.selection().done(); })
       .def_property_readonly("native", [](const PySelection& s) { return s.selection().native(); })
+      .def_property_readonly("partial", [](const PySelection& s) { return s.selection().partial(); })
+      .def_property_readonly("rest", [](const PySelection& s) { return text(s.selection().rest()); })
       .def_property_readonly("reason", [](const PySelection& s) { return text(s.selection().reason()); })
       .def_property_readonly("line", [](const PySelection& s) { return s.selection().line(); })
       .def_property_readonly("column", [](const PySelection& s) { return s.selection().column(); })

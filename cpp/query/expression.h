@@ -45,6 +45,10 @@ struct Parsed {
   Node tree;
   std::string reason;
   int line = 1, column = 1;
+  // parse_conjuncts (conjuncts.h): `tree` tests some top-level `and` operands, and the
+  // language evaluates `rest` on the events it selects.
+  bool partial = false;
+  std::string rest;
 };
 
 Parsed parse(const std::string& text, Language language);

@@ -234,6 +234,8 @@ class Selection:
     def batch(self, scan: int) -> list[Position]: ...
     done: bool
     native: bool
+    partial: bool               # top-level `and` operands tested natively, `rest` not
+    rest: str                   # what the language evaluates where not native
     reason: str
     line: int
     column: int
