@@ -123,17 +123,6 @@ def test_command_line(defects, tmp_path, capsys):
         "tags are multiples of 5 (Python, evaluated in Python)"}
 
 
-@pytest.mark.parametrize("fmt", ["alog", "otf2", "otf", "clog2", "chrome", "epilog"])
-def test_generated_traces_are_clean_in_every_format(tmp_path, capsys, fmt):
-    from earl import _core
-    if fmt not in _core.generator_formats():
-        pytest.skip(f"this build writes no {fmt}")
-    path = tmp_path / {"chrome": "clean.json", "epilog": "clean.elg"}.get(fmt, f"clean.{fmt}")
-    generate(str(path), format=fmt, events=4000, locations=4, seed=3, threads=2, nonblocking=True)
-    assert earl.check(str(path)) == []
-    assert earl_main(["check", str(path)]) == 0
-
-
 @pytest.mark.parametrize("trace", ["ping-pong-otf2", "ping-pong-otf2-papi"])
 def test_real_traces(trace):
     # Score-P's ping-pong: matched sends and receives, balanced regions (its README).
