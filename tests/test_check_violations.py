@@ -245,3 +245,31 @@ def test_skewed_clocks_break_the_clock_condition_where_a_plain_loop_says(tmp_pat
     assert {v["kind"] for v in violations} == {"clock_condition"}
     # and the state's time checks (a second implementation) count the same
     assert problems["count"] == len(expected) and problems["first"] == expected[:10]
+
+
+def test_time_correct_leaves_only_the_clock_conditions_out(defects, capsys):
+    """--time-correct: the receive before its send (6) is moved after it; every other
+    violation stays where it was."""
+    assert earl_main(["check", str(defects), "--json", "--time-correct"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["time_corrected"] is True
+    assert found(report["violations"]) == [v for v in EXPECTED if v[1] != "clock_condition"]
+    assert earl_main(["check", str(defects), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["time_corrected"] is False
+
+
+def test_time_correct_makes_skewed_clocks_check_clean(tmp_path, capsys):
+    path = tmp_path / "skewed.alog"
+    generate(str(path), events=3000, locations=4, seed=4, clock_offset=0.001)
+    with earl.EventTrace(str(path)) as trace:
+        skewed = independent_clock_violations(list(trace))
+    with earl.EventTrace(str(path), time_correct=True) as trace:
+        corrected = list(trace)
+    assert skewed and independent_clock_violations(corrected) == []
+    for loc in {e["loc"] for e in corrected}:  # each location's clock still runs forward
+        times = [e["time"] for e in corrected if e["loc"] == loc]
+        assert times == sorted(times)
+    assert earl_main(["check", str(path), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["counts"] == {"clock_condition": len(skewed)}
+    assert earl_main(["check", str(path), "--time-correct"]) == 0
+    assert "no violations" in capsys.readouterr().out
