@@ -7,21 +7,10 @@ import pytest
 
 import earl
 import earl.lua
-from query_traces import generated
+from query_traces import loop, trace_fixtures
 
 
-@pytest.fixture(scope="module")
-def trace(tmp_path_factory):
-    yield from generated(tmp_path_factory, "partial", events=3000, locations=4, seed=11)
-
-
-@pytest.fixture(scope="module")
-def events(trace):
-    return [trace.event(pos) for pos in range(1, len(trace) + 1)]
-
-
-def loop(events, keep):
-    return [e["pos"] for e in events if keep(e)]
+trace, events = trace_fixtures("partial", events=3000, locations=4, seed=11)
 
 
 def is_send_to_3(e):
