@@ -18,6 +18,8 @@ bool is_word_char(char c) {
 // The scan of one level: the operands of its top-level `and`s, or nothing (see the header).
 class Scan {
  public:
+  static constexpr int kMostPairs = 8;  // of parentheses around the whole, looked into
+
   Scan(const std::string& text, Language language) : text_(text), python_(language == Language::Python) {}
 
   std::optional<std::vector<Span>> operands(std::size_t lo, std::size_t hi) {
@@ -60,7 +62,8 @@ class Scan {
   // The text's operands, looking into parentheses around the whole text.
   std::vector<Span> conjuncts() {
     Span whole{0, text_.size()};
-    while (true) {
+    // each pair looked into scans its inside again: a bound keeps the scan linear
+    for (int pairs = 0; pairs <= kMostPairs; ++pairs) {
       auto found = operands(whole.begin, whole.end);
       if (!found) return {};
       if (found->size() > 1) return *found;
@@ -69,6 +72,7 @@ class Scan {
       // "(a) + (b)" is no pair around the whole: its inside "a) + (b" fails the scan
       whole = Span{inner.begin + 1, inner.end - 1};
     }
+    return {};
   }
 
   Span trimmed(Span s) const {
@@ -130,7 +134,9 @@ bool write_as_true(std::string& text, Span span, Language language) {
   // text's own outside
   auto at = [&](std::size_t i) { return i >= s.begin && i < s.end ? ' ' : text[i]; };
   for (std::size_t p = s.begin; p + word.size() <= s.end; ++p) {
-    if (text.find('\n', p) < p + word.size()) continue;
+    bool one_line = true;
+    for (std::size_t i = p; i < p + word.size(); ++i) one_line = one_line && text[i] != '\n';
+    if (!one_line) continue;
     bool apart = (p == 0 || !is_word_char(at(p - 1))) &&
                  (p + word.size() >= text.size() || !is_word_char(at(p + word.size())));
     if (!apart) continue;
@@ -150,12 +156,18 @@ Parsed parse_conjuncts(const std::string& text, Language language) {
   tested.kind = Node::Kind::And;
   std::string rest = text;
   std::optional<Parsed> first_left;  // the first operand left to the language
+  int line = 1, column = 1;            // where `operand` begins (the operands are in order)
+  std::size_t at = 0;
   for (const Span& operand : operands) {
-    // the operand alone, in place: positions are the whole text's
-    std::string alone(text.size(), ' ');
-    for (std::size_t i = 0; i < text.size(); ++i)
-      alone[i] = operand.begin <= i && i < operand.end ? text[i] : text[i] == '\n' ? '\n' : ' ';
-    Parsed part = parse(alone, language);
+    for (; at < operand.begin; ++at) {
+      if (text[at] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    Parsed part = parse(text.substr(operand.begin, operand.end - operand.begin), language, line, column);
     if (part.native && write_as_true(rest, operand, language)) {
       tested.children.push_back(std::move(part.tree));
     } else if (!first_left) {

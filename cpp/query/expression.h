@@ -51,6 +51,8 @@ struct Parsed {
   std::string rest;
 };
 
-Parsed parse(const std::string& text, Language language);
+// `line` and `column`: where `text` begins, where it is a part of a longer expression
+// (positions are then the whole's).
+Parsed parse(const std::string& text, Language language, int line = 1, int column = 1);
 
 }  // namespace earl::query

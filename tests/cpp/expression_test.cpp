@@ -141,6 +141,9 @@ TEST_CASE("top-level conjunctions: their operands, or none where the scan could 
   CHECK(operands("a and b -- c", Language::Lua).empty());
   CHECK(operands("a and function() return b end", Language::Lua).empty());
   CHECK(operands("a and (function() return b and c end)()", Language::Lua).size() == 2);
+  // parentheses around the whole are looked into up to a bound (each pair rescans)
+  CHECK(operands(std::string(8, '(') + "a and b" + std::string(8, ')')).size() == 2);
+  CHECK(operands(std::string(20, '(') + "a and b" + std::string(20, ')')).empty());
 }
 
 TEST_CASE("native operands of a conjunction: tested by the core, written as true for the language") {
