@@ -273,3 +273,16 @@ def test_time_correct_makes_skewed_clocks_check_clean(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["counts"] == {"clock_condition": len(skewed)}
     assert earl_main(["check", str(path), "--time-correct"]) == 0
     assert "no violations" in capsys.readouterr().out
+
+
+def test_a_native_assertion_after_a_when_only_the_language_tests(tmp_path):
+    """The when in Python, the assertion by the core: a violation only where it is false."""
+    path = tmp_path / "rules.alog"
+    generate(str(path), events=2000, locations=3, seed=8)
+    with earl.EventTrace(str(path)) as trace:
+        events = list(trace)
+        rules = [{"name": "r", "when": '(ev.type == "recv" and ev.tag % 5 == 0) or False',
+                  "assert": "ev.src != 0"}]
+        found = [v["pos"] for v in earl.check(trace, rules) if v["kind"] == "rule"]
+    expected = [e["pos"] for e in events if e["type"] == "recv" and e["tag"] % 5 == 0 and e["src"] == 0]
+    assert expected and found == expected

@@ -126,3 +126,30 @@ def test_lua_select_in_lua_tests_in_part(trace, events):
     end""")(shared)
     assert list(positions.values()) == loop(events, is_send_to_3)
     assert runtime.eval("n") == len(loop(events, lambda e: e["type"] == "send"))
+
+
+def rule_violations(trace, when, assertion, language="python"):
+    rules = [{"name": "r", "language": language, "when": when, "assert": assertion}]
+    return [v["pos"] for v in earl.check(trace, rules) if v["kind"] == "rule"]
+
+
+def test_check_rules_test_in_part_too(trace, events, counted):
+    """A rule's when and assert, each `A and B`: the core tests A, the language B on A's
+    matches only; a native operand found false decides the assertion by itself."""
+    recvs = loop(events, lambda e: e["type"] == "recv")
+    sends = loop(events, lambda e: e["type"] == "send")
+    to_0 = loop(events, lambda e: e["type"] == "send" and e["dest"] == 0)
+    assert recvs and to_0
+    found = rule_violations(trace, 'seen(ev) and ev.type == "recv"', "ev.tag % 5 == 0")
+    assert found == loop(events, lambda e: e["type"] == "recv" and e["tag"] % 5 != 0)
+    assert counted == recvs
+    counted.clear()
+    found = rule_violations(trace, 'ev.type == "send"', "ev.dest != 0 and seen(ev)")
+    assert found == to_0
+    assert counted == [pos for pos in sends if pos not in to_0]
+    counted.clear()
+    found = rule_violations(trace, 'ev.type == "send" and seen(ev)', "ev.dest != 0 and ev.tag * 1 >= 0")
+    assert found == to_0
+    assert counted == sends
+    found = rule_violations(trace, 'ev.type == "recv" and ev.tag % 5 == 0', "ev.src ~= 0", "lua")
+    assert found == loop(events, lambda e: e["type"] == "recv" and e["tag"] % 5 == 0 and e["src"] == 0)
