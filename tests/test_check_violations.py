@@ -123,17 +123,6 @@ def test_command_line(defects, tmp_path, capsys):
         "tags are multiples of 5 (Python, evaluated in Python)"}
 
 
-@pytest.mark.parametrize("fmt", ["alog", "otf2", "otf", "clog2", "chrome", "epilog"])
-def test_generated_traces_are_clean_in_every_format(tmp_path, capsys, fmt):
-    from earl import _core
-    if fmt not in _core.generator_formats():
-        pytest.skip(f"this build writes no {fmt}")
-    path = tmp_path / {"chrome": "clean.json", "epilog": "clean.elg"}.get(fmt, f"clean.{fmt}")
-    generate(str(path), format=fmt, events=4000, locations=4, seed=3, threads=2, nonblocking=True)
-    assert earl.check(str(path)) == []
-    assert earl_main(["check", str(path)]) == 0
-
-
 @pytest.mark.parametrize("trace", ["ping-pong-otf2", "ping-pong-otf2-papi"])
 def test_real_traces(trace):
     # Score-P's ping-pong: matched sends and receives, balanced regions (its README).
@@ -256,3 +245,44 @@ def test_skewed_clocks_break_the_clock_condition_where_a_plain_loop_says(tmp_pat
     assert {v["kind"] for v in violations} == {"clock_condition"}
     # and the state's time checks (a second implementation) count the same
     assert problems["count"] == len(expected) and problems["first"] == expected[:10]
+
+
+def test_time_correct_leaves_only_the_clock_conditions_out(defects, capsys):
+    """--time-correct: the receive before its send (6) is moved after it; every other
+    violation stays where it was."""
+    assert earl_main(["check", str(defects), "--json", "--time-correct"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["time_corrected"] is True
+    assert found(report["violations"]) == [v for v in EXPECTED if v[1] != "clock_condition"]
+    assert earl_main(["check", str(defects), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["time_corrected"] is False
+
+
+def test_time_correct_makes_skewed_clocks_check_clean(tmp_path, capsys):
+    path = tmp_path / "skewed.alog"
+    generate(str(path), events=3000, locations=4, seed=4, clock_offset=0.001)
+    with earl.EventTrace(str(path)) as trace:
+        skewed = independent_clock_violations(list(trace))
+    with earl.EventTrace(str(path), time_correct=True) as trace:
+        corrected = list(trace)
+    assert skewed and independent_clock_violations(corrected) == []
+    for loc in {e["loc"] for e in corrected}:  # each location's clock still runs forward
+        times = [e["time"] for e in corrected if e["loc"] == loc]
+        assert times == sorted(times)
+    assert earl_main(["check", str(path), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["counts"] == {"clock_condition": len(skewed)}
+    assert earl_main(["check", str(path), "--time-correct"]) == 0
+    assert "no violations" in capsys.readouterr().out
+
+
+def test_a_native_assertion_after_a_when_only_the_language_tests(tmp_path):
+    """The when in Python, the assertion by the core: a violation only where it is false."""
+    path = tmp_path / "rules.alog"
+    generate(str(path), events=2000, locations=3, seed=8)
+    with earl.EventTrace(str(path)) as trace:
+        events = list(trace)
+        rules = [{"name": "r", "when": '(ev.type == "recv" and ev.tag % 5 == 0) or False',
+                  "assert": "ev.src != 0"}]
+        found = [v["pos"] for v in earl.check(trace, rules) if v["kind"] == "rule"]
+    expected = [e["pos"] for e in events if e["type"] == "recv" and e["tag"] % 5 == 0 and e["src"] == 0]
+    assert expected and found == expected

@@ -5,7 +5,7 @@ every enter and exit (location, time, region) and every send and receive (locati
 peer, tag, bytes), in the same order, and converting back to A gives A's events again.
 What B cannot hold is left out and reported by the conversion, never silently changed.
 
-The formats' shared model is stated here, by the test, independently of the writers: all
+The formats' shared model is stated by the tests (shared_model.py), independently of the writers: all
 of them hold regions and point-to-point messages with a microsecond clock."""
 import itertools
 
@@ -15,6 +15,7 @@ import earl
 from earl import _core
 from earl.convert import convert
 from earl.generate import generate
+from shared_model import shared_rows, without_added_frames
 
 WRITABLE = _core.generator_formats()
 
@@ -36,33 +37,9 @@ SKEWED = {"skewed"}
 
 
 def shared_events(path, receive_lengths=True):
-    """The events every format holds, as tuples in global order. Events of different
-    locations at equal times are in an order each format defines (OTF2: by location; ALOG:
-    as the file has them), so they are compared sorted by location within one time.
-    EPILOG's receives hold no length and take the one of the send EARL matches them with
-    (the oldest unreceived one of the channel at that time): where clocks are skewed and a
-    receive is recorded before its send, that is another message's, so such traces are
-    compared without `receive_lengths`."""
-    rows = []
+    """The events of the trace at `path` that every format holds (shared_model.shared_rows)."""
     with earl.EventTrace(str(path)) as trace:
-        for event in trace:
-            kind = event["type"]
-            if kind in ("enter", "exit"):
-                rows.append((event["loc"], event["time"], kind, event["region"]))
-            elif kind in ("send", "recv"):
-                peer = event["dest"] if kind == "send" else event["src"]
-                length = event["len"] if kind == "send" or receive_lengths else None
-                rows.append((event["loc"], event["time"], kind, peer, event["tag"], length))
-    return sorted(rows, key=lambda row: (row[1], row[0]))  # stable: a location's own order stays
-
-
-def without_added_frames(rows, reference):
-    """Writers may add frames the source did not have on a location (OTF2 output gives
-    every MPI process without MPI_Init a zero-length MPI_Init and MPI_Finalize, said in the
-    conversion's summary): `rows` without the enters and exits of regions that `reference`
-    has no visit of on that location."""
-    visited = {(row[0], row[3]) for row in reference if row[2] in ("enter", "exit")}
-    return [row for row in rows if row[2] not in ("enter", "exit") or (row[0], row[3]) in visited]
+        return shared_rows(trace, receive_lengths)
 
 
 @pytest.fixture(scope="module")

@@ -5,22 +5,10 @@ expression evaluated in its language), which must agree."""
 import pytest
 
 import earl
-from query_traces import generated
+from query_traces import loop, trace_fixtures
 
 
-@pytest.fixture(scope="module")
-def trace(tmp_path_factory):
-    yield from generated(tmp_path_factory, "select", events=3000, locations=4, seed=7)
-
-
-@pytest.fixture(scope="module")
-def events(trace):
-    return [trace.event(pos) for pos in range(1, len(trace) + 1)]
-
-
-def loop(events, keep):
-    """The independent answer: positions of the events `keep(event dict)` accepts."""
-    return [e["pos"] for e in events if keep(e)]
+trace, events = trace_fixtures("select", events=3000, locations=4, seed=7)
 
 
 def selected(trace, expression, language="python", **kw):
@@ -74,10 +62,10 @@ def test_in_sets_are_native_in_python(trace, events):
 ])
 def test_fallback_selection_equals_a_plain_loop(trace, events, python, lua, keep):
     expected = loop(events, keep)
-    native, found = selected(trace, python)
-    assert not native and found == expected
+    native, found = selected(trace, python)  # "partial": the language tests the rest
+    assert native in (False, "partial") and found == expected
     native, found = selected(trace, lua, "lua")
-    assert not native and found == expected
+    assert native in (False, "partial") and found == expected
 
 
 def test_native_and_fallback_agree_on_absent_attributes(trace):

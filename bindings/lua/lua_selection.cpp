@@ -93,6 +93,12 @@ int done(lua_State* L) { lua_pushboolean(L, box_at(L).selection->done()); return
 int native(lua_State* L) { lua_pushboolean(L, box_at(L).selection->native()); return 1; }
 int line(lua_State* L) { lua_pushinteger(L, box_at(L).selection->line()); return 1; }
 int column(lua_State* L) { lua_pushinteger(L, box_at(L).selection->column()); return 1; }
+int partial(lua_State* L) { lua_pushboolean(L, box_at(L).selection->partial()); return 1; }
+int rest(lua_State* L) {
+  const std::string& text = box_at(L).selection->rest();
+  lua_pushlstring(L, text.data(), text.size());
+  return 1;
+}
 int reason(lua_State* L) {
   const std::string& text = box_at(L).selection->reason();
   lua_pushlstring(L, text.data(), text.size());
@@ -117,6 +123,8 @@ EARL_LUA_FUNCTION(l_native, native)
 EARL_LUA_FUNCTION(l_line, line)
 EARL_LUA_FUNCTION(l_column, column)
 EARL_LUA_FUNCTION(l_reason, reason)
+EARL_LUA_FUNCTION(l_partial, partial)
+EARL_LUA_FUNCTION(l_rest, rest)
 
 // Arguments: the module table, the EventTrace methods. ev.duration is an exit's time
 // minus its enter's (as the core's Predicate and earl.query's Python Event give it).
@@ -147,7 +155,8 @@ function methods.select(trace, expression, first, last)
   local selection = earl._selection(trace, expression, first, last)
   local test
   if not selection:native() then
-    test = expression_test(trace, expression, "expression", selection:line(), selection:column())
+    -- selection:rest(): the expression, less the operands of `and` the core tests
+    test = expression_test(trace, selection:rest(), "expression", selection:line(), selection:column())
   end
   local found, i = {}, 1
   return function()
@@ -171,7 +180,8 @@ end
 void register_selection(lua_State* L, int module) {
   luaL_newmetatable(L, kMeta);
   const luaL_Reg methods[] = {{"batch", l_batch}, {"done", l_done}, {"native", l_native}, {"line", l_line},
-                              {"column", l_column}, {"reason", l_reason}, {nullptr, nullptr}};
+                              {"column", l_column}, {"reason", l_reason}, {"partial", l_partial}, {"rest", l_rest},
+                              {nullptr, nullptr}};
   luaL_newlib(L, methods);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, collect);

@@ -106,13 +106,14 @@ class PyChecker : OnSharedTrace {
     run([&](EventTrace& trace) { checker_ = std::make_unique<query::Checker>(trace, std::move(parsed)); });
   }
 
-  // (violations, pending (rule, pos) pairs for the rules' languages)
+  // (violations, pending (rule, pos, fails) for the rules' languages; fails: the core
+  // found the assertion false, only the when is left)
   py::tuple batch(std::size_t scan) {
     std::vector<query::Violation> found;
     std::vector<query::Checker::Pending> pending;
     run([&](EventTrace& trace) { checker_->batch(trace, scan, found, pending); });
     py::list waiting;
-    for (const auto& p : pending) waiting.append(py::make_tuple(p.rule, p.pos));
+    for (const auto& p : pending) waiting.append(py::make_tuple(p.rule, p.pos, p.fails));
     return py::make_tuple(violation_dicts(found), waiting);
   }
 
@@ -123,11 +124,12 @@ class PyChecker : OnSharedTrace {
   }
 
   // Per rule: {"when": part, "assert": part}, each part None where the core tests it,
-  // else {"reason", "line", "column"}.
+  // else {"reason", "line", "column", "rest"} (rest: what the language evaluates).
   py::list fallbacks() const {
     auto part = [](const query::Checker::Part& p) -> py::object {
       if (p.native) return py::none();
-      return py::dict(py::arg("reason") = text(p.reason), py::arg("line") = p.line, py::arg("column") = p.column);
+      return py::dict(py::arg("reason") = text(p.reason), py::arg("line") = p.line, py::arg("column") = p.column,
+                      py::arg("rest") = text(p.rest));
     };
     py::list out;
     for (const auto& f : checker_->fallbacks())
@@ -163,6 +165,8 @@ void bind_query(py::module_& m) {
       .def("batch", &PySelection::batch, py::arg("scan"))
       .def_property_readonly("done", [](const PySelection& s) { return s.selection().done(); })
       .def_property_readonly("native", [](const PySelection& s) { return s.selection().native(); })
+      .def_property_readonly("partial", [](const PySelection& s) { return s.selection().partial(); })
+      .def_property_readonly("rest", [](const PySelection& s) { return text(s.selection().rest()); })
       .def_property_readonly("reason", [](const PySelection& s) { return text(s.selection().reason()); })
       .def_property_readonly("line", [](const PySelection& s) { return s.selection().line(); })
       .def_property_readonly("column", [](const PySelection& s) { return s.selection().column(); })

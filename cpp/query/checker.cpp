@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "model/error.h"
+#include "query/conjuncts.h"
 
 namespace earl::query {
 
@@ -31,11 +32,10 @@ Checker::Checker(EventTrace& trace, std::vector<Rule> rules) : rules_(std::move(
     auto part = [&](const std::string& text, const char* what, Part& told) {
       std::optional<Predicate> predicate;
       if (text.find_first_not_of(" \t\r\n") == std::string::npos) return predicate;
-      Parsed parsed = parse(text, rule.language);
-      if (!parsed.native) {
-        told = Part{false, parsed.reason, parsed.line, parsed.column};
-        return predicate;
-      }
+      Parsed parsed = parse_conjuncts(text, rule.language);
+      if (!parsed.native) told = Part{false, parsed.reason, parsed.line, parsed.column, parsed.partial,
+                                      parsed.partial ? parsed.rest : text};
+      if (!parsed.native && !parsed.partial) return predicate;
       try {
         predicate.emplace(parsed.tree, trace.definitions());
       } catch (const EarlError& error) {
@@ -104,10 +104,13 @@ void Checker::check(EventTrace& trace, const Event& e, std::vector<Violation>& f
   }
   if (e.kind == EventKind::Send || e.kind == EventKind::Recv) check_message(e, found);
   for (std::size_t r = 0; r < rules_.size(); ++r) {
+    // a predicate of a part that is partial tests its native operands: false is final
     if (when_[r] && !(*when_[r])(e, duration)) continue;
-    if (!fallbacks_[r].when.native || !fallbacks_[r].assertion.native) {
-      pending.push_back(Pending{r, e.pos});
-    } else if (!(*assertion_[r])(e, duration)) {
+    const bool fails = assertion_[r] && !(*assertion_[r])(e, duration);
+    const bool decided = fallbacks_[r].assertion.native || fails;
+    if (!fallbacks_[r].when.native || !decided) {
+      pending.push_back(Pending{r, e.pos, fails});
+    } else if (fails) {
       found.push_back(Violation{"rule", e.pos, e.loc, e.time,
                                 "rule " + rules_[r].name + ": " + rules_[r].assertion + " is false",
                                 static_cast<std::int64_t>(r)});

@@ -50,11 +50,15 @@ class Checker {
   Checker(EventTrace& trace, std::vector<Rule> rules);
 
   // Whether the core tests a rule part (when, assertion) itself; where not, its language
-  // must, and line and column say where the common subset ended.
+  // must test `rest`, and line and column say where the common subset ended. `partial`:
+  // the core tests the part's top-level `and` operands in the subset (parse_conjuncts),
+  // and `rest` is the part with them written as true.
   struct Part {
     bool native = true;
     std::string reason;
     int line = 0, column = 0;
+    bool partial = false;
+    std::string rest;
   };
   struct Fallback {
     Part when, assertion;
@@ -62,10 +66,13 @@ class Checker {
   const std::vector<Fallback>& fallbacks() const { return fallbacks_; }
 
   // An event the language of rule `rule` must test (its when, if not native, then its
-  // assertion): a violation of the rule where the assertion fails.
+  // assertion): a violation of the rule where the assertion fails. `fails`: the core
+  // found the assertion false (it is native, or a native operand of its `and` is false);
+  // where the assertion is native and `fails` false, it holds: only the when is left.
   struct Pending {
     std::size_t rule;
     Position pos;
+    bool fails = false;
   };
 
   // Checks at most `scan` further events, adding what it finds.

@@ -36,7 +36,8 @@ struct Unsupported {
 
 class Lexer {
  public:
-  Lexer(const std::string& text, Language language) : text_(text), language_(language) {}
+  Lexer(const std::string& text, Language language, int line, int column)
+      : text_(text), language_(language), line_(line), column_(column) {}
 
   Token next() {
     skip_space();
@@ -152,12 +153,13 @@ class Lexer {
   const std::string& text_;
   Language language_;
   std::size_t at_ = 0;
-  int line_ = 1, column_ = 1;
+  int line_, column_;
 };
 
 class Parser {
  public:
-  Parser(const std::string& text, Language language) : lexer_(text, language), language_(language) {
+  Parser(const std::string& text, Language language, int line, int column)
+      : lexer_(text, language, line, column), language_(language) {
     token_ = lexer_.next();
   }
 
@@ -374,10 +376,10 @@ class Parser {
 
 }  // namespace
 
-Parsed parse(const std::string& text, Language language) {
+Parsed parse(const std::string& text, Language language, int line, int column) {
   Parsed result;
   try {
-    Parser parser(text, language);
+    Parser parser(text, language, line, column);
     result.tree = parser.whole();
     result.native = true;
   } catch (const Unsupported& stop) {

@@ -45,8 +45,14 @@ struct Parsed {
   Node tree;
   std::string reason;
   int line = 1, column = 1;
+  // parse_conjuncts (conjuncts.h): `tree` tests some top-level `and` operands, and the
+  // language evaluates `rest` on the events it selects.
+  bool partial = false;
+  std::string rest;
 };
 
-Parsed parse(const std::string& text, Language language);
+// `line` and `column`: where `text` begins, where it is a part of a longer expression
+// (positions are then the whole's).
+Parsed parse(const std::string& text, Language language, int line = 1, int column = 1);
 
 }  // namespace earl::query

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "model/error.h"
+#include "query/conjuncts.h"
 
 namespace earl::query {
 
@@ -74,10 +75,11 @@ Selection::Selection(EventTrace& trace, const std::string& expression, Language 
     everything.kind = Node::Kind::And;  // of nothing: true
     predicate_.emplace(everything, trace.definitions());
   } else {
-    Parsed parsed = parse(expression, language);
-    if (parsed.native) {
-      predicate_.emplace(parsed.tree, trace.definitions());
-    } else {
+    Parsed parsed = parse_conjuncts(expression, language);
+    if (parsed.native || parsed.partial) predicate_.emplace(parsed.tree, trace.definitions());
+    if (!parsed.native) {
+      partial_ = parsed.partial;
+      rest_ = parsed.partial ? parsed.rest : expression;
       reason_ = parsed.reason;
       line_ = parsed.line;
       column_ = parsed.column;

@@ -26,7 +26,9 @@ Bound parse_bound(const std::string& text, const std::string& option);
 // each batch() scans on from where the last stopped. Where the expression is in the
 // common subset (native()), the scan tests it on the compact events; otherwise the
 // positions it yields are only those in the window and at the locations, and the
-// expression's language must test each (reason() says why, with line and column).
+// expression's language must test each with rest() (reason() says why, with line and
+// column). partial(): the expression is `A and B` with A in the subset and B not (top
+// level, any order, any number of operands): the scan tests A, and rest() is B.
 class Selection {
  public:
   // An empty expression selects every event. EarlError with line and column for an
@@ -34,7 +36,11 @@ class Selection {
   Selection(EventTrace& trace, const std::string& expression, Language language, Bound from = {},
             Bound to = {}, std::vector<Location> locations = {});
 
-  bool native() const { return predicate_.has_value(); }
+  bool native() const { return predicate_.has_value() && !partial_; }
+  bool partial() const { return partial_; }
+  // What the language evaluates on each position batch() yields (unless native()): the
+  // expression, with the operands the scan tests written as `true` (positions kept).
+  const std::string& rest() const { return rest_; }
   const std::string& reason() const { return reason_; }
   int line() const { return line_; }
   int column() const { return column_; }
@@ -49,6 +55,8 @@ class Selection {
 
  private:
   std::optional<Predicate> predicate_;
+  bool partial_ = false;
+  std::string rest_;
   std::string reason_;
   int line_ = 0, column_ = 0;
   Position first_ = 1, last_ = 0, next_ = 1;

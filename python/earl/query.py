@@ -150,24 +150,28 @@ def selection(trace, expression=None, language="python", first=None, last=None, 
         raise EarlError(f"{what}: {error}") from None
     if chosen.native:
         return chosen, None
+    # rest: the expression, or where the core tests some operands of a top-level `and`,
+    # the others (the tested ones written as True, positions unchanged)
     if language == "python":
-        return chosen, _python_test(expression, what, chosen.line, chosen.column)
-    test = lua_test(trace, expression, what, chosen.line, chosen.column)
+        return chosen, _python_test(chosen.rest, what, chosen.line, chosen.column)
+    test = lua_test(trace, chosen.rest, what, chosen.line, chosen.column)
     return chosen, lambda _trace, pos: test(pos)
 
 
 class Selected:
     """An iterator over selected events (as dicts, as EventTrace.event gives them), or
-    their positions with `positions=True`. `native` tells whether the core tested the
-    expression itself; where not, `reason` says what it met first (line, column)."""
+    their positions with `positions=True`. `native`: True where the core tested the
+    expression itself, "partial" where it tested some operands of a top-level `and` and
+    the language only the others on the events they select, False where the language
+    tested it all; where not True, `reason` says what the core met first (line, column)."""
 
     def __init__(self, trace, expression=None, language="python", first=None, last=None,
                  locations=(), what="expression", positions=False):
         self._trace = trace
         self._chosen, self._test = selection(trace, expression, language, first, last,
                                              locations, what)
-        self.native = self._chosen.native
-        self.reason = "" if self.native else (
+        self.native = "partial" if self._chosen.partial else self._chosen.native
+        self.reason = "" if self._chosen.native else (
             f"line {self._chosen.line}, column {self._chosen.column}: {self._chosen.reason}")
         self.first, self.last = self._chosen.first, self._chosen.last
         self._items = self._scan(positions)

@@ -117,15 +117,17 @@ class _RuleTests:
         for index, parts in enumerate(fallbacks):
             for key, part in parts.items():
                 if part is not None:
-                    self.tests[(index, key)] = self._compile(index, key, part["line"], part["column"])
+                    self.tests[(index, key)] = self._compile(index, key, part)
 
-    def _compile(self, index, key, line, column):
-        rule = self.rules[index]
+    def _compile(self, index, key, part):
+        """part["rest"]: the part, or where the core tests operands of its top-level `and`,
+        the others (the tested ones written as true, positions unchanged)."""
+        rule, line, column = self.rules[index], part["line"], part["column"]
         if rule["language"] == "python":
-            return python_code(rule[key], f"rule {rule['name']}", line, column,
+            return python_code(part["rest"], f"rule {rule['name']}", line, column,
                                lambda line, column, text: self.rules.message(index, key, line, column, text))
         # Lua names no column: the column is where the common subset stopped reading.
-        return lua_test(self.trace, rule[key], *self.rules.locate(index, key, line, column))
+        return lua_test(self.trace, part["rest"], *self.rules.locate(index, key, line, column))
 
     def _holds(self, index, key, pos, namespace):
         test = self.tests.get((index, key))
@@ -143,14 +145,16 @@ class _RuleTests:
             raise EarlError(f"rule {self.rules[index]['name']}: {key}: {type(error).__name__}: "
                             f"{error} (at event {pos})") from None
 
-    def violation(self, index, pos):
-        """The violation of rule `index` at pos, or None where it holds."""
+    def violation(self, index, pos, fails=False):
+        """The violation of rule `index` at pos, or None where it holds. `fails`: the core
+        found the assertion false; where the core tests it whole (no test here), `fails`
+        is its verdict."""
         namespace = {"__builtins__": __builtins__}
         if not self._holds(index, "when", pos, namespace):
             return None
         rule = self.rules[index]
-        if (index, "assert") in self.tests:
-            if self._holds(index, "assert", pos, namespace):
+        if not fails:
+            if (index, "assert") not in self.tests or self._holds(index, "assert", pos, namespace):
                 return None
         event = self.trace.event(pos)
         return {"kind": "rule", "pos": pos, "loc": event["loc"], "time": event["time"],
@@ -188,8 +192,8 @@ def violations(trace, rules=None):
     while not checker.done:
         found, pending = checker.batch(scan)
         yield from found
-        for index, pos in pending:
-            failed = tests.violation(index, pos)
+        for index, pos, fails in pending:
+            failed = tests.violation(index, pos, fails)
             if failed is not None:
                 yield failed
     yield from checker.finish()

@@ -1,12 +1,15 @@
-// Unit tests of the event-expression grammar (query/expression.h) and its predicate
+// Unit tests of the event-expression grammar (query/expression.h), its top-level
+// conjunctions (query/conjuncts.h) and its predicate
 // (query/predicate.h): what is native in which language, where the subset stops, and
 // hand-made events tested against hand-worked answers.
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "model/definitions.h"
 #include "model/error.h"
+#include "query/conjuncts.h"
 #include "query/expression.h"
 #include "query/predicate.h"
 
@@ -108,4 +111,51 @@ TEST_CASE("an attribute no event has is an error with its line and column") {
   REQUIRE(parsed.native);
   CHECK_THROWS_WITH_AS(query::Predicate(parsed.tree, d), doctest::Contains("line 2, column 2: no event has an attribute 'colour'"),
                        EarlError);
+}
+
+namespace {
+
+// The operands top_level_conjuncts finds, as text.
+std::vector<std::string> operands(const std::string& text, Language language = Language::Python) {
+  std::vector<std::string> found;
+  for (const query::Span& s : query::top_level_conjuncts(text, language)) found.push_back(text.substr(s.begin, s.end - s.begin));
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("top-level conjunctions: their operands, or none where the scan could misread") {
+  using V = std::vector<std::string>;
+  CHECK(operands("a == 1 and f(x, y) and (b or c)") == V{"a == 1 ", " f(x, y) ", " (b or c)"});
+  CHECK(operands("((a and 'x and y'))") == V{"a ", " 'x and y'"});
+  CHECK(operands("a andb and c") == V{"a andb ", " c"});
+  CHECK(operands("a and b or c").empty());
+  CHECK(operands("(a) + (b and c)").empty());
+  CHECK(operands("a and b if c else d").empty());
+  CHECK(operands("a and b, c").empty());
+  CHECK(operands("a and b # c").empty());
+  CHECK(operands("a and r'b'").empty());
+  CHECK(operands("a and '''b'''").empty());
+  CHECK(operands("a and").empty());
+  CHECK(operands("a and [[b]]", Language::Lua).empty());
+  CHECK(operands("a and b -- c", Language::Lua).empty());
+  CHECK(operands("a and function() return b end", Language::Lua).empty());
+  CHECK(operands("a and (function() return b and c end)()", Language::Lua).size() == 2);
+  // parentheses around the whole are looked into up to a bound (each pair rescans)
+  CHECK(operands(std::string(8, '(') + "a and b" + std::string(8, ')')).size() == 2);
+  CHECK(operands(std::string(20, '(') + "a and b" + std::string(20, ')')).empty());
+}
+
+TEST_CASE("native operands of a conjunction: tested by the core, written as true for the language") {
+  const query::Parsed p = query::parse_conjuncts("ev.tag == 7 and\n  ev.len * 2 > 3 and ev.dest == 3", Language::Python);
+  REQUIRE(p.partial);
+  CHECK_FALSE(p.native);
+  CHECK(p.rest == "True        and\n  ev.len * 2 > 3 and True        ");
+  CHECK(p.line == 2);
+  CHECK(p.column == 10);
+  CHECK(query::Predicate(p.tree, names())(send(0, 3, 7)));
+  CHECK_FALSE(query::Predicate(p.tree, names())(send(0, 3, 8)));
+  CHECK(query::parse_conjuncts("(ev.tag==7)and(ev.len*2>3)", Language::Lua).rest == "true       and(ev.len*2>3)");
+  CHECK(query::parse_conjuncts("ev.tag == 7 and ev.dest == 3", Language::Python).native);
+  CHECK_FALSE(query::parse_conjuncts("f(ev) and g(ev)", Language::Python).partial);
 }

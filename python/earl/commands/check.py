@@ -35,7 +35,10 @@ ev.duration is an exit's time minus its enter's ("MPI_Barrier never lasts longer
 "ev.duration <= 1").
 --json prints one object: file, events, counts {kind: number} (every violation counted),
 violations [{kind, pos, loc, time, message, rule}] (at most --max of each kind; rule: the
-rule's name, null for the standard checks), rules [names]."""
+rule's name, null for the standard checks), rules [names], time_corrected (whether the
+times checked are those --time-correct corrected: a receive before its send or an early
+collective exit is then moved, no longer a clock_condition; every other check is the
+same)."""
 
 
 def configure(parser):
@@ -49,6 +52,9 @@ def configure(parser):
     parser.add_argument("--json", action="store_true", help="print one JSON object (below)")
     open_arguments.add_format(parser)
     open_arguments.add_reading(parser)
+    # --time-correct checks the corrected times (the trace's own are the default): only
+    # the clock conditions it restores change
+    open_arguments.add_correction(parser)
 
 
 def _line(v, width):
@@ -73,7 +79,8 @@ def run(args):
                 if violation["rule"] is not None:
                     violation["rule"] = names[violation["rule"]]
             print(json.dumps({"file": trace.file(), "events": len(trace), "counts": counts,
-                              "violations": shown, "rules": names}))
+                              "violations": shown, "rules": names,
+                              "time_corrected": bool(args.time_correct)}))
         else:
             width = len(str(len(trace)))
             for violation in shown:

@@ -12,8 +12,9 @@ Stream the events of TRACE in order, one per line, reading the trace lazily (it 
 held in memory). --where keeps the events an expression over `ev` selects, in Python
 (default) or Lua: 'ev.type == "send" and ev.dest == 3', 'ev.region == "MPI_Barrier"',
 'ev.time > 1.5'. Comparisons of attributes with constants joined by and/or/not (and
-Python's `in`) are tested natively at scan speed; any other expression is evaluated in
-its language for each event. --from/--to take a position (an integer, 1 is the first
+Python's `in`) are tested natively at scan speed; of `A and B` with B outside them, A is
+tested natively and B in its language on A's matches; any other expression is evaluated
+in its language for each event. --from/--to take a position (an integer, 1 is the first
 event) or a time with its unit (1.5s, 250ms, 10us, 100ns); both ends are included."""
 
 
