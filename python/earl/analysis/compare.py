@@ -3,6 +3,7 @@
     import earl
     cmp = earl.compare(["before.otf2", "after.otf2"])    # traces (analysed) or Reports
     cmp = earl.compare(["before.json", "after.json"])    # saved `earl analyze --json`
+    cmp = earl.compare(["a.log", "b.log"], format="described:alog")   # traces of a format
     print(cmp.to_text()); cmp.to_dict(); cmp.write_html("cmp.html")
 
 The first input is the baseline; each other input's change is its value minus the
@@ -20,8 +21,9 @@ from earl.analysis.formatting import metric_value
 __all__ = ["compare", "Comparison", "load_report"]
 
 
-def load_report(item):
-    """A Report from a Report, a saved report JSON file or a trace (analysed)."""
+def load_report(item, format=None):
+    """A Report from a Report, a saved report JSON file or a trace (analysed, read as
+    `format`; None: detected)."""
     from earl.analysis.report import Report, analyze
     if isinstance(item, Report):
         return item
@@ -35,7 +37,7 @@ def load_report(item):
         if head.startswith(b"{"):
             with open(path, encoding="utf-8", errors="replace") as f:
                 return Report.from_json(f.read(), origin=path)
-    return analyze(path, progress=lambda fraction: True)
+    return analyze(path, format=format, progress=lambda fraction: True)
 
 
 def _verdict(unit, change):
@@ -132,13 +134,14 @@ class Comparison:
         write_html(self, path)
 
 
-def compare(reports, labels=None, threshold=0.0):
+def compare(reports, labels=None, threshold=0.0, format=None):
     """Compare two or more analyses: Reports, traces (analysed here) or saved report JSON
     files (`earl analyze --json`), the first the baseline. `labels` name them (default:
     their paths, or the Reports' files); `threshold`: rows whose largest absolute change is
-    at most this (in the metric's unit) are left out. Returns a Comparison."""
+    at most this (in the metric's unit) are left out; `format`: the traces' format (None:
+    detected; saved reports are recognised still). Returns a Comparison."""
     items = list(reports)
-    loaded = [load_report(item) for item in items]
+    loaded = [load_report(item, format) for item in items]
     if labels is None:
         labels = [os.fspath(item) if not hasattr(item, "file") else str(item.file) for item in items]
     elif len(labels) != len(items):
