@@ -7,8 +7,9 @@ from earl.analysis.compare import compare
 HELP = "show which metrics and call paths got better or worse between analyses"
 DESCRIPTION = ("Compare two or more analyses (traces, analysed here, or report files of "
                "`earl analyze --json`), the first the baseline: every metric's total and "
-               "every call path whose value changed, sorted by the size of the change, with "
-               "percentages (less time is better); --json and --html for other tools.")
+               "every call path whose value changed, time first, each unit's sorted by the "
+               "size of the change, with percentages (less time is better); --json and --html "
+               "for other tools.")
 
 
 def non_negative(text):
