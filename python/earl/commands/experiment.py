@@ -41,6 +41,8 @@ def configure(parser):
     report.add_argument("--json", action="store_true", help="print the table as one JSON object")
     report.add_argument("--plot", metavar="FILE", help="plot each wait state against a parameter (PNG, SVG, PDF)")
     report.add_argument("--by", metavar="NAME", help="the plot's parameter (default: the first that varies)")
+    report.add_argument("--percent", action="store_true",
+                        help="show each wait state as a percentage of the run's time")
 
 
 def _run(args):
@@ -89,7 +91,7 @@ def _report(args):
     if args.plot:
         by = plot(result, args.plot, by=args.by)
         result["plot"] = {"file": args.plot, "by": by}
-    print(json.dumps(result, indent=1) if args.json else text(result))
+    print(json.dumps(result, indent=1) if args.json else text(result, percent=args.percent))
     return 0
 
 
