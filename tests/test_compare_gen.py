@@ -98,9 +98,9 @@ def test_the_html_page_shows_the_change_in_chromium(pair, tmp_path):
     page = tmp_path / "cmp.html"
     earl.compare([a, b]).write_html(page)
     rows = laid_out(page, ROWS, tmp_path)
-    total = next(r for r in rows if r["cells"][:2] == ["mpi_latesender", "(total)"])
+    total = next(r for r in rows if r["cells"][:3] == ["mpi_latesender", "(total)", "s"])
     expected = truth_b["late_sender_wait_total"] - truth_a["late_sender_wait_total"]
-    assert total["cells"][2] == "%.6f" % truth_a["late_sender_wait_total"]
-    assert total["cells"][4].startswith("+%.6f" % expected) or \
-        abs(float(total["cells"][4].split()[0]) - expected) <= 2e-6
+    assert total["cells"][3] == "%.6f" % truth_a["late_sender_wait_total"]
+    assert total["cells"][5].startswith("+%.6f" % expected) or \
+        abs(float(total["cells"][5].split()[0]) - expected) <= 2e-6
     assert total["verdicts"] == ["worse"] and total["bars"][0] > 0

@@ -1,5 +1,5 @@
 // Python binding of `earl merge`: _core.merge(output, inputs, offsets, format, locations,
-// estimate) runs the C++ merge (cpp/convert/merge.h) with the GIL released and returns its
+// estimate, input_formats) runs the C++ merge (cpp/convert/merge.h) with the GIL released and returns its
 // summary as a dict.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -32,10 +32,14 @@ void bind_merge(py::module_& m) {
   m.def(
       "merge",
       [](const py::object& output_path, const py::list& input_paths, const py::list& offsets,
-         const py::object& format, const std::string& locations, bool estimate) {
+         const py::object& format, const std::string& locations, bool estimate,
+         const py::object& input_formats) {
         const std::string output = path_argument(output_path, "output");
         if (offsets.size() != input_paths.size())
           throw EarlError("merge: one offset (or None) per input expected");
+        const py::list formats = input_formats.is_none() ? py::list() : py::list(input_formats);
+        if (!input_formats.is_none() && formats.size() != input_paths.size())
+          throw EarlError("merge: one input format (or None) per input expected");
         std::vector<convert::MergeInput> inputs;
         for (std::size_t i = 0; i < input_paths.size(); ++i) {
           convert::MergeInput in;
@@ -46,6 +50,8 @@ void bind_merge(py::module_& m) {
               throw EarlError("merge: offset of '" + in.path + "' is no number of seconds");
             in.offset = offsets[i].cast<double>();
           }
+          if (!formats.empty() && !formats[i].is_none())
+            in.format = text_argument(formats[i], "input format");
           inputs.push_back(std::move(in));
         }
         convert::MergeOptions o;
@@ -75,8 +81,9 @@ void bind_merge(py::module_& m) {
       },
       py::arg("output"), py::arg("inputs"), py::arg("offsets"), py::arg("format") = py::none(),
       py::arg("locations") = "auto", py::arg("estimate") = false,
-      "Merges the traces `inputs` (offsets: seconds or None per input) into `output` and "
-      "returns a summary dict (cpp/convert/merge.h).");
+      py::arg("input_formats") = py::none(),
+      "Merges the traces `inputs` (offsets: seconds or None per input; input_formats: a "
+      "format or None (detect) per input) into `output` and returns a summary dict (cpp/convert/merge.h).");
 }
 
 }  // namespace earl::bindings

@@ -128,7 +128,9 @@ std::vector<Opened> open_inputs(const std::vector<MergeInput>& inputs, const Mer
   std::vector<Opened> opened;
   for (const MergeInput& in : inputs) {
     Opened o;
-    o.trace = std::make_unique<EventTrace>(in.path, EventTrace::Options{});
+    EventTrace::Options open;
+    open.format = in.format;
+    o.trace = std::make_unique<EventTrace>(in.path, open);
     const Location n = o.trace->nrlocs();
     o.busy.assign(static_cast<std::size_t>(n), 0);
     for (Position pos = 1; pos <= o.trace->size(); ++pos) {

@@ -50,6 +50,9 @@ LocationMode location_mode(const std::string& name);
 struct MergeInput {
   std::string path;
   std::optional<double> offset;  // seconds; given by the caller
+  // The input's format (a registry name, described:DESC); "" = detected from its content.
+  // Described formats cannot be detected, so their inputs name it.
+  std::string format;
 };
 
 struct MergeOptions {

@@ -4,6 +4,7 @@
     summary = earl.merge("all.otf2", ["rank0.alog", "rank1.alog"], estimate=True)
     summary = earl.merge("cs.otf2", ["client.otf2", "server.otf2"],
                          offsets={"server.otf2": -0.0021}, locations="renumber")
+    summary = earl.merge("all.otf2", ["r0.log", "r1.log"], input_format="described:alog")
 
 The C++ core does the work (cpp/convert/merge.h says what is kept, how locations are
 numbered and how offsets are estimated); this module only shapes the arguments and prints
@@ -14,7 +15,7 @@ import os
 
 from earl import _core
 
-__all__ = ["merge", "describe", "parse_offset"]
+__all__ = ["merge", "describe", "parse_offset", "parse_input_formats"]
 
 
 def parse_offset(text):
@@ -29,28 +30,66 @@ def parse_offset(text):
     return path, seconds
 
 
-def _offsets(inputs, offsets):
-    """One offset (or None) per input, from a list or a {path: seconds} dict."""
-    if offsets is None:
+def _per_input(inputs, given, what):
+    """One value (or None) per input, from a list or a {path: value} dict."""
+    if given is None:
         return [None] * len(inputs)
-    if isinstance(offsets, dict):
-        by_path = {os.fspath(p): v for p, v in offsets.items()}
+    if isinstance(given, dict):
+        by_path = {os.fspath(p): v for p, v in given.items()}
         unknown = sorted(set(by_path) - set(inputs))
         if unknown:
-            raise _core.EarlError("offset given for %s, which is no input (inputs: %s)"
-                                  % (", ".join(map(repr, unknown)), ", ".join(inputs)))
-        values = [by_path.get(p) for p in inputs]
-    else:
-        values = list(offsets)
-        if len(values) != len(inputs):
-            raise _core.EarlError("offsets: %d given for %d inputs" % (len(values), len(inputs)))
+            raise _core.EarlError("%s given for %s, which is no input (inputs: %s)"
+                                  % (what, ", ".join(map(repr, unknown)), ", ".join(inputs)))
+        return [by_path.get(p) for p in inputs]
+    values = list(given)
+    if len(values) != len(inputs):
+        raise _core.EarlError("%ss: %d given for %d inputs" % (what, len(values), len(inputs)))
+    return values
+
+
+def _offsets(inputs, offsets):
+    """One offset (or None) per input, from a list or a {path: seconds} dict."""
+    values = _per_input(inputs, offsets, "offset")
     for path, value in zip(inputs, values):
         if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
             raise _core.EarlError(f"offset of {path!r}: {value!r} is no number of seconds")
     return [None if v is None else float(v) for v in values]
 
 
-def merge(output, inputs, offsets=None, estimate=False, format=None, locations="auto"):
+def _input_formats(inputs, input_format):
+    """One format (or None: detect) per input: one format for all, or per input as a list
+    or a {path: format} dict."""
+    if isinstance(input_format, str):
+        return [input_format] * len(inputs)
+    values = _per_input(inputs, input_format, "input format")
+    for path, value in zip(inputs, values):
+        if value is not None and not isinstance(value, str):
+            raise _core.EarlError(f"input format of {path!r}: {value!r} is no format name")
+    return values
+
+
+def parse_input_formats(texts, inputs):
+    """The command line's --input-format [IN=]FMT (repeatable) -> {path: format}: IN=FMT
+    for the input IN, FMT for every input not named."""
+    every, named = None, {}
+    for text in texts:
+        # The longest input the text begins with, so that a format holding "=" (a
+        # description's path) is no input's.
+        path = max((p for p in inputs if text.startswith(p + "=")), key=len, default=None)
+        if path is None:
+            if every is not None:
+                raise _core.EarlError(f"--input-format {text!r}: a format for every input is "
+                                      f"given already ({every!r}); name the input: IN=FMT")
+            every = text
+        elif path in named:
+            raise _core.EarlError(f"--input-format {text!r}: input {path!r} has a format already")
+        else:
+            named[path] = text[len(path) + 1:]
+    return {p: named.get(p, every) for p in inputs}
+
+
+def merge(output, inputs, offsets=None, estimate=False, format=None, locations="auto",
+          input_format=None):
     """Merge the traces `inputs` into `output` (format from `format`, else output's suffix,
     else the first input's); returns the summary dict (output_format, locations_kept,
     locations, events_written, dropped {type: count}, refused {reason: count}, inputs: per
@@ -63,7 +102,9 @@ def merge(output, inputs, offsets=None, estimate=False, format=None, locations="
     None) per input. `estimate`: the offsets not given are estimated from messages between
     inputs. `locations`: "keep" (per-rank pieces of one run keep their location numbers),
     "renumber" (each input's locations get their own numbers, in input order) or "auto"
-    (keep when no location has events in two inputs)."""
+    (keep when no location has events in two inputs). `input_format`: the inputs' format
+    (None: detected from each one's content; described formats must be named), one for all
+    inputs, or per input as a list or a {path: format} dict."""
     if isinstance(inputs, (str, bytes, os.PathLike)):
         inputs = [inputs]
     paths = [os.fspath(p) for p in inputs]
@@ -72,7 +113,7 @@ def merge(output, inputs, offsets=None, estimate=False, format=None, locations="
         if not os.path.exists(p):
             raise _core.EarlError(f"earl merge: input {p!r} does not exist")
     return _core.merge(os.fspath(output), paths, _offsets(paths, offsets), format, locations,
-                       bool(estimate))
+                       bool(estimate), _input_formats(paths, input_format))
 
 
 def _seconds(value):

@@ -1,5 +1,6 @@
 """The command-line options of opening a trace, for every command that opens one (`earl
-info`, `earl analyze`, `earl repl`): one place for their names, and their help from the
+info`, `earl analyze`, `earl repl`, the inputs of `earl merge` and `earl compare`, the runs
+of `earl experiment run`): one place for their names, and their help from the
 core's table of open options (earl._core.open_options()), so that the commands and the
 three languages describe an option alike."""
 from earl import _core
@@ -10,12 +11,21 @@ def table_help(name):
     return next(option["help"] for option in _core.open_options() if option["name"] == name)
 
 
-def add_format(parser):
+def add_format(parser, flags=("-f", "--format"), what="the trace",
+               help="trace format (default: detect)", **more):
+    """The format of `what` the command reads: FLAGS FMT, or --describe DESC (its
+    described:DESC); args hold them as `describe` and the long flag's name (`format`,
+    `input_format`). `more`: further keywords of FLAGS' add_argument (action, metavar)."""
     given = parser.add_mutually_exclusive_group()
-    given.add_argument("-f", "--format", default=None, help="trace format (default: detect)")
+    given.add_argument(*flags, help=help, **dict(dict(default=None), **more))
     given.add_argument("--describe", default=None, metavar="DESC",
-                       help="read the trace through this format description (the same as "
-                            "-f described:DESC; earl describe)")
+                       help=f"read {what} through this format description (the same as "
+                            f"{flags[0]} described:DESC; earl describe)")
+
+
+def given_format(format, describe):
+    """The format FLAGS FMT or --describe DESC name (None: detect)."""
+    return f"described:{describe}" if describe else format
 
 
 def add_reading(parser):
@@ -45,9 +55,7 @@ def keywords(args):
     given = vars(args)
     found = {}
     if "format" in given:
-        found["format"] = args.format
-        if given.get("describe"):
-            found["format"] = f"described:{args.describe}"
+        found["format"] = given_format(args.format, given.get("describe"))
     if "no_cache" in given:
         found.update(cache=not args.no_cache, memory=args.memory,
                      index=False if args.no_index else None)

@@ -2,6 +2,8 @@
 import argparse
 import json
 
+from earl import open_arguments
+
 HELP = "run a traced command over a parameter grid, keep and compare the runs"
 DESCRIPTION = ("Measurement series: `run` runs a command once per point of a parameter grid "
                "(each {NAME} in it replaced by the parameter's value, {trace} by the path to "
@@ -23,6 +25,9 @@ def configure(parser):
     run.add_argument("--trace-name", default="trace.otf2", metavar="FILE",
                      help="the trace's file name in each measurement folder, its ending the "
                           "format ({trace}; default: trace.otf2)")
+    open_arguments.add_format(run, ("--trace-format",), "the traces", metavar="FMT",
+                              help="the format the command writes, for the analysis (default: "
+                                   "detect from the content)")
     run.add_argument("--again", action="store_true",
                      help="run measurements again that were run before (default: keep them)")
     run.add_argument("--no-analysis", action="store_true", help="do not analyse the traces")
@@ -36,6 +41,8 @@ def configure(parser):
     report.add_argument("--json", action="store_true", help="print the table as one JSON object")
     report.add_argument("--plot", metavar="FILE", help="plot each wait state against a parameter (PNG, SVG, PDF)")
     report.add_argument("--by", metavar="NAME", help="the plot's parameter (default: the first that varies)")
+    report.add_argument("--percent", action="store_true",
+                        help="show each wait state as a percentage of the run's time")
 
 
 def _run(args):
@@ -50,7 +57,9 @@ def _run(args):
         parameters[name] = values
     results = experiment.run(args.root, args.project, args.name, parameters, command,
                              reason=args.reason, trace_name=args.trace_name,
-                             analyze=not args.no_analysis, again=args.again, echo=print)
+                             analyze=not args.no_analysis, again=args.again, echo=print,
+                             trace_format=open_arguments.given_format(args.trace_format,
+                                                                      args.describe))
     failed = [r for r in results if r["exit_status"] != 0]
     print(f"earl experiment: {len(results)} measurements in "
           f"{args.root}/{args.project}/{args.name}, {len(failed)} failed")
@@ -82,7 +91,7 @@ def _report(args):
     if args.plot:
         by = plot(result, args.plot, by=args.by)
         result["plot"] = {"file": args.plot, "by": by}
-    print(json.dumps(result, indent=1) if args.json else text(result))
+    print(json.dumps(result, indent=1) if args.json else text(result, percent=args.percent))
     return 0
 
 

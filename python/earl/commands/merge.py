@@ -1,6 +1,6 @@
 """`earl merge OUT IN...`: the face of earl.merging."""
-from earl import _core
-from earl.merging import describe, merge, parse_offset
+from earl import _core, open_arguments
+from earl.merging import describe, merge, parse_input_formats, parse_offset
 
 HELP = "join per-process traces into one time-sorted trace (earl merge OUT IN...)"
 DESCRIPTION = ("Merge local traces of separate processes (one ALOG file per process, OTF2 "
@@ -14,7 +14,12 @@ def configure(parser):
     parser.add_argument("output", help="file to write (an OTF2 archive is named by its anchor, "
                                        "NAME.otf2)")
     parser.add_argument("inputs", nargs="+", metavar="input",
-                        help="traces to merge (formats detected from their content)")
+                        help="traces to merge (formats detected from their content unless "
+                             "given)")
+    open_arguments.add_format(parser, ("--input-format",), "every input", action="append",
+                              metavar="[IN=]FMT", default=[],
+                              help="format of input IN, or of every input not named "
+                                   "(repeatable; default: detect from the content)")
     parser.add_argument("--offset", action="append", default=[], metavar="IN=SECONDS",
                         help="add SECONDS to the times of input IN (repeatable)")
     parser.add_argument("--estimate-offsets", action="store_true",
@@ -33,7 +38,10 @@ def configure(parser):
 def run(args):
     """`earl merge`: prints the summary, returns 0; errors raise EarlError."""
     offsets = dict(parse_offset(text) for text in args.offset)
+    texts = args.input_format + ([open_arguments.given_format(None, args.describe)]
+                                 if args.describe else [])
     summary = merge(args.output, args.inputs, offsets=offsets or None,
-                    estimate=args.estimate_offsets, format=args.format, locations=args.locations)
+                    estimate=args.estimate_offsets, format=args.format, locations=args.locations,
+                    input_format=parse_input_formats(texts, args.inputs))
     print(describe(args.output, summary))
     return 0

@@ -6,6 +6,7 @@ experiment / measurement folder hierarchy, analyse each, and compare them.
     experiment.run("projects", "solver", "scaling", {"procs": ["2", "4", "8"]},
                    ["earl", "gen", "{trace}", "-n", "{procs}"], reason="strong scaling")
     table = experiment.table("projects", "solver/scaling")     # rows of wait-state totals
+    print(experiment.text(table, percent=True))               # wait states in % of time
     experiment.plot(table, "scaling.png", by="procs")
 
 The layout and metadata are described in layout.py (docs/experiments.md).

@@ -1,6 +1,7 @@
 """Where a measurement series keeps its files, and what its metadata holds.
 
-    ROOT/PROJECT/EXPERIMENT/experiment.json     the command and the grid (last run)
+    ROOT/PROJECT/EXPERIMENT/experiment.json     the command, the grid, the trace's name
+                                                and format (null: detected) (last run)
     ROOT/PROJECT/EXPERIMENT/MEASUREMENT/run.json    one run's metadata
     ROOT/PROJECT/EXPERIMENT/MEASUREMENT/TRACE       the trace the command wrote ({trace})
     ROOT/PROJECT/EXPERIMENT/MEASUREMENT/report.json `earl analyze --json` of the trace

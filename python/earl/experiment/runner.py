@@ -63,12 +63,14 @@ def _check(parameters, command, trace_name):
 
 
 def run(root, project, experiment, parameters, command, reason="", trace_name="trace.otf2",
-        analyze=True, again=False, echo=None):
+        analyze=True, again=False, echo=None, trace_format=None):
     """Runs `command` (argv; "{name}" is replaced by a parameter's value, "{trace}" by the
     path the command is to write its trace to; the environment also holds EARL_TRACE) for
     every point of the grid `parameters` ({name: [values]}, in order). A measurement whose
     folder holds a run.json already is kept, not run again, unless `again`. Returns the
-    run.json of every point. `echo` takes a line per run (progress)."""
+    run.json of every point. `echo` takes a line per run (progress). `trace_format`: the
+    format the command writes, for the analysis (None: detected; a described format,
+    which cannot be, must be named)."""
     import earl
     parameters = {k: [str(v) for v in vs] for k, vs in parameters.items()}
     _check(parameters, list(command), trace_name)
@@ -76,7 +78,8 @@ def run(root, project, experiment, parameters, command, reason="", trace_name="t
     os.makedirs(folder, exist_ok=True)
     layout.write_json(os.path.join(folder, layout.EXPERIMENT_FILE), {
         "project": project, "experiment": experiment, "parameters": parameters,
-        "command": list(command), "trace_name": trace_name, "reason": reason})
+        "command": list(command), "trace_name": trace_name, "trace_format": trace_format,
+        "reason": reason})
     results = []
     for point in _grid(parameters):
         name = layout.measurement_name(point)
@@ -106,7 +109,7 @@ def run(root, project, experiment, parameters, command, reason="", trace_name="t
                 "analysis_error": None}
         if analyze and status == 0 and meta["trace"]:
             try:
-                report = earl.analyze(trace, progress=lambda fraction: True)
+                report = earl.analyze(trace, format=trace_format, progress=lambda fraction: True)
                 with open(os.path.join(mfolder, layout.REPORT_FILE), "w", encoding="utf-8") as f:
                     f.write(report.to_json())
                 meta["report"] = layout.REPORT_FILE
