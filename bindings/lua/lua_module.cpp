@@ -3,6 +3,7 @@
 // returns them in a module table as well.
 #include <lua.hpp>
 
+#include "bindings/lua/lua_checker.h"
 #include "bindings/lua/lua_event_trace.h"
 #include "bindings/lua/lua_interrupt.h"
 #include "bindings/lua/lua_p2_statistic.h"
@@ -22,6 +23,7 @@ extern "C" __attribute__((visibility("default"))) int luaopen_earl(lua_State* L)
                                 {nullptr, nullptr}};
   luaL_newlib(L, functions);
   earl::lua::register_selection(L, lua_gettop(L));
+  earl::lua::register_checker(L, lua_gettop(L));
   earl::lua::register_profile(L, lua_gettop(L));
   lua_getfield(L, -1, "EventTrace");
   lua_setglobal(L, "EventTrace");

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bindings/tcl/tcl_array.h"
+#include "bindings/tcl/tcl_checker.h"
 #include "bindings/tcl/tcl_methods.h"
 #include "bindings/tcl/tcl_profile.h"
 #include "bindings/tcl/tcl_support.h"
@@ -299,6 +300,9 @@ const TclMethod<TraceCommand> kMethods[] = {
     {"metrics", "", true, [](const Call& c) { return c.answer(metrics_list(trace_of(c).metrics())); }},
     // Assigns the caller's array and runs scripts: locks only while it reads the trace.
     {"select", "expr arr body", false, select},
+    // earl.check's violations and counts (bindings/tcl/tcl_checker.h)
+    {"check", "?arg ...?", true,  // ?-rules FILE? ?-max N?
+     [](const Call& c) { return c.answer(check_trace(trace_of(c), c.where(), c.objc, c.objv, 2)); }},
     // The profile's tables (bindings/tcl/tcl_profile.h), which lock for themselves.
     {"profile", "?bins?", false,
      [](const Call& c) {
