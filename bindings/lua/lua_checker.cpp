@@ -291,23 +291,10 @@ end
 }  // namespace
 
 void register_checker(lua_State* L, int module) {
-  luaL_newmetatable(L, kMeta);
   const luaL_Reg methods[] = {{"batch", l_batch}, {"finish", l_finish}, {"done", l_done}, {"rules", l_rules},
                               {nullptr, nullptr}};
-  luaL_newlib(L, methods);
-  lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, collect);
-  lua_setfield(L, -2, "__gc");
-  lua_pop(L, 1);
-  lua_pushcfunction(L, l_make);
-  lua_setfield(L, module, "_checker");
-  if (luaL_loadbuffer(L, kLuaSource, std::char_traits<char>::length(kLuaSource), "=earl.check") != LUA_OK)
-    lua_error(L);
-  lua_pushvalue(L, module);
-  luaL_getmetatable(L, "earl.EventTrace");
-  lua_getfield(L, -1, "__index");
-  lua_remove(L, -2);
-  lua_call(L, 2, 0);
+  register_helper_class(L, module, kMeta, methods, collect, "_checker", l_make);
+  run_with_trace_methods(L, module, kLuaSource, "=earl.check");
 }
 
 }  // namespace earl::lua

@@ -178,24 +178,11 @@ end
 }  // namespace
 
 void register_selection(lua_State* L, int module) {
-  luaL_newmetatable(L, kMeta);
   const luaL_Reg methods[] = {{"batch", l_batch}, {"done", l_done}, {"native", l_native}, {"line", l_line},
                               {"column", l_column}, {"reason", l_reason}, {"partial", l_partial}, {"rest", l_rest},
                               {nullptr, nullptr}};
-  luaL_newlib(L, methods);
-  lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, collect);
-  lua_setfield(L, -2, "__gc");
-  lua_pop(L, 1);
-  lua_pushcfunction(L, l_make);
-  lua_setfield(L, module, "_selection");
-  if (luaL_loadbuffer(L, kLuaSource, std::char_traits<char>::length(kLuaSource), "=earl.select") != LUA_OK)
-    lua_error(L);
-  lua_pushvalue(L, module);
-  luaL_getmetatable(L, "earl.EventTrace");
-  lua_getfield(L, -1, "__index");
-  lua_remove(L, -2);
-  lua_call(L, 2, 0);
+  register_helper_class(L, module, kMeta, methods, collect, "_selection", l_make);
+  run_with_trace_methods(L, module, kLuaSource, "=earl.select");
 }
 
 }  // namespace earl::lua

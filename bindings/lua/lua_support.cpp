@@ -4,6 +4,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 
 #include "bindings/lua/lua_interrupt.h"
@@ -110,6 +111,28 @@ void push_unsigned(lua_State* L, std::uint64_t value) {
     lua_pushinteger(L, static_cast<lua_Integer>(value));
   else
     lua_pushnumber(L, static_cast<lua_Number>(value));
+}
+
+void register_helper_class(lua_State* L, int module, const char* meta, const luaL_Reg* methods,
+                           lua_CFunction gc, const char* make_name, lua_CFunction make) {
+  luaL_newmetatable(L, meta);
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
+  lua_pushcfunction(L, make);
+  lua_setfield(L, module, make_name);
+}
+
+void run_with_trace_methods(lua_State* L, int module, const char* source, const char* name) {
+  if (luaL_loadbuffer(L, source, std::strlen(source), name) != LUA_OK) lua_error(L);
+  lua_pushvalue(L, module);
+  luaL_getmetatable(L, "earl.EventTrace");
+  lua_getfield(L, -1, "__index");
+  lua_remove(L, -2);
+  lua_call(L, 2, 0);
 }
 
 }  // namespace earl::lua

@@ -38,6 +38,15 @@ std::string path_argument(lua_State* L, int idx, const char* where, const char* 
 // A number argument (strings are not silently converted), or fails naming it.
 lua_Number number_argument(lua_State* L, int idx, const char* where, const char* name);
 
+// A helper object's class: metatable `meta` with `methods` (ending in {nullptr, nullptr})
+// as __index and `gc` as __gc; `make` set as module[make_name], the constructor the Lua
+// source calls.
+void register_helper_class(lua_State* L, int module, const char* meta, const luaL_Reg* methods,
+                           lua_CFunction gc, const char* make_name, lua_CFunction make);
+// Runs Lua source (chunk name `name`) with two arguments: the module table at `module` and
+// the EventTrace methods, for methods written in Lua (EventTrace:select, EventTrace:check).
+void run_with_trace_methods(lua_State* L, int module, const char* source, const char* name);
+
 // Pushes an unsigned 64-bit count or position: an integer where it fits, else a float.
 void push_unsigned(lua_State* L, std::uint64_t value);
 
