@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LIBFUZZER_TARGETS = ["alog_decoder", "clog2_decoder", "otf2_definitions", "otf2_events", "otf_definitions", "otf_events",
                      "event_codec", "chrome_json",
                      "epilog_decoder", "expression_parser",
-                     "described_description", "described_decoder"]
+                     "described_description", "described_decoder", "rules_file"]
 # The atheris targets and the modules each needs besides atheris: the Python API, the Lua
 # module through lupa, the Tcl extension through tkinter, the command line.
 PYTHON_TARGETS = [("python_api", ()), ("lua_api", ("lupa",)), ("tcl_api", ("tkinter",)),

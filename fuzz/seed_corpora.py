@@ -17,6 +17,7 @@
   gzip, a bare array without its `]`) and hand-written events of every phase EARL maps;
 - described_description: the shipped format descriptions; described_decoder: a selector
   byte and an ALOG trace, pipit CSV or sample binary file of the tests;
+- rules_file: the rules file of tests/test_check_violations.py;
 - cli: the byte strings of sensible command lines (cli_fuzzer.seed_inputs()).
 
 Usage: python fuzz/seed_corpora.py BUILD   (`make fuzz` runs it)
@@ -155,8 +156,10 @@ def main(build: Path):
     for target in ("alog_decoder", "clog2_decoder", "python_api", "otf2_definitions", "otf2_events", "otf_definitions",
                    "otf_events", "event_codec", "cli",
                    "chrome_json", "epilog_decoder", "expression_parser",
-                   "described_description", "described_decoder"):
+                   "described_description", "described_decoder", "rules_file"):
         (seeds / target).mkdir(parents=True)
+    from test_check_violations import RULES
+    (seeds / "rules_file" / "rules.toml").write_text(RULES)
     # expression_parser: the first byte picks the language (odd: Lua)
     for i, (language, text) in enumerate(EXPRESSION_SEEDS):
         (seeds / "expression_parser" / f"expression{i}").write_bytes(bytes([language]) + text.encode())

@@ -120,3 +120,9 @@ def test_tcl_refuses_rules_outside_the_common_subset(defects, tmp_path):
     tcl.eval("EventTrace e -file $path")
     assert "rule 3 (" in error_of(tcl, "e check -rules $rules")
     assert "unknown option -colour" in error_of(tcl, "e check -colour 1")
+
+
+def test_a_missing_rules_file_is_named(defects, tmp_path):
+    missing = tmp_path / "missing.toml"
+    with pytest.raises(lua54.LuaError, match="missing.toml: No such file"):
+        lua_check(defects, f"{{rules = '{missing}'}}")

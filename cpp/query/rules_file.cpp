@@ -1,5 +1,9 @@
 #include "query/rules_file.h"
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string_view>
 
 #include "model/error.h"
@@ -22,8 +26,8 @@ std::string place(const std::string& path, const toml::source_region& where) {
 
 }  // namespace
 
-std::vector<Rule> load_rules(const std::string& path) {
-  toml::parse_result parsed = toml::parse_file(path);
+std::vector<Rule> parse_rules(std::string_view text, const std::string& path) {
+  toml::parse_result parsed = toml::parse(text, path);
   if (!parsed) {
     const toml::parse_error& error = parsed.error();
     throw EarlError(place(path, error.source()) + ": " + std::string(error.description()));
@@ -61,9 +65,17 @@ std::vector<Rule> load_rules(const std::string& path) {
   return out;
 }
 #else
-std::vector<Rule> load_rules(const std::string& path) {
+std::vector<Rule> parse_rules(std::string_view, const std::string& path) {
   throw EarlError(path + ": rules files need toml++ (Debian/Ubuntu: libtomlplusplus-dev) when EARL is built");
 }
 #endif
+
+std::vector<Rule> load_rules(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw EarlError(path + ": " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_rules(text.str(), path);
+}
 
 }  // namespace earl::query

@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "query/checker.h"
@@ -11,5 +12,7 @@ namespace earl::query {
 // TOML reader of their own (Lua, Tcl); Python reads it with tomllib (earl.validation).
 // EarlError "<path>: line L, column C: ..." for what is not such a file.
 std::vector<Rule> load_rules(const std::string& path);
+// The same on the file's text; `path` names it in messages.
+std::vector<Rule> parse_rules(std::string_view text, const std::string& path);
 
 }  // namespace earl::query
