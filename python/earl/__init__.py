@@ -12,8 +12,9 @@ from earl.analysis.compare import compare
 from earl.merging import merge
 from earl.validation import check
 from earl.statistics import stats
+from earl.tables import read_pandas
 from earl import experiment
 
 __version__ = "0.1.0"
 __all__ = ["EventTrace", "P2Statistic", "EarlError", "analyze", "check", "compare", "merge",
-           "experiment", "stats"]
+           "experiment", "read_pandas", "stats"]
