@@ -57,17 +57,21 @@ def test_every_event_matches_the_loop(trace_path):
 
 
 @pytest.mark.skipif(not PING_PONG_PAPI.exists(), reason="no Score-P PAPI trace")
+def check_counters(frame, trace):
+    """Each counter column holds its metric events' values, NaN in every other row."""
+    names = trace.metric_columns()
+    assert names and list(frame.columns)[-len(names):] == names
+    for event, row in zip(trace, frame[names].itertuples(index=False)):
+        for index, value in enumerate(row):
+            if event["type"] == "metric" and event["metric"] == trace.metrics()[index]["name"]:
+                assert value == event["value"]
+            else:
+                assert math.isnan(value)
+
+
 def test_counter_columns_hold_the_metric_events_values():
     with earl.EventTrace(str(PING_PONG_PAPI)) as trace:
-        names = trace.metric_columns()
-        assert names
-        frame = trace.to_pandas()
-        for event, row in zip(trace, frame[names].itertuples(index=False)):
-            for index, value in enumerate(row):
-                if event["type"] == "metric" and event["metric"] == trace.metrics()[index]["name"]:
-                    assert value == event["value"]
-                else:
-                    assert math.isnan(value)
+        check_counters(trace.to_pandas(), trace)
 
 
 def test_position_time_and_location_windows(trace_path):
@@ -197,14 +201,7 @@ def test_read_pandas_of_a_clock_corrected_trace_has_the_corrected_times(trace_pa
 def test_read_pandas_counter_columns():
     frame = earl.read_pandas(str(PING_PONG_PAPI), index=False)
     with earl.EventTrace(str(PING_PONG_PAPI), index=False) as trace:
-        names = trace.metric_columns()
-        assert list(frame.columns)[-len(names):] == names
-        for event, row in zip(trace, frame[names].itertuples(index=False)):
-            for index, value in enumerate(row):
-                if event["type"] == "metric" and event["metric"] == trace.metrics()[index]["name"]:
-                    assert value == event["value"]
-                else:
-                    assert math.isnan(value)
+        check_counters(frame, trace)
 
 
 def test_read_pandas_checks_its_arguments_as_eventtrace_does(tmp_path):
