@@ -57,17 +57,21 @@ def test_every_event_matches_the_loop(trace_path):
 
 
 @pytest.mark.skipif(not PING_PONG_PAPI.exists(), reason="no Score-P PAPI trace")
+def check_counters(frame, trace):
+    """Each counter column holds its metric events' values, NaN in every other row."""
+    names = trace.metric_columns()
+    assert names and list(frame.columns)[-len(names):] == names
+    for event, row in zip(trace, frame[names].itertuples(index=False)):
+        for index, value in enumerate(row):
+            if event["type"] == "metric" and event["metric"] == trace.metrics()[index]["name"]:
+                assert value == event["value"]
+            else:
+                assert math.isnan(value)
+
+
 def test_counter_columns_hold_the_metric_events_values():
     with earl.EventTrace(str(PING_PONG_PAPI)) as trace:
-        names = trace.metric_columns()
-        assert names
-        frame = trace.to_pandas()
-        for event, row in zip(trace, frame[names].itertuples(index=False)):
-            for index, value in enumerate(row):
-                if event["type"] == "metric" and event["metric"] == trace.metrics()[index]["name"]:
-                    assert value == event["value"]
-                else:
-                    assert math.isnan(value)
+        check_counters(trace.to_pandas(), trace)
 
 
 def test_position_time_and_location_windows(trace_path):
@@ -158,3 +162,66 @@ def test_the_column_filler_refuses_arrays_it_could_overrun(tmp_path):
                 trace._fill_columns(1, 4, bad, [])
         with pytest.raises(earl.EarlError, match="outside"):
             trace._fill_columns(14, 4, good, [])
+
+
+@pytest.mark.parametrize("fmt", ["otf2", "alog"])
+def test_read_pandas_fills_in_the_opening_scan_what_the_loop_reads(tmp_path, fmt):
+    path = str(tmp_path / f"run.{fmt}")
+    generate(path, format=fmt, **PROGRAM)
+    frame = earl.read_pandas(path, index=False, progress=lambda fraction: None)
+    with earl.EventTrace(path, index=False) as trace:
+        check_frame(frame, list(trace), trace)
+        assert list(frame.columns) == list(trace.to_pandas(last=0).columns)
+        assert list(frame["type"].cat.categories) == trace.types()
+        assert list(frame["region"].cat.categories) == trace.regions()
+
+
+def test_read_pandas_with_a_persisted_index_reads_the_events_itself(trace_path, tmp_path):
+    """Where the index spares the scan, nothing passes the sink: the events are read."""
+    import shutil
+    folder = tmp_path / "indexed"
+    shutil.copytree(str(trace_path).rsplit("/", 1)[0], folder)
+    path = str(folder / "run.otf2")
+    first = earl.read_pandas(path, index=True, progress=None)
+    with earl.EventTrace(path, index=True) as trace:
+        assert trace.index_info()["state"] == "loaded"
+        events = list(trace)
+    again = earl.read_pandas(path, index=True)
+    check_frame(first, events, None)
+    check_frame(again, events, None)
+
+
+def test_read_pandas_of_a_clock_corrected_trace_has_the_corrected_times(trace_path):
+    frame = earl.read_pandas(trace_path, time_correct=True, index=False)
+    with earl.EventTrace(trace_path, time_correct=True, index=False) as trace:
+        check_frame(frame, list(trace), trace)
+
+
+@pytest.mark.skipif(not PING_PONG_PAPI.exists(), reason="no Score-P PAPI trace")
+def test_read_pandas_counter_columns():
+    frame = earl.read_pandas(str(PING_PONG_PAPI), index=False)
+    with earl.EventTrace(str(PING_PONG_PAPI), index=False) as trace:
+        check_counters(frame, trace)
+
+
+def test_read_pandas_checks_its_arguments_as_eventtrace_does(tmp_path):
+    with pytest.raises(earl.EarlError, match="nothing.otf2"):
+        earl.read_pandas(str(tmp_path / "nothing.otf2"))
+    path = hand_profile_trace.write(tmp_path)
+    with pytest.raises(TypeError, match="colour"):
+        earl.read_pandas(path, colour=1)
+    with pytest.raises(earl.EarlError, match="bdist"):
+        earl.read_pandas(path, bdist=-2)
+    assert len(earl.read_pandas(path, bdist=5, progress=lambda f: None)) == 16
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_read_pandas_of_an_unsorted_alog_trace_the_scan_restarts_on(tmp_path, seed):
+    """An unsorted ALOG file makes the opening scan start again in sorted order: the
+    columns then hold the second pass, as the loop reads it."""
+    import alog_traces
+    path = alog_traces.generate(alog_traces.SeededSource(seed), min_events=20,
+                                unsorted="shuffled").write(tmp_path)
+    frame = earl.read_pandas(path, index=False)
+    with earl.EventTrace(path, index=False) as trace:
+        check_frame(frame, list(trace), trace)

@@ -85,6 +85,104 @@ void put(PyObject* dict, PyObject* name, PyObject* value) {
   if (failed) throw py::error_already_set();
 }
 
+// The columns of every event, grown as a scan hands the events over (ScanObserver): each a
+// malloc'd block that realloc grows (the C library remaps large blocks instead of copying
+// them) and that a NumPy array then owns. Events arrive in position order; position 1
+// again (a restarted scan) starts over.
+class ColumnSink {
+ public:
+  explicit ColumnSink(std::vector<std::pair<std::size_t, std::size_t>> layout) : layout_(std::move(layout)) {
+    blocks_.assign(layout_.size(), nullptr);
+  }
+  ColumnSink(const ColumnSink&) = delete;
+  ColumnSink& operator=(const ColumnSink&) = delete;
+  ~ColumnSink() {
+    for (char* block : blocks_) std::free(block);
+    for (double* block : counters_) std::free(block);
+  }
+
+  // `fill` writes an event's row (ExportRecord); `value` gives a metric event's counter
+  // value. The counters are kept aside until finish(), which knows how many the trace defines.
+  template <typename Fill, typename Value>
+  void take(const Event& e, Fill&& fill, Value&& value) {
+    const auto index = static_cast<std::size_t>(e.pos - 1);
+    if (index == 0) restart();
+    if (index >= capacity_) grow(index + 1);
+    ExportRecord row;
+    fill(row, e);
+    const char* from = reinterpret_cast<const char*>(&row);
+    for (std::size_t f = 0; f < layout_.size(); ++f) {
+      const auto [offset, size] = layout_[f];
+      // Sizes known at compile time make each copy one move instead of a call.
+      if (size == 8) std::memcpy(blocks_[f] + index * 8, from + offset, 8);
+      else if (size == 4) std::memcpy(blocks_[f] + index * 4, from + offset, 4);
+      else std::memcpy(blocks_[f] + index * size, from + offset, size);
+    }
+    if (e.kind == EventKind::Metric && e.tag >= 0) samples_.push_back({index, e.tag, value(e)});
+    count_ = std::max(count_, index + 1);
+  }
+
+  std::size_t count() const { return count_; }
+
+  // The counter columns of the `metrics` counters the trace defines: NaN where the event is
+  // no sample of that counter.
+  void finish(std::size_t metrics) {
+    for (std::size_t m = 0; m < metrics; ++m) {
+      auto* column = static_cast<double*>(std::malloc(std::max<std::size_t>(count_, 1) * sizeof(double)));
+      if (!column) throw std::bad_alloc();
+      std::fill(column, column + count_, std::numeric_limits<double>::quiet_NaN());
+      counters_.push_back(column);
+    }
+    for (const Sample& sample : samples_)
+      if (static_cast<std::size_t>(sample.metric) < metrics) counters_[sample.metric][sample.index] = sample.value;
+  }
+
+  py::array release(std::size_t field, const py::dtype& type) { return own(blocks_[field], type); }
+  py::array release_counter(std::size_t metric) {
+    char* block = reinterpret_cast<char*>(counters_[metric]);
+    counters_[metric] = nullptr;
+    return own(block, py::dtype::of<double>());
+  }
+
+ private:
+  struct Sample {
+    std::size_t index;
+    std::int64_t metric;
+    double value;
+  };
+
+  py::array own(char*& block, const py::dtype& type) {
+    char* data = block;
+    if (!data) data = static_cast<char*>(std::malloc(1));  // an empty trace
+    if (!data) throw std::bad_alloc();
+    block = nullptr;
+    py::capsule owner(data, [](void* p) { std::free(p); });
+    return py::array(type, {static_cast<py::ssize_t>(count_)}, {}, data, owner);
+  }
+
+  void restart() {
+    samples_.clear();
+    count_ = 0;
+  }
+
+  void grow(std::size_t needed) {
+    std::size_t capacity = std::max<std::size_t>({needed, capacity_ * 2, 1 << 16});
+    for (std::size_t f = 0; f < layout_.size(); ++f) {
+      void* grown = std::realloc(blocks_[f], capacity * layout_[f].second);
+      if (!grown) throw std::bad_alloc();
+      blocks_[f] = static_cast<char*>(grown);
+    }
+    capacity_ = capacity;
+  }
+
+  std::vector<std::pair<std::size_t, std::size_t>> layout_;
+  std::vector<char*> blocks_;
+  std::vector<double*> counters_;
+  std::vector<Sample> samples_;
+  std::size_t capacity_ = 0;
+  std::size_t count_ = 0;
+};
+
 // Every method runs with the trace's lock held (see lock_and_call below), so another
 // Python thread, or Lua or Tcl holding the same SharedTrace, never sees the iterator or
 // the decoder halfway through a move.
@@ -118,12 +216,13 @@ class PyEventTrace {
   }
 
  public:
-  PyEventTrace(const std::string& file, const EventTrace::Options& options, py::object progress)
+  PyEventTrace(const std::string& file, const EventTrace::Options& options, py::object progress,
+               const ScanObserver& observer = {})
       : progress_(std::move(progress)) {
     PythonCallbacks callbacks;
     ProgressCallback callback = make_callback(callbacks);
     callbacks.without_gil([&] {
-      shared_ = std::make_shared<SharedTrace>(std::make_unique<EventTrace>(file, options, callback));
+      shared_ = std::make_shared<SharedTrace>(std::make_unique<EventTrace>(file, options, callback, observer));
     });
     for (const auto& name : trace().definitions().types.names()) type_names_.push_back(text(name));
     for (const auto& name : trace().definitions().regions.names()) region_names_.push_back(text(name));
@@ -338,6 +437,37 @@ class PyEventTrace {
         if (is_sample(e, cells.size())) cells[static_cast<std::size_t>(e.tag)][i] = number(e.data2);
       }
     });
+  }
+
+  // Opens `file` and fills the columns of fill_columns for every event in the opening
+  // scan itself (read_pandas): no second decoding of each event with its state. Returns
+  // (trace, columns, counters), the arrays owning memory that grew with the scan.
+  static py::tuple read_columns(const py::args& args, const py::kwargs& kwargs) {
+    OpenArguments open = open_arguments(args, kwargs);
+    const py::dtype dtype = export_dtype();
+    const py::tuple names = dtype.attr("names");
+    const py::dict fields = dtype.attr("fields");
+    std::vector<py::dtype> types;
+    std::vector<std::pair<std::size_t, std::size_t>> layout;  // offset, size of each field
+    for (const py::handle& name : names) {
+      const py::tuple field = fields[name];
+      types.push_back(py::dtype(field[0]));
+      layout.emplace_back(field[1].cast<std::size_t>(), static_cast<std::size_t>(types.back().itemsize()));
+    }
+    ColumnSink sink(std::move(layout));
+    auto take = [&sink](const Event& e) { sink.take(e, fill, [](const Event& m) { return number(m.data2); }); };
+    auto held = std::make_shared<PyEventTrace>(open.file, open.options, open.progress, take);
+    EventTrace& t = held->trace();
+    if (sink.count() != static_cast<std::size_t>(t.size())) {  // an index spared the scan
+      held->with_progress([&](const ProgressCallback& callback) {
+        for (Position p = 1; p <= t.size(); ++p) take(t.event(static_cast<std::int64_t>(p), callback));
+      });
+    }
+    sink.finish(t.metrics().size());
+    py::list columns, counters;
+    for (std::size_t f = 0; f < types.size(); ++f) columns.append(sink.release(f, types[f]));
+    for (std::size_t m = 0; m < t.metrics().size(); ++m) counters.append(sink.release_counter(m));
+    return py::make_tuple(held, columns, counters);
   }
 
   py::list metrics() { return list_of(trace().metrics(), metric_dict); }
@@ -562,6 +692,8 @@ void bind_event_trace(py::module_& m) {
       py::arg("directory"), "Removes every persisted index file in directory; returns them.");
   m.def("index_directories", [] { return texts(index_directories()); },
         "The directories holding indexes named by hash ($EARL_INDEX_DIR, the user's cache directory).");
+  m.def("_read_columns", &PyEventTrace::read_columns,
+        "_read_columns(file, *options): (trace, columns, counters) filled in the opening scan (earl.read_pandas).");
   m.def("event_dtype", &export_dtype,
         "The NumPy dtype of EventTrace.to_numpy() rows (imports NumPy on first use).");
 }

@@ -21,14 +21,15 @@ void note(ProblemKind& kind, Position pos) { note_problem(kind, pos); }
 
 RandomAccessTrace::RandomAccessTrace(std::unique_ptr<TraceDecoder> decoder,
                                      std::uint64_t bdist, std::uint64_t hsize,
-                                     const ProgressCallback& progress, std::uint64_t memory)
+                                     const ProgressCallback& progress, std::uint64_t memory,
+                                     const ScanObserver& observer)
     : decoder_(std::move(decoder)),
       requested_bdist_(bdist),
       bdist_(bdist),
       hsize_(hsize),
       memory_(memory) {
   if (hsize_ == 0) throw EarlError("hsize must be a positive integer, got 0");
-  scan(progress);
+  scan(progress, observer);
 }
 
 RandomAccessTrace::RandomAccessTrace(std::unique_ptr<TraceDecoder> decoder, std::uint64_t bdist,
@@ -92,7 +93,7 @@ bool RandomAccessTrace::decode_next(Anomaly& anomaly) {
   return true;
 }
 
-void RandomAccessTrace::scan(const ProgressCallback& progress) {
+void RandomAccessTrace::scan(const ProgressCallback& progress, const ScanObserver& observer) {
   TimeChecks time_checks(definitions());
   read_from_start(*decoder_, [&] {
     time_checks.clear();
@@ -128,6 +129,7 @@ void RandomAccessTrace::scan(const ProgressCallback& progress) {
       const Slot& decoded = slot(pos);
       time_checks.check(decoded.event, decoded.has_retired ? &decoded.retired : nullptr,
                         problems_.time_order, problems_.clock_condition);
+      if (observer) observer(decoded.event);
       if (pos % kProgressInterval == 0) report(progress, decoder_->progress());
     }
   });

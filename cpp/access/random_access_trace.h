@@ -14,6 +14,8 @@ namespace earl {
 // Called now and then during long work with the fraction done (0..1); returning false
 // stops the work with Interrupted, between two events, leaving everything usable.
 using ProgressCallback = std::function<bool(double fraction)>;
+// Takes each event of a scan (RandomAccessTrace's constructor).
+using ScanObserver = std::function<void(const Event&)>;
 
 struct ProblemKind {
   std::uint64_t count = 0;
@@ -65,9 +67,12 @@ class RandomAccessTrace {
   // Bookmarks never hold more than `memory` bytes: where the state is huge, bdist widens
   // (doubles, dropping every other bookmark) instead.
   static constexpr std::uint64_t kDefaultMemory = std::uint64_t(256) << 20;
+  // `observer`, where given, sees every event of the opening scan with its state (enterptr,
+  // sendptr) in position order, so that a caller wanting every event (a DataFrame) needs
+  // no second pass. A restarted scan (DecoderRestart) starts again from position 1.
   RandomAccessTrace(std::unique_ptr<TraceDecoder> decoder, std::uint64_t bdist,
                     std::uint64_t hsize, const ProgressCallback& progress = {},
-                    std::uint64_t memory = kDefaultMemory);
+                    std::uint64_t memory = kDefaultMemory, const ScanObserver& observer = {});
 
   // A bookmark shares instead of copying: it holds the state's changes since the previous
   // bookmark, and now and then (once those changes outweigh the state) a full checkpoint,
@@ -134,7 +139,7 @@ class RandomAccessTrace {
     bool has_retired = false;
   };
 
-  void scan(const ProgressCallback& progress);
+  void scan(const ProgressCallback& progress, const ScanObserver& observer);
   bool decode_next(Anomaly& anomaly);
   void seek_to(Position pos, const ProgressCallback& progress);
   void decode_to(Position pos, const ProgressCallback& progress);

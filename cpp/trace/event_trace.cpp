@@ -33,8 +33,8 @@ std::unique_ptr<TraceDecoder> corrected_if_asked(std::unique_ptr<TraceDecoder> d
 }  // namespace
 
 EventTrace::EventTrace(const std::string& file, const Options& options,
-                       const ProgressCallback& progress)
-    : file_(file), access_(open(options, progress)) {
+                       const ProgressCallback& progress, const ScanObserver& observer)
+    : file_(file), access_(open(options, progress, observer)) {
   if (access_->decoder().rereads_input()) access_->set_input_check([this] { check_unchanged(); });
 }
 
@@ -57,7 +57,8 @@ void EventTrace::check_unchanged() const {
 // index is written for the next open. Nothing about the index is ever an error: what went
 // wrong is a note in index_info().
 std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
-                                                    const ProgressCallback& progress) {
+                                                    const ProgressCallback& progress,
+                                                    const ScanObserver& observer) {
   check_open_options(options);  // arguments first, before any file is touched
   const auto bdist = static_cast<std::uint64_t>(options.bdist);
   const auto hsize = static_cast<std::uint64_t>(options.hsize);
@@ -106,7 +107,7 @@ std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
             return access;
           }
           // Scanned again, but from the decoder's saved state (the persisted cache).
-          auto access = std::make_unique<RandomAccessTrace>(std::move(decoder), bdist, hsize, progress, memory);
+          auto access = std::make_unique<RandomAccessTrace>(std::move(decoder), bdist, hsize, progress, memory, observer);
           index_.note = why;
           save_index_of(*access, key, files);
           return access;
@@ -121,7 +122,7 @@ std::unique_ptr<RandomAccessTrace> EventTrace::open(const Options& options,
   }
   auto access = std::make_unique<RandomAccessTrace>(
       corrected_if_asked(open_decoder(file_, format, cache, read), options, progress, corrections_),
-      bdist, hsize, progress, memory);
+      bdist, hsize, progress, memory, observer);
   if (save) save_index_of(*access, key, files);
   return access;
 }

@@ -18,8 +18,10 @@ class EventTrace {
   // The options and their table: trace/open_options.h.
   using Options = OpenOptions;
 
+  // `observer`: see RandomAccessTrace. It sees no event where a persisted index spares the
+  // scan; the caller then reads the events itself.
   EventTrace(const std::string& file, const Options& options,
-             const ProgressCallback& progress = {});
+             const ProgressCallback& progress = {}, const ScanObserver& observer = {});
 
   // Iterator: starts at 0; moves return the new position or 0 and stay put on failure.
   Position iterator() const { return iterator_; }
@@ -88,7 +90,8 @@ class EventTrace {
 
  private:
   Position resolve(std::int64_t pos) const;
-  std::unique_ptr<RandomAccessTrace> open(const Options& options, const ProgressCallback& progress);
+  std::unique_ptr<RandomAccessTrace> open(const Options& options, const ProgressCallback& progress,
+                                          const ScanObserver& observer);
   void save_index_of(const RandomAccessTrace& access, const IndexKey& key,
                      const std::vector<std::string>& files);
 

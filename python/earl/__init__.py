@@ -13,9 +13,10 @@ from earl.analysis.compare import compare
 from earl.merging import merge
 from earl.validation import check
 from earl.statistics import stats
+from earl.tables import read_pandas
 from earl import experiment
 
 __version__ = "0.1.0"
 add_shipped_folder()  # format="described:alog" finds the shipped descriptions
 __all__ = ["EventTrace", "P2Statistic", "EarlError", "analyze", "check", "compare", "merge",
-           "experiment", "stats"]
+           "experiment", "read_pandas", "stats"]

@@ -89,7 +89,29 @@ def events(trace, first=1, last=None, t0=None, t1=None, locations=None):
 
 def to_pandas(trace, **window_args):
     pandas = require("pandas", "to_pandas()")
-    columns, names = events(trace, **window_args)
+    return _frame(pandas, *events(trace, **window_args))
+
+
+def read_pandas(*args, **options):
+    """Every event of the trace EventTrace(*args, **options) would open, as to_pandas()
+    gives them: the columns are filled during the opening scan itself (no second decoding
+    of each event), and the trace is closed again."""
+    from earl import _core
+    from earl.trace import EventTrace, open_checked
+
+    pandas = require("pandas", "read_pandas()")
+    (trace, fields, counters), _ = open_checked(_core._read_columns, args, options)
+    try:
+        columns = dict(zip(event_dtype().names, fields))
+        columns.update(zip(EventTrace.metric_columns(trace), counters))
+        names = {"type": trace.types(), "region": trace.regions()}
+    finally:
+        trace.close()
+    return _frame(pandas, columns, names)
+
+
+def _frame(pandas, columns, names):
+    """The DataFrame of `columns`, those in `names` as categoricals of those names."""
     for name, labels in names.items():
         columns[name] = pandas.Categorical.from_codes(columns[name], categories=labels)
     return pandas.DataFrame(columns, copy=False)

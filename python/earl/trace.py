@@ -26,6 +26,20 @@ def _open_signature():
 _OPEN_SIGNATURE = _open_signature()
 
 
+def open_checked(opener, args, options):
+    """opener(**arguments) with EventTrace's arguments `args` and `options` checked
+    against its signature; where no progress callable is given, a progress bar shows the
+    opening. Returns (what opener returned, whether a bar was made)."""
+    given = _OPEN_SIGNATURE.bind(None, *args, **options).arguments
+    del given["self"]
+    given["file"] = os.fspath(given["file"])
+    if given.get("progress") is not None:
+        return opener(**given), False
+    given.pop("progress", None)
+    with ProgressBar(f"opening {os.path.basename(os.fsdecode(given['file']))}") as bar:
+        return opener(progress=bar, **given), True
+
+
 class EventTrace(_core.EventTrace):
     """An event trace with random access (DESIGN.md sections 1-3).
 
@@ -59,16 +73,9 @@ class EventTrace(_core.EventTrace):
     """
 
     def __init__(self, *args, **options):
-        given = _OPEN_SIGNATURE.bind(self, *args, **options).arguments
-        del given["self"]
-        given["file"] = os.fspath(given["file"])
-        if given.get("progress") is None:
-            given.pop("progress", None)
-            with ProgressBar(f"opening {os.path.basename(os.fsdecode(given['file']))}") as bar:
-                super().__init__(progress=bar, **given)
+        _, barred = open_checked(super().__init__, args, options)
+        if barred:
             self.progress = _LazyBar("decoding")
-        else:
-            super().__init__(**given)
 
     __init__.__signature__ = _OPEN_SIGNATURE
 

@@ -164,3 +164,27 @@ TEST_CASE("an interrupted seek leaves the trace usable") {
   CHECK_MESSAGE(same_event(trace.event(250000), expected.events[249999]), "usable after the interrupt");
   CHECK_MESSAGE(same_event(trace.event(3), expected.events[2]), "and backwards");
 }
+
+TEST_CASE("the scan observer sees every event with its pointers, again from 1 after a restart") {
+  for (bool restart : {false, true}) {
+    std::mt19937_64 rng(restart ? 21 : 22);
+    std::vector<Event> input = random_events(rng, 3, 2000);
+    Replay expected = replay(input, 3);
+    std::vector<Event> seen;
+    int starts = 0;
+    ScanObserver observer = [&](const Event& e) {
+      if (e.pos == 1) {
+        seen.clear();
+        ++starts;
+      }
+      seen.push_back(e);
+    };
+    RandomAccessTrace trace(std::make_unique<MemoryDecoder>(input, 3, restart), 100, 10, {},
+                            RandomAccessTrace::kDefaultMemory, observer);
+    CHECK(starts == (restart ? 2 : 1));
+    REQUIRE(seen.size() == input.size());
+    int mismatches = 0;
+    for (std::size_t i = 0; i < seen.size(); ++i) mismatches += !same_event(seen[i], expected.events[i]);
+    CHECK(mismatches == 0);
+  }
+}
