@@ -4,6 +4,7 @@
 #include <charconv>
 #include <regex>
 
+#include "format_interface/damage_text.h"
 #include "format_interface/line_reader.h"
 #include "format_interface/shown_text.h"
 #include "formats/described/record_input.h"
@@ -59,8 +60,11 @@ class TextRecords : public RecordInput {
       ++line_;
       const std::string_view content = trim(line);
       if (content.empty()) continue;
-      if (!d_.comment.empty() && content.substr(0, d_.comment.size()) == d_.comment) continue;
       out.number = line_;
+      // Control bytes: a crash's block of zeros or binary junk, never a text record.
+      const std::string junk = non_text_bytes(line);
+      if (!junk.empty()) fail(junk);
+      if (!d_.comment.empty() && content.substr(0, d_.comment.size()) == d_.comment) continue;
       parse_line(line, out);
       return true;
     }
@@ -75,10 +79,20 @@ class TextRecords : public RecordInput {
   }
   std::uint64_t size() const override { return reader_.size(); }
   std::string where(const ParsedRecord& record) const override { return "line " + std::to_string(record.number); }
+  std::string unread_from(const ParsedRecord& record) override {
+    const std::uint64_t offset = reader_.offset(), line = line_;
+    reader_.seek(record.offset);
+    std::uint64_t left = 0;
+    std::string_view text;
+    while (reader_.next(text)) ++left;
+    reader_.seek(offset);
+    line_ = line;
+    return lines_not_read(record.number, left);
+  }
 
  private:
   [[noreturn]] void fail(const std::string& problem) const {
-    throw EarlError(path_ + ": line " + std::to_string(line_) + ": " + problem);
+    throw BadRecord(path_ + ": line " + std::to_string(line_) + ": " + problem);
   }
 
   // Skipped lines, then the header line naming the columns.
