@@ -103,6 +103,7 @@ struct Description {
   bool binary = false;
   // Text
   std::string separator = " ";  // " ": runs of blanks; else one character
+  char quote = 0;               // a field starting with it runs to the next lone one (RFC 4180); 0: none
   std::string comment;          // lines starting with it are skipped
   std::uint64_t skip_lines = 0; // lines skipped at the start
   bool header = false;          // the first (non-skipped) line names the columns

@@ -77,6 +77,7 @@ std::string description_outline(const Description& d) {
                            : "sized by field " + d.fields[static_cast<std::size_t>(d.length_field)].name) + "\n";
   } else {
     out += "  text, separator " + std::string(d.separator == " " ? "blanks" : "'" + d.separator + "'") +
+           (d.quote ? std::string(", fields may be quoted with '") + d.quote + "'" : "") +
            (d.header ? ", header line names the columns" : "") +
            (d.comment.empty() ? "" : ", comments start with '" + d.comment + "'") + "\n";
   }
