@@ -48,22 +48,39 @@ void DescribedDecoder::fail(const ParsedRecord& record, const std::string& probl
 }
 
 void DescribedDecoder::read_definitions() {
+  bool event_seen = false;
   for (;;) {
     const std::uint64_t offset = input_->offset();
     const std::uint64_t number = input_->number();
-    if (!input_->next(record_)) {
-      first_event_offset_ = offset;
-      first_event_number_ = number;
+    try {
+      if (!input_->next(record_)) break;
+    } catch (const BadRecord&) {
+      // After the first event record the pass over the events meets it again: damage.
+      if (!event_seen || strict_) throw;
       return;
     }
     if (record_.record < 0) continue;
     const RecordSpec& spec = d_.records[static_cast<std::size_t>(record_.record)];
     if (is_event(spec.role)) {
-      first_event_offset_ = offset;
-      first_event_number_ = number;
-      return;
+      if (!event_seen) {
+        first_event_offset_ = offset;
+        first_event_number_ = number;
+        event_seen = true;
+      }
+      if (!d_.definitions_anywhere) return;
+    } else if (is_definition(spec.role)) {
+      try {
+        define(spec, record_);
+      } catch (const BadRecord&) {
+        if (!event_seen || strict_) throw;
+        failed_definition_ = record_.offset;  // met again by the pass over the events
+        return;
+      }
     }
-    if (is_definition(spec.role)) define(spec, record_);
+  }
+  if (!event_seen) {
+    first_event_offset_ = input_->offset();
+    first_event_number_ = input_->number();
   }
 }
 
@@ -80,21 +97,30 @@ void DescribedDecoder::define(const RecordSpec& spec, const ParsedRecord& record
       definitions_.name_location(loc, name && name->kind == FieldValue::Kind::Text ? std::string(name->s) : std::string());
       break;
     }
-    case RecordRole::DefineCode:
+    case RecordRole::DefineCode: {
+      // Every value is read before any is kept: a bad record leaves no definition.
+      std::vector<std::int64_t> numbers;
       for (const CodeDefinition& def : spec.codes) {
         Source source;
         source.fields.push_back(def.code_field);
         integer(source, record, number, "code");
-        if (def.kind == EventKind::Other) {
+        numbers.push_back(number);
+        text(spec.slots[def.kind == EventKind::Other ? kSlotType : kSlotRegion], record,
+             def.kind == EventKind::Other ? "type" : "region");
+      }
+      for (std::size_t i = 0; i < spec.codes.size(); ++i) {
+        number = numbers[i];
+        if (spec.codes[i].kind == EventKind::Other) {
           if (!other_codes_.count(number)) other_order_.push_back(number);
           other_codes_[number] = std::string(text(spec.slots[kSlotType], record, "type"));
         } else {
           const SymbolId region =
               definitions_.define_region(std::string(text(spec.slots[kSlotRegion], record, "region")), kGroup);
-          region_codes_[number] = {region, def.kind == EventKind::Enter};
+          region_codes_[number] = {region, spec.codes[i].kind == EventKind::Enter};
         }
       }
       break;
+    }
     case RecordRole::LocationCount:
       integer(spec.slots[kSlotCount], record, number, "count");
       if (number < 0) fail(record, "negative location count " + std::to_string(number));
@@ -382,8 +408,11 @@ bool DescribedDecoder::next_event(ParsedRecord& record) {
     if (record.record < 0) continue;
     const RecordSpec& spec = d_.records[static_cast<std::size_t>(record.record)];
     if (is_event(spec.role)) return true;
-    if (is_definition(spec.role))
+    if (!is_definition(spec.role)) continue;
+    if (!d_.definitions_anywhere)
       fail(record, "definition record '" + spec.name + "' after the first event record (definitions come first)");
+    // Read at open, but for the one that failed there: it fails again, here.
+    if (record.offset == failed_definition_) define(spec, record);
   }
 }
 

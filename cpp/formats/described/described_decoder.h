@@ -15,7 +15,7 @@ namespace earl {
 // A trace read through a description (docs/formats.md#described-formats): the record
 // input parses each record's fields, this class maps them onto EARL's events and
 // definitions. Definition records come before the first event record (they are read at
-// open). Files whose times never decrease are read in file order; otherwise, as for ALOG,
+// open), or with definitions = "anywhere" anywhere (a scan of the whole file at open). Files whose times never decrease are read in file order; otherwise, as for ALOG,
 // a stable time-sorted index of the event records' offsets (24 bytes per event) is built
 // and the pass restarts (DecoderRestart). Positions are byte offsets, or indices into the
 // sorted index, so random access and the persisted index work.
@@ -105,6 +105,9 @@ class DescribedDecoder : public TraceDecoder {
 
   std::uint64_t first_event_offset_ = 0;
   std::uint64_t first_event_number_ = 0;
+  // definitions = "anywhere": the definition record after the first event record whose
+  // define() failed at open (damage, met again when reading events there).
+  std::uint64_t failed_definition_ = UINT64_MAX;
   ParsedRecord record_;
 
   TimeSortedIndex sorted_;

@@ -117,6 +117,7 @@ struct Description {
   std::vector<FieldSpec> fields;  // common to every record, first
   int key_field = -1;             // common field selecting the record kind (-1: regex only)
   bool skip_unmatched = false;    // records no kind matches are skipped (else an error)
+  bool definitions_anywhere = false;  // definition records may follow event ones (a scan at open)
   std::vector<RecordSpec> records;
 };
 

@@ -25,7 +25,7 @@ const std::map<std::string, std::vector<std::string>>& allowed_keys() {
       {"format", {"name", "summary", "kind"}},
       {"text", {"separator", "quote", "comment", "skip_lines", "header"}},
       {"binary", {"byte_order", "header_bytes", "magic", "record_bytes", "length_field"}},
-      {"records", {"key", "unmatched"}},
+      {"records", {"key", "unmatched", "definitions"}},
       {"field", {"name", "type", "column", "group", "rest", "optional", "drop_word_with", "size", "unit",
                  "rate", "bits", "when", "verify"}},
       {"field.when", {"field", "values", "bit"}},
@@ -220,6 +220,10 @@ class Loader {
     if (!unmatched.empty() && unmatched != "skip" && unmatched != "error")
       fail(*records.get("unmatched"), "unmatched must be \"skip\" or \"error\"");
     d_.skip_unmatched = unmatched == "skip";
+    const std::string definitions = string_at(records, "definitions", false);
+    if (!definitions.empty() && definitions != "first" && definitions != "anywhere")
+      fail(*records.get("definitions"), "definitions must be \"first\" or \"anywhere\"");
+    d_.definitions_anywhere = definitions == "anywhere";
   }
 
   // The index of field `name` among `known` (defined before the reference).
