@@ -18,9 +18,9 @@ import pytest
 import earl
 import earl.generate
 from alog_traces import random_alog
-from damaged_alog_reading import is_event_record
-from described_helpers import events_of
-from test_described_binary import EXPECTED, SHIPPED, picked, record, sample_records
+from described_helpers import events_of, text_description
+from test_damaged_alog import corrupted_copies
+from test_described_binary import EXPECTED, SHIPPED, picked, sample_records
 
 
 def reading(path, fmt, strict=False):
@@ -87,31 +87,12 @@ def test_an_unsorted_trace_cut_at_every_byte_reads_as_natively(tmp_path):
 
 
 def test_corrupted_lines_after_the_first_event_read_as_natively(generated, tmp_path):
-    """One line after the first event record changed (a byte, zeros from a crash, a part cut
-    out, text put in). Not a '.': described:alog's timestamps may have decimals, the native
-    reader's not."""
-    rnd = random.Random(3)
-    lines = generated.read_bytes().split(b"\n")
-    first_event = next(i for i, line in enumerate(lines) if is_event_record(line.decode()))
-    seen = []
-    for _ in range(150):
-        index = rnd.randrange(first_event + 1, len(lines) - 1)
-        line = bytearray(lines[index])
-        at = rnd.randrange(len(line))
-        how = rnd.choice(["byte", "text byte", "zeros", "cut out", "text in"])
-        if how == "byte":
-            line[at] = rnd.choice([b for b in range(256) if b not in b"\r\n."])
-        elif how == "text byte":
-            line[at] = rnd.choice(b"0123456789 -+x:\t")
-        elif how == "zeros":
-            line[at:] = bytes(rnd.randrange(1, 600))
-        elif how == "cut out":
-            del line[at:at + rnd.randrange(1, 12)]
-        else:
-            line[at:at] = rnd.choice([b"oops", b" 7", b"-", b"\xff\xfe", b"  "])
-        changed = tmp_path / "changed.alog"
-        changed.write_bytes(b"\n".join(lines[:index] + [bytes(line)] + lines[index + 1:]))
-        seen.append(assert_as_native(changed))
+    """One line after the first event record changed as tests/test_damaged_alog.py changes
+    them (a byte, zeros from a crash, a part cut out, text put in). Not where the change
+    brings a '.': described:alog's timestamps may have decimals, the native reader's not."""
+    assert b"." not in generated.read_bytes()
+    seen = [assert_as_native(case["path"]) for case in corrupted_copies(generated, tmp_path / "changed", 200, seed=3)
+            if b"." not in Path(case["path"]).read_bytes()]
     assert seen.count("damaged") > 100, seen
 
 
@@ -135,46 +116,11 @@ def test_a_corrupted_line_by_hand(tmp_path):
             assert kind == "error" and message.startswith(f"{path}: {reason}")
 
 
-THREADED = '''[format]
-name = "threaded"
-kind = "text"
-[[field]]
-name = "k"
-type = "string"
-[[field]]
-name = "p"
-type = "int"
-[[field]]
-name = "th"
-type = "int"
-[[field]]
-name = "t"
-type = "time"
-unit = "s"
-[[field]]
-name = "id"
-type = "int"
-[[field]]
-name = "name"
-type = "string"
-optional = true
-[records]
-key = "k"
-[[record]]
-name = "region"
-match = "R"
-define = "region"
-id = "id"
-label = "name"
-[[record]]
-name = "enter"
-match = "E"
-event = "enter"
-location = "p"
-thread = "th"
-time = "t"
-region_id = "id"
-'''
+THREADED = text_description(
+    ["k string", "p int", "th int", "t time s", "id int", "name string optional"],
+    [{"name": "region", "match": "R", "define": "region", "id": "id", "label": "name"},
+     {"name": "enter", "match": "E", "event": "enter", "location": "p", "thread": "th", "time": "t",
+      "region_id": "id"}])
 
 
 def test_a_damaged_record_leaves_no_location(tmp_path):

@@ -8,59 +8,24 @@ import pytest
 
 import earl
 from earl import _core
-from described_helpers import events_of
+from described_helpers import events_of, text_description
 
-DESCRIPTION = '''[format]
-name = "defs"
-kind = "text"
-[[field]]
-name = "k"
-type = "string"
-[[field]]
-name = "loc"
-type = "int"
-[[field]]
-name = "t"
-type = "time"
-unit = "s"
-[[field]]
-name = "id"
-type = "int"
-[[field]]
-name = "name"
-type = "string"
-optional = true
-[records]
-key = "k"
-DEFINITIONS
-[[record]]
-name = "region"
-match = "R"
-define = "region"
-id = "id"
-label = "name"
-[[record]]
-name = "enter"
-match = "E"
-event = "enter"
-location = "loc"
-time = "t"
-region_id = "id"
-[[record]]
-name = "exit"
-match = "X"
-event = "exit"
-location = "loc"
-time = "t"
-region_id = "id"
-'''
+REGIONS = [{"name": "region", "match": "R", "define": "region", "id": "id", "label": "name"},
+           {"name": "enter", "match": "E", "event": "enter", "location": "loc", "time": "t", "region_id": "id"},
+           {"name": "exit", "match": "X", "event": "exit", "location": "loc", "time": "t", "region_id": "id"}]
+
+
+def description(definitions):
+    """Regions by id; `definitions`: the [records] line saying where definitions may be."""
+    return text_description(["k string", "loc int", "t time s", "id int", "name string optional"], REGIONS,
+                            extra=[definitions] if definitions else [])
 
 # Region 2 is defined after the first event record and used before its definition.
 LATE = "R 0 0 1 main\nE 0 1 1\nE 0 2 2\nR 0 0 2 work\nX 0 3 2\nX 0 4 1\n"
 
 
 def opened(tmp_path, definitions, text, strict=False):
-    (tmp_path / "d.toml").write_text(DESCRIPTION.replace("DEFINITIONS", definitions))
+    (tmp_path / "d.toml").write_text(description(definitions))
     (tmp_path / "t.txt").write_text(text)
     return earl.EventTrace(str(tmp_path / "t.txt"), format=f"described:{tmp_path / 'd.toml'}", strict=strict,
                            progress=lambda f: None)
@@ -129,8 +94,10 @@ def test_alog_with_region_definitions_among_the_events(tmp_path):
 
 
 def test_the_key_is_checked_and_outlined(tmp_path):
-    (tmp_path / "d.toml").write_text(DESCRIPTION.replace("DEFINITIONS", 'definitions = "later"'))
-    with pytest.raises(earl.EarlError, match=r'd\.toml:23:15: definitions must be "first" or "anywhere"'):
+    text = description('definitions = "later"')
+    line = text.split("\n").index('definitions = "later"') + 1
+    (tmp_path / "d.toml").write_text(text)
+    with pytest.raises(earl.EarlError, match=rf'd\.toml:{line}:15: definitions must be "first" or "anywhere"'):
         _core.check_description(str(tmp_path / "d.toml"))
-    (tmp_path / "d.toml").write_text(DESCRIPTION.replace("DEFINITIONS", 'definitions = "anywhere"'))
+    (tmp_path / "d.toml").write_text(description('definitions = "anywhere"'))
     assert "definitions: anywhere" in _core.check_description(str(tmp_path / "d.toml"))

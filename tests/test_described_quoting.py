@@ -6,7 +6,7 @@ import pytest
 
 import earl
 from earl import _core
-from described_helpers import events_of
+from described_helpers import events_of, text_description
 
 # pipit's CSV as pandas writes it: C++ names holding commas or quotes are quoted.
 QUOTED_CSV = ('"Timestamp (ns)",Event Type,Name,Process\n'
@@ -45,39 +45,16 @@ def test_a_bad_quote_is_damage_naming_the_line(tmp_path, line, reason):
     assert str(raised.value) == f"{path}: line 3: {reason}"
 
 
-BLANKS = '''[format]
-name = "q"
-kind = "text"
-[text]
-separator = "blanks"
-QUOTE
-[[field]]
-name = "k"
-type = "string"
-[[field]]
-name = "loc"
-type = "int"
-[[field]]
-name = "t"
-type = "time"
-unit = "s"
-[[field]]
-name = "r"
-type = "string"
-[records]
-key = "k"
-[[record]]
-name = "enter"
-match = "E"
-event = "enter"
-location = "loc"
-time = "t"
-region = "r"
-'''
+def description(separator, quote=None):
+    """Enter records "k loc t r" with `separator` and, unless None, the [text] quote line."""
+    text = [f'separator = "{separator}"'] + ([f"quote = {quote}"] if quote is not None else [])
+    return text_description(["k string", "loc int", "t time s", "r string"],
+                            [{"name": "enter", "match": "E", "event": "enter", "location": "loc", "time": "t",
+                              "region": "r"}], text=text)
 
 
-def read_regions(tmp_path, description, text):
-    (tmp_path / "d.toml").write_text(description)
+def read_regions(tmp_path, toml_text, text):
+    (tmp_path / "d.toml").write_text(toml_text)
     (tmp_path / "t.txt").write_text(text)
     with earl.EventTrace(str(tmp_path / "t.txt"), format=f"described:{tmp_path / 'd.toml'}",
                          progress=lambda f: None) as trace:
@@ -86,25 +63,24 @@ def read_regions(tmp_path, description, text):
 
 def test_quotes_are_opt_in_for_blanks(tmp_path):
     text = "E 0 1 'my region'\nE 0 2 'it''s'\nE 0 3 plain\n"
-    assert read_regions(tmp_path, BLANKS.replace("QUOTE", "quote = \"'\""), text) == ["my region", "it's", "plain"]
+    assert read_regions(tmp_path, description("blanks", "\"'\""), text) == ["my region", "it's", "plain"]
     # Without it, a token ends at a blank.
-    assert read_regions(tmp_path, BLANKS.replace("QUOTE", ""), "E 0 1 'my\n") == ["'my"]
+    assert read_regions(tmp_path, description("blanks"), "E 0 1 'my\n") == ["'my"]
 
 
 def test_quote_off_for_csv(tmp_path):
-    description = BLANKS.replace('separator = "blanks"', 'separator = ","').replace("QUOTE", 'quote = ""')
-    assert read_regions(tmp_path, description, 'E,0,1,"a"\n') == ['"a"']
+    assert read_regions(tmp_path, description(",", '""'), 'E,0,1,"a"\n') == ['"a"']
 
 
-@pytest.mark.parametrize("quote, column", [('"ab"', 9), ('","', 9), ('" "', 9)])
-def test_a_bad_quote_key_names_line_and_column(tmp_path, quote, column):
-    description = BLANKS.replace('separator = "blanks"', 'separator = ","').replace("QUOTE", f"quote = {quote}")
-    (tmp_path / "d.toml").write_text(description)
-    with pytest.raises(earl.EarlError, match=rf"d\.toml:6:{column}: quote must be one character"):
+@pytest.mark.parametrize("quote", ['"ab"', '","', '" "'])
+def test_a_bad_quote_key_names_line_and_column(tmp_path, quote):
+    text = description(",", quote)
+    line = text.split("\n").index(f"quote = {quote}") + 1
+    (tmp_path / "d.toml").write_text(text)
+    with pytest.raises(earl.EarlError, match=rf"d\.toml:{line}:9: quote must be one character"):
         _core.check_description(str(tmp_path / "d.toml"))
 
 
 def test_outline_says_fields_may_be_quoted(tmp_path):
-    description = BLANKS.replace('separator = "blanks"', 'separator = ","').replace("QUOTE", "")
-    (tmp_path / "d.toml").write_text(description)
+    (tmp_path / "d.toml").write_text(description(","))
     assert "separator ',', fields may be quoted with '\"'" in _core.check_description(str(tmp_path / "d.toml"))
