@@ -9,8 +9,11 @@ implementation) when cut and when a line is corrupted, and a small case by hand.
 the shipped sample layout written with struct (tests/test_described_binary.py), cut at every
 byte and corrupted one byte at a time, expected from the records written.
 """
+import json
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -114,6 +117,20 @@ def test_a_corrupted_line_by_hand(tmp_path):
         for strict in (False, True):
             kind, message = reading(path, "described:alog", strict=strict)
             assert kind == "error" and message.startswith(f"{path}: {reason}")
+
+
+def test_command_line_names_the_damage_or_fails_with_strict(tmp_path):
+    path = tmp_path / "t.alog"
+    path.write_text("-13 0 1 2 0 0 main\n1 0 0 0 0 10\n2 0 0 0 0 20\n1 0 0 zero 0 30\n")
+    reason = f"{path}: line 4: field data is not an integer: 'zero'"
+    earl_info = [sys.executable, "-m", "earl.cli", "info", "-f", "described:alog"]
+    done = subprocess.run(earl_info + ["--json", str(path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["problems"]["damaged"]["locations"] == [
+        {"loc": -1, "record": 3, "announced": 0,
+         "message": f"{reason}; the 2 event records before it were read, line 4, the file's last, was not"}]
+    strict = subprocess.run(earl_info + ["--strict", str(path)], capture_output=True, text=True, timeout=120)
+    assert strict.returncode == 1 and strict.stderr == f"earl: {reason}\n"
 
 
 THREADED = text_description(
