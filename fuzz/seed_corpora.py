@@ -140,11 +140,14 @@ EXPRESSION_SEEDS = [
 
 def described_seeds(seeds: Path):
     """The shipped descriptions (described_description) and traces of the test files for
-    the pipit CSV and binary descriptions (described_decoder, after their selector byte)."""
+    the pipit CSV (plain and quoted) and binary descriptions (described_decoder, after
+    their selector byte)."""
     for description in (ROOT / "python" / "earl" / "descriptions").glob("*.toml"):
         shutil.copy(description, seeds / "described_description" / description.name)
     from test_described_access import PIPIT_CSV
     (seeds / "described_decoder" / "pipit.csv").write_bytes(b"p" + PIPIT_CSV.encode())
+    from test_described_quoting import QUOTED_CSV  # quoted fields, doubled quotes
+    (seeds / "described_decoder" / "quoted.csv").write_bytes(b"p" + QUOTED_CSV.encode())
     from test_described_binary import sample_records
     binary = b"EBT1\0\0\0\0" + b"".join(sample_records("<"))
     (seeds / "described_decoder" / "sample.ebt").write_bytes(b"b" + binary)

@@ -58,7 +58,7 @@ def test_errors_name_line(tmp_path):
     path = tmp_path / "bad.alog"
     path.write_text("-13 0 1 2 0 0 main\n1 0 0 0 0 10\n2 0 0 zero 0 20\n")
     with pytest.raises(earl.EarlError, match=r"bad\.alog: line 3: field data is not an integer: 'zero'"):
-        with earl.EventTrace(str(path), format="described:alog") as trace:
+        with earl.EventTrace(str(path), format="described:alog", strict=True) as trace:
             events_of(trace)
     path.write_text("-13 0 1 2 0 0 main\n5 0 0 0 0 10\n")
     with pytest.raises(earl.EarlError, match=r"bad\.alog: line 2: code 5 is not defined"):

@@ -97,7 +97,7 @@ def test_bad_checksum_names_record_and_byte(tmp_path):
     path = write(tmp_path / "t.ebt", "<", records)
     offset = 8 + sum(len(r) for r in records[:3])
     with pytest.raises(earl.EarlError, match=rf"t\.ebt: record 4 \(byte {offset}\): checksum checksum is 0"):
-        with earl.EventTrace(path, format=f"described:{SHIPPED}") as trace:
+        with earl.EventTrace(path, format=f"described:{SHIPPED}", strict=True) as trace:
             events_of(trace)
 
 
@@ -106,7 +106,7 @@ def test_cut_record_and_bad_magic(tmp_path):
     cut = tmp_path / "cut.ebt"
     cut.write_bytes(raw[:-3])
     with pytest.raises(earl.EarlError, match=r"cut\.ebt: record 12 \(byte \d+\): its length field says 24 bytes, but only 21"):
-        with earl.EventTrace(str(cut), format=f"described:{SHIPPED}") as trace:
+        with earl.EventTrace(str(cut), format=f"described:{SHIPPED}", strict=True) as trace:
             events_of(trace)
     wrong = tmp_path / "wrong.ebt"
     wrong.write_bytes(b"XXXX" + raw[4:])

@@ -86,11 +86,11 @@ def test_damaged_text_names_file_and_line(tmp_path):
     (tmp_path / "d.toml").write_text(GOOD)
     (tmp_path / "t.txt").write_text("E 0 1 main\n\nE 0 two main\n")
     with pytest.raises(earl.EarlError, match=r"t\.txt: line 3: field t is not a time: 'two'"):
-        with earl.EventTrace(str(tmp_path / "t.txt"), format=f"described:{tmp_path / 'd.toml'}") as trace:
+        with earl.EventTrace(str(tmp_path / "t.txt"), format=f"described:{tmp_path / 'd.toml'}", strict=True) as trace:
             events_of(trace)
     (tmp_path / "t.txt").write_text("E 0 1 main\nQ 0 2 main\n")
     with pytest.raises(earl.EarlError, match=r"t\.txt: line 2: no record kind matches k 'Q'"):
-        with earl.EventTrace(str(tmp_path / "t.txt"), format=f"described:{tmp_path / 'd.toml'}") as trace:
+        with earl.EventTrace(str(tmp_path / "t.txt"), format=f"described:{tmp_path / 'd.toml'}", strict=True) as trace:
             events_of(trace)
 
 

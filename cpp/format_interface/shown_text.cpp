@@ -20,4 +20,15 @@ std::string shown_text(std::string_view token) {
   return out;
 }
 
+std::string non_text_bytes(std::string_view part, std::size_t column) {
+  for (std::size_t i = 0; i < part.size(); ++i) {
+    const auto c = static_cast<unsigned char>(part[i]);
+    const bool blank = c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+    if ((c < 0x20 && !blank) || c == 0x7f)
+      return "bytes that are not text (byte " + std::to_string(column + i + 1) + " of the line is " +
+             shown_text(part.substr(i, 1)) + ")";
+  }
+  return "";
+}
+
 }  // namespace earl

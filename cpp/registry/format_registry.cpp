@@ -117,7 +117,7 @@ std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::s
   // "described:DESC.toml": one row, its parameter the description (formats/described).
   if (is_described_format(format)) {
     refuse_special_file(file);
-    return open_described(file, format);
+    return open_described(file, format, read);
   }
   const TraceFormat& row = readable_row(file, format);
   if (cache && row.open_import) return std::make_unique<CachedDecoder>(row.open_import(file, read));
@@ -128,7 +128,7 @@ std::unique_ptr<TraceDecoder> open_decoder(const std::string& file, const std::s
                                            DecoderState& restored, const ReadOptions& read) {
   if (is_described_format(format)) {
     refuse_special_file(file);
-    std::unique_ptr<TraceDecoder> decoder = open_described(file, format);
+    std::unique_ptr<TraceDecoder> decoder = open_described(file, format, read);
     decoder->restore_state(restored);
     return decoder;
   }

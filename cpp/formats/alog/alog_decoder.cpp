@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "format_interface/damage_text.h"
 #include "format_interface/shown_text.h"
 #include "model/clock.h"
 #include "model/error.h"
@@ -61,16 +62,6 @@ bool is_definition(std::int64_t type) {
 
 bool is_event_record(std::int64_t type) {
   return type >= 0 || type == kSendRecord || type == kRecvRecord;
-}
-
-// Control bytes other than the blanks: a NUL block (what a crash often leaves where a
-// file's end was being written) or binary junk, never ALOG's text.
-std::size_t first_non_text(std::string_view text) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    if ((c < 0x20 && !is_space(static_cast<char>(c))) || c == 0x7f) return i;
-  }
-  return std::string_view::npos;
 }
 
 }  // namespace
@@ -256,10 +247,8 @@ double AlogDecoder::time_of(const Record& record) const {
 }
 
 void AlogDecoder::reject_non_text(std::string_view part, std::size_t column) const {
-  std::size_t junk = first_non_text(part);
-  if (junk != std::string_view::npos)
-    fail("bytes that are not text (byte " + std::to_string(column + junk + 1) + " of the line is " +
-         shown_text(part.substr(junk, 1)) + ")");
+  const std::string problem = non_text_bytes(part, column);
+  if (!problem.empty()) fail(problem);
 }
 
 bool AlogDecoder::read_file_order(Record& record, std::uint64_t& offset) {
@@ -359,20 +348,11 @@ void AlogDecoder::stop_at_damage(std::uint64_t offset, const BadLine& error) {
 std::vector<StreamDamage> AlogDecoder::damage() const {
   if (!damage_) return {};
   const Damage& d = *damage_;
-  const std::uint64_t lines = d.line - 1 + d.lines_left;
-  std::string read = d.events_before == 1 ? "the event record before it was read"
-                                          : "the " + std::to_string(d.events_before) +
-                                                " event records before it were read";
-  std::string lost = d.lines_left == 1
-                         ? "line " + std::to_string(d.line) + ", the file's last, was not"
-                         : "lines " + std::to_string(d.line) + " to " + std::to_string(lines) + " (" +
-                               std::to_string(d.lines_left) + " of the file's " + std::to_string(lines) +
-                               ") were not";
   StreamDamage entry;
   entry.loc = -1;
   entry.record = d.events_before + 1;
   entry.announced = 0;
-  entry.message = d.error + "; " + read + ", " + lost;
+  entry.message = d.error + "; " + events_read_before(d.events_before) + ", " + lines_not_read(d.line, d.lines_left);
   return {entry};
 }
 

@@ -96,10 +96,16 @@ class BinaryRecords : public RecordInput {
   std::string where(const ParsedRecord& record) const override {
     return "record " + std::to_string(record.number) + " (byte " + std::to_string(record.offset) + ")";
   }
+  // In bytes: a damaged record's length field may be wrong, so records cannot be counted.
+  std::string unread_from(const ParsedRecord& record) override {
+    if (size_ - record.offset == 1) return "byte " + std::to_string(record.offset) + ", the file's last, was not";
+    return "bytes " + std::to_string(record.offset) + " to " + std::to_string(size_ - 1) + " (" +
+           std::to_string(size_ - record.offset) + " of the file's " + std::to_string(size_) + ") were not";
+  }
 
  private:
   [[noreturn]] void fail(const ParsedRecord& record, const std::string& problem) const {
-    throw EarlError(path_ + ": " + where(record) + ": " + problem);
+    throw BadRecord(path_ + ": " + where(record) + ": " + problem);
   }
 
   // `n` bytes from file offset `offset` (in bounds), through a window of the file.

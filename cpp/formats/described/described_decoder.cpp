@@ -1,5 +1,6 @@
 #include "formats/described/described_decoder.h"
 
+#include "format_interface/damage_text.h"
 #include "model/clock.h"
 #include "model/error.h"
 
@@ -14,8 +15,9 @@ bool is_event(RecordRole role) { return role == RecordRole::Event || role == Rec
 bool is_definition(RecordRole role) { return !is_event(role) && role != RecordRole::Skip; }
 }  // namespace
 
-DescribedDecoder::DescribedDecoder(const std::string& path, Description description, const std::string& name)
-    : path_(path), d_(std::move(description)), name_(name) {
+DescribedDecoder::DescribedDecoder(const std::string& path, Description description, const std::string& name,
+                                   const ReadOptions& options)
+    : path_(path), strict_(options.strict), d_(std::move(description)), name_(name) {
   definitions_.groups.intern(kGroup);
   for (const RecordSpec& spec : d_.records) {
     std::vector<FieldSpec> fields = d_.fields;
@@ -42,26 +44,43 @@ DescribedDecoder::DescribedDecoder(const std::string& path, Description descript
 }
 
 void DescribedDecoder::fail(const ParsedRecord& record, const std::string& problem) const {
-  throw EarlError(path_ + ": " + input_->where(record) + ": " + problem);
+  throw BadRecord(path_ + ": " + input_->where(record) + ": " + problem);
 }
 
 void DescribedDecoder::read_definitions() {
+  bool event_seen = false;
   for (;;) {
     const std::uint64_t offset = input_->offset();
     const std::uint64_t number = input_->number();
-    if (!input_->next(record_)) {
-      first_event_offset_ = offset;
-      first_event_number_ = number;
+    try {
+      if (!input_->next(record_)) break;
+    } catch (const BadRecord&) {
+      // After the first event record the pass over the events meets it again: damage.
+      if (!event_seen || strict_) throw;
       return;
     }
     if (record_.record < 0) continue;
     const RecordSpec& spec = d_.records[static_cast<std::size_t>(record_.record)];
     if (is_event(spec.role)) {
-      first_event_offset_ = offset;
-      first_event_number_ = number;
-      return;
+      if (!event_seen) {
+        first_event_offset_ = offset;
+        first_event_number_ = number;
+        event_seen = true;
+      }
+      if (!d_.definitions_anywhere) return;
+    } else if (is_definition(spec.role)) {
+      try {
+        define(spec, record_);
+      } catch (const BadRecord&) {
+        if (!event_seen || strict_) throw;
+        failed_definition_ = record_.offset;  // met again by the pass over the events
+        return;
+      }
     }
-    if (is_definition(spec.role)) define(spec, record_);
+  }
+  if (!event_seen) {
+    first_event_offset_ = input_->offset();
+    first_event_number_ = input_->number();
   }
 }
 
@@ -78,21 +97,30 @@ void DescribedDecoder::define(const RecordSpec& spec, const ParsedRecord& record
       definitions_.name_location(loc, name && name->kind == FieldValue::Kind::Text ? std::string(name->s) : std::string());
       break;
     }
-    case RecordRole::DefineCode:
+    case RecordRole::DefineCode: {
+      // Every value is read before any is kept: a bad record leaves no definition.
+      std::vector<std::int64_t> numbers;
       for (const CodeDefinition& def : spec.codes) {
         Source source;
         source.fields.push_back(def.code_field);
         integer(source, record, number, "code");
-        if (def.kind == EventKind::Other) {
+        numbers.push_back(number);
+        text(spec.slots[def.kind == EventKind::Other ? kSlotType : kSlotRegion], record,
+             def.kind == EventKind::Other ? "type" : "region");
+      }
+      for (std::size_t i = 0; i < spec.codes.size(); ++i) {
+        number = numbers[i];
+        if (spec.codes[i].kind == EventKind::Other) {
           if (!other_codes_.count(number)) other_order_.push_back(number);
           other_codes_[number] = std::string(text(spec.slots[kSlotType], record, "type"));
         } else {
           const SymbolId region =
               definitions_.define_region(std::string(text(spec.slots[kSlotRegion], record, "region")), kGroup);
-          region_codes_[number] = {region, def.kind == EventKind::Enter};
+          region_codes_[number] = {region, spec.codes[i].kind == EventKind::Enter};
         }
       }
       break;
+    }
     case RecordRole::LocationCount:
       integer(spec.slots[kSlotCount], record, number, "count");
       if (number < 0) fail(record, "negative location count " + std::to_string(number));
@@ -221,22 +249,34 @@ Location DescribedDecoder::event_location(const RecordSpec& spec, const ParsedRe
   if (paired ? unpaired_seen_ : !thread_locations_.empty())
     fail(record, "some records give a thread and some do not: locations cannot be numbered one way");
   if (!paired) {
-    unpaired_seen_ = true;
+    pending_ = Pairing::Unpaired;
     return loc;
   }
   if (thread < 0 || thread > UINT32_MAX) fail(record, "thread " + std::to_string(thread) + " is out of range");
-  return event_location_of(loc, static_cast<std::uint32_t>(thread));
+  return event_location_of(loc, static_cast<std::uint32_t>(thread), record);
 }
 
-Location DescribedDecoder::event_location_of(Location loc, std::uint32_t thread) {
+Location DescribedDecoder::event_location_of(Location loc, std::uint32_t thread, const ParsedRecord& record) {
   const std::uint64_t key = (static_cast<std::uint64_t>(loc) << 32) | thread;
   auto found = thread_locations_.find(key);
   if (found != thread_locations_.end()) return found->second;
   const auto next = static_cast<Location>(thread_locations_.size());
-  if (next >= kMaxLocations) throw EarlError(path_ + ": more than " + std::to_string(kMaxLocations) + " locations");
-  thread_locations_.emplace(key, next);
-  definitions_.name_location(next, "process " + std::to_string(loc) + " thread " + std::to_string(thread));
+  if (next >= kMaxLocations) fail(record, "more than " + std::to_string(kMaxLocations) + " locations");
+  pending_ = Pairing::NewPair;
+  pending_pair_ = key;
   return next;
+}
+
+void DescribedDecoder::keep_location() {
+  if (pending_ == Pairing::Unpaired) {
+    unpaired_seen_ = true;
+  } else if (pending_ == Pairing::NewPair) {
+    const auto next = static_cast<Location>(thread_locations_.size());
+    thread_locations_.emplace(pending_pair_, next);
+    definitions_.name_location(next, "process " + std::to_string(pending_pair_ >> 32) + " thread " +
+                                         std::to_string(pending_pair_ & UINT32_MAX));
+  }
+  pending_ = Pairing::None;
 }
 
 double DescribedDecoder::time(const RecordSpec& spec, const ParsedRecord& record) const {
@@ -280,6 +320,7 @@ SymbolId DescribedDecoder::region(const RecordSpec& spec, const ParsedRecord& re
 void DescribedDecoder::decode(const ParsedRecord& record, Event& event) {
   const RecordSpec& spec = d_.records[static_cast<std::size_t>(record.record)];
   event = Event();
+  pending_ = Pairing::None;
   event.time = time(spec, record);
   event.loc = event_location(spec, record);
   event.peer = -1;
@@ -309,7 +350,6 @@ void DescribedDecoder::decode(const ParsedRecord& record, Event& event) {
       case EventKind::CollectiveExit:
         if (spec.kind == EventKind::CollectiveExit) {
           event.type = kExitType;
-          event.region = region(spec, record);
           if (integer(spec.slots[kSlotPeer], record, number, "peer", false) && number >= 0)
             event.peer = location(spec.slots[kSlotPeer], record, "peer");
         } else {
@@ -322,6 +362,8 @@ void DescribedDecoder::decode(const ParsedRecord& record, Event& event) {
           if (number < 0) fail(record, "negative message length " + std::to_string(number));
           event.len = static_cast<std::uint64_t>(number);
         }
+        // Last: a new region's definition is kept only for a record read whole.
+        if (spec.kind == EventKind::CollectiveExit) event.region = region(spec, record);
         break;
       case EventKind::Metric: {
         const std::string_view name = text(spec.slots[kSlotLabel], record, "label");
@@ -353,19 +395,60 @@ void DescribedDecoder::decode(const ParsedRecord& record, Event& event) {
       }
     }
   }
+  // Only a record read whole adds its locations: a damaged one leaves no trace.
+  keep_location();
   definitions_.ensure_location(event.loc);
   if (event.peer >= 0) definitions_.ensure_location(event.peer);
 }
 
 bool DescribedDecoder::next_event(ParsedRecord& record) {
   for (;;) {
+    if (damage_ && input_->offset() >= damage_->offset) return false;  // nothing from the damage on
     if (!input_->next(record)) return false;
     if (record.record < 0) continue;
     const RecordSpec& spec = d_.records[static_cast<std::size_t>(record.record)];
     if (is_event(spec.role)) return true;
-    if (is_definition(spec.role))
+    if (!is_definition(spec.role)) continue;
+    if (!d_.definitions_anywhere)
       fail(record, "definition record '" + spec.name + "' after the first event record (definitions come first)");
+    // Read at open, but for the one that failed there: it fails again, here.
+    if (record.offset == failed_definition_) define(spec, record);
   }
+}
+
+bool DescribedDecoder::read_event(Event& event) {
+  try {
+    if (!next_event(record_)) return false;
+    decode(record_, event);
+  } catch (const BadRecord& error) {
+    if (strict_ || events_counted_ == 0) throw;  // a bad first event record: not this format
+    // Met again after a seek (through the lines skipped before it): kept as first found.
+    if (!damage_) {
+      Damage damage;
+      damage.offset = record_.offset;
+      damage.events_before = events_counted_;
+      damage.message = std::string(error.what()) + "; " + events_read_before(events_counted_) + ", " +
+                       input_->unread_from(record_);
+      damage_ = std::move(damage);
+    }
+    input_->seek(record_.offset, record_.number - 1);  // position() stays before the damage
+    return false;
+  }
+  if (record_.offset >= counted_until_) {  // first met: not a record read again after a seek
+    ++events_counted_;
+    counted_until_ = record_.offset + 1;
+  }
+  return true;
+}
+
+std::vector<StreamDamage> DescribedDecoder::damage() const {
+  if (!damage_) return {};
+  StreamDamage entry;
+  entry.loc = -1;
+  entry.record = damage_->events_before + 1;
+  entry.announced = 0;
+  entry.message = damage_->message;
+  return {entry};
 }
 
 bool DescribedDecoder::read(Event& event) {
@@ -377,8 +460,7 @@ bool DescribedDecoder::read(Event& event) {
     decode(record_, event);
     return true;
   }
-  if (!next_event(record_)) return false;
-  decode(record_, event);
+  if (!read_event(event)) return false;
   if (sorted_.out_of_order(event.time)) {
     build_sorted_index();
     throw DecoderRestart{};
@@ -386,7 +468,7 @@ bool DescribedDecoder::read(Event& event) {
   return true;
 }
 
-// Every event record, in time order (TimeSortedIndex).
+// Every event record before the end or the damage, in time order (TimeSortedIndex).
 void DescribedDecoder::build_sorted_index() {
   sorted_.clear();
   input_->seek(first_event_offset_, first_event_number_);
@@ -395,8 +477,7 @@ void DescribedDecoder::build_sorted_index() {
     // Where reading starts for it: skipped records before it are read again, harmlessly.
     const std::uint64_t offset = input_->offset();
     const std::uint64_t number = input_->number();
-    if (!next_event(record_)) break;
-    decode(record_, event);
+    if (!read_event(event)) break;
     sorted_.add(event.time, offset, number);
   }
   sorted_.activate();

@@ -84,10 +84,11 @@ std::string description_file(const std::string& format) {
 
 std::string resolved_described_format(const std::string& format) { return kPrefix + description_file(format); }
 
-std::unique_ptr<TraceDecoder> open_described(const std::string& path, const std::string& format) {
+std::unique_ptr<TraceDecoder> open_described(const std::string& path, const std::string& format,
+                                              const ReadOptions& options) {
   if (!descriptions_available()) throw EarlError(path + ": " + descriptions_unavailable());
   const std::string file = description_file(format);
-  return std::make_unique<DescribedDecoder>(path, load_description(file), kPrefix + file);
+  return std::make_unique<DescribedDecoder>(path, load_description(file), kPrefix + file, options);
 }
 
 }  // namespace earl

@@ -20,6 +20,7 @@ std::string description_file(const std::string& format);
 // persisted index are keyed by.
 std::string resolved_described_format(const std::string& format);
 // A decoder of the trace at `path` through the description `format` names.
-std::unique_ptr<TraceDecoder> open_described(const std::string& path, const std::string& format);
+std::unique_ptr<TraceDecoder> open_described(const std::string& path, const std::string& format,
+                                              const ReadOptions& options);
 
 }  // namespace earl

@@ -103,6 +103,7 @@ struct Description {
   bool binary = false;
   // Text
   std::string separator = " ";  // " ": runs of blanks; else one character
+  char quote = 0;               // a field starting with it runs to the next lone one (RFC 4180); 0: none
   std::string comment;          // lines starting with it are skipped
   std::uint64_t skip_lines = 0; // lines skipped at the start
   bool header = false;          // the first (non-skipped) line names the columns
@@ -116,6 +117,7 @@ struct Description {
   std::vector<FieldSpec> fields;  // common to every record, first
   int key_field = -1;             // common field selecting the record kind (-1: regex only)
   bool skip_unmatched = false;    // records no kind matches are skipped (else an error)
+  bool definitions_anywhere = false;  // definition records may follow event ones (a scan at open)
   std::vector<RecordSpec> records;
 };
 

@@ -23,9 +23,9 @@ const std::map<std::string, std::vector<std::string>>& allowed_keys() {
   static const std::map<std::string, std::vector<std::string>> keys = {
       {"", {"format", "text", "binary", "records", "field", "record"}},
       {"format", {"name", "summary", "kind"}},
-      {"text", {"separator", "comment", "skip_lines", "header"}},
+      {"text", {"separator", "quote", "comment", "skip_lines", "header"}},
       {"binary", {"byte_order", "header_bytes", "magic", "record_bytes", "length_field"}},
-      {"records", {"key", "unmatched"}},
+      {"records", {"key", "unmatched", "definitions"}},
       {"field", {"name", "type", "column", "group", "rest", "optional", "drop_word_with", "size", "unit",
                  "rate", "bits", "when", "verify"}},
       {"field.when", {"field", "values", "bit"}},
@@ -174,6 +174,14 @@ class Loader {
       else if (sep.size() != 1 || sep == " ") fail(*node, "separator must be \"blanks\" or one character");
       d_.separator = sep;
     }
+    // CSV quotes fields by default (RFC 4180; pipit's CSV quotes C++ names holding commas).
+    d_.quote = d_.separator == "," ? '"' : 0;
+    if (const toml::node* node = text.get("quote")) {
+      const std::string quote = string_at(text, "quote", false);
+      if (quote.size() > 1 || quote == " " || quote == "\t" || quote == d_.separator)
+        fail(*node, "quote must be one character other than a blank and the separator, or \"\" for none");
+      d_.quote = quote.empty() ? 0 : quote[0];
+    }
     d_.comment = string_at(text, "comment", false);
     d_.skip_lines = static_cast<std::uint64_t>(integer_at(text, "skip_lines", 0));
     d_.header = bool_at(text, "header");
@@ -212,6 +220,10 @@ class Loader {
     if (!unmatched.empty() && unmatched != "skip" && unmatched != "error")
       fail(*records.get("unmatched"), "unmatched must be \"skip\" or \"error\"");
     d_.skip_unmatched = unmatched == "skip";
+    const std::string definitions = string_at(records, "definitions", false);
+    if (!definitions.empty() && definitions != "first" && definitions != "anywhere")
+      fail(*records.get("definitions"), "definitions must be \"first\" or \"anywhere\"");
+    d_.definitions_anywhere = definitions == "anywhere";
   }
 
   // The index of field `name` among `known` (defined before the reference).

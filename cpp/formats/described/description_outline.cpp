@@ -77,6 +77,7 @@ std::string description_outline(const Description& d) {
                            : "sized by field " + d.fields[static_cast<std::size_t>(d.length_field)].name) + "\n";
   } else {
     out += "  text, separator " + std::string(d.separator == " " ? "blanks" : "'" + d.separator + "'") +
+           (d.quote ? std::string(", fields may be quoted with '") + d.quote + "'" : "") +
            (d.header ? ", header line names the columns" : "") +
            (d.comment.empty() ? "" : ", comments start with '" + d.comment + "'") + "\n";
   }
@@ -85,6 +86,7 @@ std::string description_outline(const Description& d) {
   for (const RecordSpec& r : d.records)
     out += "    " + r.name + ": " + meaning(r) + "; " + selector(d, r) + "; fields: " + fields_text(r.fields) + "\n";
   if (d.key_field >= 0) out += std::string("  other records: ") + (d.skip_unmatched ? "skipped" : "an error") + "\n";
+  if (d.definitions_anywhere) out += "  definitions: anywhere (the whole file is scanned for them at open)\n";
   return out;
 }
 

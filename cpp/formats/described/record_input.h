@@ -9,8 +9,16 @@
 #include <vector>
 
 #include "formats/described/description.h"
+#include "model/error.h"
 
 namespace earl {
+
+// A record that cannot be read or mapped (cut short, a field that does not parse, a bad
+// checksum, no kind matching it, an undefined code): met after the first event record,
+// the decoder reads the trace up to it unless strict (DescribedDecoder::damage).
+struct BadRecord : EarlError {
+  using EarlError::EarlError;
+};
 
 struct FieldValue {
   enum class Kind : std::uint8_t { Absent, Int, UInt, Float, Text };
@@ -46,7 +54,7 @@ class KeyDispatch {
 class RecordInput {
  public:
   virtual ~RecordInput() = default;
-  // Reads the next record; false at the end of the file. Bad records throw EarlError
+  // Reads the next record; false at the end of the file. Bad records throw BadRecord
   // naming the file and the line or record.
   virtual bool next(ParsedRecord& out) = 0;
   virtual std::uint64_t offset() const = 0;  // where the next record starts
@@ -55,6 +63,10 @@ class RecordInput {
   virtual std::uint64_t size() const = 0;
   // "line 12" or "record 12 (byte 400)", for messages.
   virtual std::string where(const ParsedRecord& record) const = 0;
+  // What is not read when reading stops at `record` (damage): "lines 12 to 40 (29 of the
+  // file's 40) were not", "bytes 400 to 1023 (624 of the file's 1024) were not". Keeps
+  // the reading position.
+  virtual std::string unread_from(const ParsedRecord& record) = 0;
 };
 
 std::unique_ptr<RecordInput> open_text_records(const std::string& path, const Description& description);

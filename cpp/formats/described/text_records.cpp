@@ -1,9 +1,12 @@
 // Text records: one per line, split into tokens (runs of blanks, or one separator
-// character with blanks around each token trimmed), the kind chosen by the key token or
-// by the first regular expression matching the whole line.
+// character with blanks around each token trimmed; a token may be quoted, RFC 4180), the
+// kind chosen by the key token or by the first regular expression matching the whole line.
+#include <algorithm>
 #include <charconv>
+#include <deque>
 #include <regex>
 
+#include "format_interface/damage_text.h"
 #include "format_interface/line_reader.h"
 #include "format_interface/shown_text.h"
 #include "formats/described/record_input.h"
@@ -59,8 +62,11 @@ class TextRecords : public RecordInput {
       ++line_;
       const std::string_view content = trim(line);
       if (content.empty()) continue;
-      if (!d_.comment.empty() && content.substr(0, d_.comment.size()) == d_.comment) continue;
       out.number = line_;
+      // Control bytes: a crash's block of zeros or binary junk, never a text record.
+      const std::string junk = non_text_bytes(line);
+      if (!junk.empty()) fail(junk);
+      if (!d_.comment.empty() && content.substr(0, d_.comment.size()) == d_.comment) continue;
       parse_line(line, out);
       return true;
     }
@@ -75,10 +81,20 @@ class TextRecords : public RecordInput {
   }
   std::uint64_t size() const override { return reader_.size(); }
   std::string where(const ParsedRecord& record) const override { return "line " + std::to_string(record.number); }
+  std::string unread_from(const ParsedRecord& record) override {
+    const std::uint64_t offset = reader_.offset(), line = line_;
+    reader_.seek(record.offset);
+    std::uint64_t left = 0;
+    std::string_view text;
+    while (reader_.next(text)) ++left;
+    reader_.seek(offset);
+    line_ = line;
+    return lines_not_read(record.number, left);
+  }
 
  private:
   [[noreturn]] void fail(const std::string& problem) const {
-    throw EarlError(path_ + ": line " + std::to_string(line_) + ": " + problem);
+    throw BadRecord(path_ + ": line " + std::to_string(line_) + ": " + problem);
   }
 
   // Skipped lines, then the header line naming the columns.
@@ -111,26 +127,66 @@ class TextRecords : public RecordInput {
     for (std::size_t r = 0; r < d_.records.size(); ++r) bind(d_.records[r].fields, record_columns_[r]);
   }
 
+  // The line's tokens, and where each starts in it (for `rest`).
   void split(std::string_view line) {
     tokens_.clear();
-    if (d_.separator == " ") {
-      std::size_t i = 0;
-      for (;;) {
+    starts_.clear();
+    unquoted_used_ = 0;
+    const bool blanks = d_.separator == " ";
+    const char sep = d_.separator[0];
+    std::size_t i = 0;
+    for (;;) {
+      while (i < line.size() && is_blank(line[i])) ++i;  // blanks around a token are trimmed
+      if (blanks && i >= line.size()) break;
+      starts_.push_back(i);
+      if (d_.quote && i < line.size() && line[i] == d_.quote) {
+        tokens_.push_back(quoted(line, i));
+        const std::size_t after = i;
         while (i < line.size() && is_blank(line[i])) ++i;
-        if (i >= line.size()) break;
+        if (i < line.size() && (blanks ? i == after : line[i] != sep))
+          fail("text after the closing quote of field " + std::to_string(tokens_.size()) + ": '" +
+               shown_text(line.substr(i)) + "'");
+      } else if (blanks) {
         const std::size_t start = i;
         while (i < line.size() && !is_blank(line[i])) ++i;
         tokens_.push_back(line.substr(start, i - start));
+      } else {
+        const std::size_t start = i;
+        i = std::min(line.find(sep, i), line.size());
+        tokens_.push_back(trim(line.substr(start, i - start)));
       }
-    } else {
-      const char sep = d_.separator[0];
-      std::size_t start = 0;
-      for (;;) {
-        const std::size_t end = line.find(sep, start);
-        tokens_.push_back(trim(line.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start)));
-        if (end == std::string_view::npos) break;
-        start = end + 1;
+      if (!blanks) {
+        if (i >= line.size()) break;
+        ++i;  // the separator
       }
+    }
+  }
+
+  // The quoted token at line[i] (its opening quote), i then past its closing quote; a
+  // doubled quote inside is one quote. A field does not go on to the next line.
+  std::string_view quoted(std::string_view line, std::size_t& i) {
+    const char q = d_.quote;
+    const std::size_t open = i++;
+    std::string* unquoted = nullptr;
+    for (;;) {
+      const std::size_t close = line.find(q, i);
+      if (close == std::string_view::npos)
+        fail("unterminated quoted field " + std::to_string(tokens_.size() + 1) + ": '" + shown_text(line.substr(open)) + "'");
+      if (close + 1 < line.size() && line[close + 1] == q) {  // a doubled quote
+        if (!unquoted) {
+          if (unquoted_used_ == unquoted_.size()) unquoted_.emplace_back();
+          unquoted = &unquoted_[unquoted_used_++];
+          unquoted->clear();
+        }
+        unquoted->append(line.substr(i, close + 1 - i));
+        i = close + 2;
+        continue;
+      }
+      const std::string_view last = line.substr(i, close - i);
+      i = close + 1;
+      if (!unquoted) return line.substr(open + 1, close - open - 1);
+      unquoted->append(last);
+      return *unquoted;
     }
   }
 
@@ -244,7 +300,8 @@ class TextRecords : public RecordInput {
       have = true;
       token = tokens_[next_token_];
       if (f.rest) {
-        token = trim(line.substr(static_cast<std::size_t>(token.data() - line.data())));
+        // The rest of the line as it is, but a last token unquoted.
+        if (next_token_ + 1 < tokens_.size()) token = trim(line.substr(starts_[next_token_]));
         next_token_ = tokens_.size();
       } else {
         ++next_token_;
@@ -314,6 +371,9 @@ class TextRecords : public RecordInput {
   std::size_t slots_ = 0;
   std::uint64_t line_ = 0;
   std::vector<std::string_view> tokens_;
+  std::vector<std::size_t> starts_;
+  std::deque<std::string> unquoted_;  // quoted tokens with doubled quotes (stable addresses)
+  std::size_t unquoted_used_ = 0;
   std::size_t next_token_ = 0;
   int key_token_ = -1;          // see key_token_place()
   std::string_view key_shown_;  // the key's token of the line last read
