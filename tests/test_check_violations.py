@@ -100,6 +100,8 @@ def test_rules_as_dicts(defects):
     ('[[rule]]\nasert = "1"\n', "line 1, column 1: rule 1: unknown key 'asert'"),
     ('[[rule]]\nassert = """\nev.tag ==="""\n', "line 3, column 10"),
     ('[[rule]]\nname = "é"\nassert = "ev.tag ==="\n', "line 3, column 20"),
+    # Refused before toml++ reads it (format_interface/toml_ascii.h): U+00A1 as a key.
+    ('[[rule]]\n¡ = "1"\n', "line 2, column 1: a character beyond ASCII outside a string"),
 ])
 def test_bad_rule_files_name_line_and_column(defects, tmp_path, text, where):
     rules = tmp_path / "bad.toml"

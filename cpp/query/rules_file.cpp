@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "format_interface/toml_ascii.h"
 #include "model/error.h"
 
 #ifdef EARL_HAVE_TOMLPP
@@ -49,6 +50,9 @@ std::pair<int, int> text_start(std::string_view text, const toml::source_positio
 }  // namespace
 
 std::vector<Rule> parse_rules(std::string_view text, const std::string& path, std::vector<RulePlaces>* places) {
+  if (const std::optional<TextPlace> at = non_ascii_outside_strings(text))
+    throw EarlError(path + ": line " + std::to_string(at->line) + ", column " + std::to_string(at->column) + ": " +
+                    kNonAsciiOutsideStrings);
   toml::table table;
   try {
     table = toml::parse(text, path);
