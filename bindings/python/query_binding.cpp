@@ -12,6 +12,7 @@
 #include "bindings/python/text.h"
 #include "model/error.h"
 #include "query/checker.h"
+#include "query/rules_file.h"
 #include "query/selection.h"
 #include "trace/event_attributes.h"
 #include "trace/shared_trace.h"
@@ -143,9 +144,29 @@ class PyChecker : OnSharedTrace {
   std::unique_ptr<query::Checker> checker_;
 };
 
+// A rules file read by the core (query/rules_file.h): per rule a dict of name, language,
+// when, assert and when_at/assert_at, (line, column) where that value's text starts in
+// the file (None where the rule has no when).
+py::list load_rules(const std::string& path) {
+  std::vector<query::RulePlaces> places;
+  const std::vector<query::Rule> rules = query::load_rules(path, &places);
+  py::list out;
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const query::Rule& r = rules[i];
+    const query::RulePlaces& p = places[i];
+    py::object when_at = p.when_line ? py::object(py::make_tuple(p.when_line, p.when_column)) : py::object(py::none());
+    out.append(py::dict(py::arg("name") = text(r.name), py::arg("language") = query::language_name(r.language),
+                        py::arg("when") = text(r.when), py::arg("assert") = text(r.assertion),
+                        py::arg("when_at") = when_at,
+                        py::arg("assert_at") = py::make_tuple(p.assert_line, p.assert_column)));
+  }
+  return out;
+}
+
 }  // namespace
 
 void bind_query(py::module_& m) {
+  m.def("load_rules", &load_rules, py::arg("path"));
   py::class_<PyChecker> checker(m, "Checker");
   checker
       .def(py::init<std::uintptr_t, const std::vector<std::tuple<std::string, std::string, std::string, std::string>>&>(),

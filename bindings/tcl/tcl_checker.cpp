@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "bindings/tcl/tcl_interrupt.h"
 #include "bindings/tcl/tcl_support.h"
 #include "model/error.h"
 #include "query/checker.h"
@@ -45,7 +46,7 @@ void refuse_fallback(const query::Rule& rule, std::size_t index, const char* key
 
 }  // namespace
 
-Tcl_Obj* check_trace(EventTrace& trace, const std::string& where, int objc, Tcl_Obj* const objv[], int first) {
+Tcl_Obj* check_trace(Tcl_Interp* interp, EventTrace& trace, const std::string& where, int objc, Tcl_Obj* const objv[], int first) {
   std::vector<query::Rule> rules;
   std::optional<Tcl_WideInt> most;
   for (int i = first; i < objc; i += 2) {
@@ -71,6 +72,8 @@ Tcl_Obj* check_trace(EventTrace& trace, const std::string& where, int objc, Tcl_
   std::vector<query::Violation> all;
   constexpr std::size_t kScan = 1 << 16;
   while (!checker.done()) {
+    // Ctrl-C between batches, as `e select` stops at the Tcl it runs per event.
+    if (!still_running(interp)) throw Interrupted();
     found.clear();
     pending.clear();
     checker.batch(trace, kScan, found, pending);

@@ -302,7 +302,7 @@ const TclMethod<TraceCommand> kMethods[] = {
     {"select", "expr arr body", false, select},
     // earl.check's violations and counts (bindings/tcl/tcl_checker.h)
     {"check", "?arg ...?", true,  // ?-rules FILE? ?-max N?
-     [](const Call& c) { return c.answer(check_trace(trace_of(c), c.where(), c.objc, c.objv, 2)); }},
+     [](const Call& c) { return c.answer(check_trace(c.interp, trace_of(c), c.where(), c.objc, c.objv, 2)); }},
     // The profile's tables (bindings/tcl/tcl_profile.h), which lock for themselves.
     {"profile", "?bins?", false,
      [](const Call& c) {

@@ -91,6 +91,11 @@ int interruptible(ClientData, Tcl_Interp* interp, int objc, Tcl_Obj* const objv[
 
 }  // namespace
 
+bool still_running(Tcl_Interp* interp) {
+  if (Tcl_AsyncReady()) Tcl_AsyncInvoke(interp, TCL_OK);
+  return Tcl_Canceled(interp, 0) == TCL_OK;
+}
+
 void register_interrupt(Tcl_Interp* interp) {
   Tcl_CreateObjCommand(interp, "::earl::_interruptible", interruptible, nullptr, nullptr);
 }

@@ -16,4 +16,9 @@ inline constexpr const char* kInterruptedMessage = "interrupted";
 // (the host may have replaced it).
 void register_interrupt(Tcl_Interp* interp);
 
+// For a pass that runs no Tcl (so reaches no safe point of Tcl's own): runs the handler
+// that Ctrl-C marked, as Tcl would between commands; false once the evaluation in interp
+// is cancelled, and the pass should stop.
+bool still_running(Tcl_Interp* interp);
+
 }  // namespace earl::tcl

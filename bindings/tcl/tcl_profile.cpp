@@ -5,6 +5,7 @@
 #include <variant>
 #include <vector>
 
+#include "bindings/tcl/tcl_interrupt.h"
 #include "bindings/tcl/tcl_support.h"
 #include "profile/profile_rows.h"
 #include "profile/region_instances.h"
@@ -34,10 +35,7 @@ struct ToObj {
 // Ctrl-C during a pass (bindings/tcl/tcl_interrupt.h): the handler it marked runs here, as
 // it would between commands, and a cancelled evaluation stops the pass ("interrupted").
 ProgressCallback cancellable(Tcl_Interp* interp) {
-  return [interp](double) {
-    if (Tcl_AsyncReady()) Tcl_AsyncInvoke(interp, TCL_OK);
-    return Tcl_Canceled(interp, 0) == TCL_OK;
-  };
+  return [interp](double) { return still_running(interp); };
 }
 
 Tcl_Obj* row_dict(const profile::Row& row) {

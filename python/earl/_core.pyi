@@ -265,6 +265,12 @@ class Violation(TypedDict):
     message: str
     rule: Optional[int]
 
+def load_rules(path: str) -> list[dict[str, Any]]:
+    """A rules file of `earl check --rules` read by the core (query/rules_file.h): per rule
+    name, language, when, assert, when_at and assert_at ((line, column) of the value's
+    text in the file; when_at None where the rule has no when)."""
+    ...
+
 class Checker:
     """The standard checks and the user's rules in one pass (cpp/query); earl.check."""
     def __init__(self, ticket: int, rules: Iterable[tuple[str, str, str, str]]) -> None: ...

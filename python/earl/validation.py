@@ -10,7 +10,7 @@ import re
 
 from earl import _core
 from earl._core import EarlError
-from earl.query import LANGUAGES, SCAN, SCAN_READ_AGAIN, Event, lua_test, python_code
+from earl.query import SCAN, SCAN_READ_AGAIN, Event, lua_test, python_code
 
 RULE_KEYS = ("name", "language", "when", "assert")
 
@@ -39,74 +39,17 @@ class Rules(list):
         return f"{name}: line {line}, column {column}: {text}"
 
 
-def _value_positions(text):
-    """(rule index, key) -> (line, column) where the key's value starts (inside its quote)."""
-    where, index = {}, -1
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip() == "[[rule]]":
-            index += 1
-            continue
-        match = re.match(r"\s*([A-Za-z_]+)\s*=\s*('''|\"\"\"|'|\")?", line)
-        if match and index >= 0:
-            quote = match.group(2)
-            if quote in ("'''", '"""') and line.rstrip().endswith(quote) is False:
-                where[(index, match.group(1))] = (number + 1, 1)  # the text starts below
-            else:
-                where[(index, match.group(1))] = (number, match.end() + 1)
-    return where
-
-
-def _toml():
-    try:
-        import tomllib
-    except ImportError:  # Python < 3.11: the same parser as the tomli package
-        import tomli as tomllib
-    return tomllib
-
-
 def load_rules(path):
-    """Reads a rules file (TOML, [[rule]] tables); EarlError naming the file, line, column."""
-    tomllib = _toml()
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-        text = data.decode("utf-8")
-        table = tomllib.loads(text)
-    except OSError as error:
-        raise EarlError(f"{path}: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        raise EarlError(f"{path}: not UTF-8 text (byte {error.start})") from None
-    except tomllib.TOMLDecodeError as error:
-        found = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(error))
-        place = f"line {found.group(1)}, column {found.group(2)}: " if found else ""
-        raise EarlError(f"{path}: {place}{message}") from None
-    where = _value_positions(text)
-    unknown = set(table) - {"rule"}
-    if unknown:
-        raise EarlError(f"{path}: unknown table or key {sorted(unknown)[0]!r} (only [[rule]] tables)")
-    rules = table.get("rule", [])
-    if not isinstance(rules, list) or not rules:
-        raise EarlError(f"{path}: no [[rule]] table")
-    checked = []
-    for index, rule in enumerate(rules):
-        line = min((where[k][0] for k in where if k[0] == index), default=1)
-        place = f"{path}: line {line}"
-        for key in rule:
-            if key not in RULE_KEYS:
-                raise EarlError(f"{place}: rule {index + 1}: unknown key {key!r} "
-                                f"(keys: {', '.join(RULE_KEYS)})")
-        for key in RULE_KEYS:
-            if key in rule and not isinstance(rule[key], str):
-                raise EarlError(f"{place}: rule {index + 1}: {key} must be a string")
-        if "assert" not in rule:
-            raise EarlError(f"{place}: rule {index + 1}: no assert")
-        language = rule.get("language", "python")
-        if language not in LANGUAGES:
-            raise EarlError(f"{place}: rule {index + 1}: language {language!r} (python or lua)")
-        checked.append({"name": rule.get("name", f"rule {index + 1}"), "language": language,
-                        "when": rule.get("when", ""), "assert": rule["assert"]})
-    return Rules(checked, path, where)
+    """Reads a rules file (TOML, [[rule]] tables) with the core's reader
+    (cpp/query/rules_file.h, as Lua and Tcl read it); EarlError naming the file, line,
+    column."""
+    rules, where = [], {}
+    for index, rule in enumerate(_core.load_rules(path)):
+        rules.append({key: rule[key] for key in RULE_KEYS})
+        for key in ("when", "assert"):
+            if rule[f"{key}_at"] is not None:
+                where[(index, key)] = tuple(rule[f"{key}_at"])
+    return Rules(rules, path, where)
 
 
 class _RuleTests:

@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 
+#include "format_interface/toml_ascii.h"
 #include "model/error.h"
 
 #ifdef EARL_HAVE_TOMLPP
@@ -565,71 +566,11 @@ class Loader {
   Description d_;
 };
 
-// TOML allows characters beyond ASCII only in strings and comments. toml++ 3.3 checks
-// others for being Unicode whitespace, and for some (U+00A1..U+0499, U+FBB6..U+FEFE) that
-// check reaches its __builtin_unreachable (found by fuzz/described_description_fuzzer.cpp):
-// they are refused here, before toml++ sees them.
-void refuse_non_ascii_outside_strings(std::string_view text, const std::string& path) {
-  std::uint32_t line = 1, column = 0;
-  enum { kNormal, kComment, kBasic, kLiteral, kMultiBasic, kMultiLiteral } state = kNormal;
-  const std::string_view kQuotes = "\"\"\"", kApostrophes = "'''";
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if ((c & 0xC0) != 0x80) ++column;  // a UTF-8 continuation byte is no column of its own
-    if (c == '\n') {
-      ++line;
-      column = 0;
-      if (state == kComment || state == kBasic || state == kLiteral) state = kNormal;
-      continue;
-    }
-    const std::string_view rest = text.substr(i, 3);
-    switch (state) {
-      case kNormal:
-        if (c == '#') {
-          state = kComment;
-        } else if (rest == kQuotes || rest == kApostrophes) {
-          state = rest == kQuotes ? kMultiBasic : kMultiLiteral;
-          i += 2;
-          column += 2;
-        } else if (c == '"' || c == '\'') {
-          state = c == '"' ? kBasic : kLiteral;
-        } else if (c >= 0x80) {
-          throw EarlError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                          ": a character beyond ASCII outside a string or comment (TOML keys are ASCII; quote it)");
-        }
-        break;
-      case kBasic:
-      case kMultiBasic:
-        if (c == '\\') {
-          ++i;  // the escaped character, whatever it is (a newline is counted with it)
-          if (i < text.size() && text[i] == '\n') {
-            ++line;
-            column = 0;
-          }
-        } else if (state == kBasic ? c == '"' : rest == kQuotes) {
-          if (state == kMultiBasic) i += 2;
-          state = kNormal;
-        }
-        break;
-      case kLiteral:
-        if (c == '\'') state = kNormal;
-        break;
-      case kMultiLiteral:
-        if (rest == kApostrophes) {
-          i += 2;
-          state = kNormal;
-        }
-        break;
-      case kComment:
-        break;
-    }
-  }
-}
-
 }  // namespace
 
 Description parse_description(std::string_view text, const std::string& path) {
-  refuse_non_ascii_outside_strings(text, path);
+  if (const std::optional<TextPlace> at = non_ascii_outside_strings(text))
+    throw EarlError(path + ":" + std::to_string(at->line) + ":" + std::to_string(at->column) + ": " + kNonAsciiOutsideStrings);
   toml::table root;
   try {
     root = toml::parse(text, path);
