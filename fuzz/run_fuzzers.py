@@ -18,16 +18,18 @@ With SEED (as `make test` gives) every target mutates in the same order on every
 the smoke run inside the tests tries the same inputs each time (as many as the machine
 manages in the time) and a failure there is reproducible; `make fuzz` explores afresh.
 
-Usage: python fuzz/run_fuzzers.py BUILD SECONDS [SEED]
+Usage: python fuzz/run_fuzzers.py [--jobs N] BUILD SECONDS [SEED]
 """
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import os
 import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,11 +118,12 @@ def run(target: str, command: list[str], build: Path, seconds: int, seed: int | 
     return ok
 
 
-def main(build: Path, seconds: int, seed: int | None = None) -> int:
+def main(build: Path, seconds: int, seed: int | None = None, jobs: int = 1) -> int:
     build = build.resolve()  # a target may change its directory (cli_fuzzer does)
+    print(f"fuzzing each target for {seconds} s, {jobs} at a time"
+          + (f", seed {seed}" if seed is not None else ""), flush=True)
     ok = True
-    print(f"fuzzing each target for {seconds} s" + (f", seed {seed}" if seed is not None else ""),
-          flush=True)
+    runs = []  # (target, command) of every target to run
     for target in LIBFUZZER_TARGETS:
         binary = build / "fuzz" / f"{target}_fuzzer"
         if not binary.exists():
@@ -129,19 +132,26 @@ def main(build: Path, seconds: int, seed: int | None = None) -> int:
                   else f"{target:17} missing: {binary}", flush=True)
             ok = ok and optional
             continue
-        ok = run(target, [str(binary)], build, seconds, seed) and ok
+        runs.append((target, [str(binary)]))
     for target, needs in PYTHON_TARGETS:
         missing = [name for name in ("atheris", *needs) if importlib.util.find_spec(name) is None]
         if missing:
             print(f"{target:17} skipped: {', '.join(missing)} not installed for this Python "
                   "(`make setup` installs atheris where pip can)", flush=True)
             continue
-        ok = run(target, [sys.executable, str(ROOT / "fuzz" / f"{target}_fuzzer.py")],
-                 build, seconds, seed) and ok
-    return 0 if ok else 1
+        runs.append((target, [sys.executable, str(ROOT / "fuzz" / f"{target}_fuzzer.py")]))
+    # Each target is a process of its own that keeps one core busy for its time: `jobs` of
+    # them share the machine's cores (threads here only wait on them).
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        results = list(pool.map(lambda job: run(job[0], job[1], build, seconds, seed), runs))
+    return 0 if ok and all(results) else 1
 
 
 if __name__ == "__main__":
-    if len(sys.argv) not in (3, 4):
-        sys.exit(__doc__)
-    sys.exit(main(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) == 4 else None))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("build", type=Path, help="the fuzz build tree (build/fuzz)")
+    parser.add_argument("seconds", type=int, help="how long each target runs")
+    parser.add_argument("seed", type=int, nargs="?", help="libFuzzer's mutation seed (default: random)")
+    parser.add_argument("--jobs", type=int, default=1, help="targets run at a time (default 1)")
+    arguments = parser.parse_args()
+    sys.exit(main(arguments.build, arguments.seconds, arguments.seed, arguments.jobs))
